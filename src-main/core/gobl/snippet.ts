@@ -1,0 +1,115 @@
+import { docTypeOf } from './doc-types.ts';
+import { isEnvelope } from './wrap.ts';
+
+type Json = Record<string, unknown>;
+
+const TITLE_MAX_CHARS = 200;
+
+const INVOICE_LABELS: Readonly<Record<string, string>> = {
+  standard: 'Invoice',
+  proforma: 'Proforma invoice',
+  corrective: 'Corrective invoice',
+  'credit-note': 'Credit note',
+  'debit-note': 'Debit note',
+};
+
+const PAYMENT_LABELS: Readonly<Record<string, string>> = {
+  request: 'Payment request',
+  advice: 'Payment advice',
+  receipt: 'Payment receipt',
+};
+
+/**
+ * The short summary a list of entries shows: always a `title`, e.g.
+ * "Invoice SAMPLE-001 — Provide One S.L. → Sample Consumer", and for invoices
+ * and payments the key fields (type, series, code, issue_date, supplier,
+ * customer, currency, total, sum) when the document has them. Accepts an
+ * envelope or a bare document; only string values are returned.
+ */
+export function snippetOf(envelope: unknown): Record<string, string> {
+  const doc = asObject(isEnvelope(envelope) ? envelope.doc : envelope) ?? {};
+  switch (docTypeOf(doc.$schema)) {
+    case 'bill/invoice':
+      return billingSnippet(doc, INVOICE_LABELS, 'Invoice', asObject(doc.totals));
+    case 'bill/payment':
+      return billingSnippet(doc, PAYMENT_LABELS, 'Payment', undefined);
+    case 'org/party':
+      return { title: clip(partyName(doc) ?? labelled('Party', doc.uuid)) };
+    case 'note/message':
+      return { title: clip(str(doc.title) ?? firstLine(str(doc.content)) ?? labelled('Message', doc.uuid)) };
+    default:
+      return { title: clip(labelled(unknownLabel(doc.$schema), doc.uuid ?? headUuid(envelope))) };
+  }
+}
+
+function billingSnippet(doc: Json, labels: Readonly<Record<string, string>>, fallback: string, totals: Json | undefined): Record<string, string> {
+  const type = str(doc.type);
+  const series = str(doc.series);
+  const code = str(doc.code);
+  const supplier = partyName(asObject(doc.supplier));
+  const customer = partyName(asObject(doc.customer));
+
+  // GOBL presents a series as a prefix of the code, separated by a dash.
+  const number = series && code ? `${series}-${code}` : code;
+  let title = (type && labels[type]) || fallback;
+  if (number) title += ` ${number}`;
+  if (supplier && customer) title += ` — ${supplier} → ${customer}`;
+  else if (supplier) title += ` — ${supplier}`;
+  else if (customer) title += ` — → ${customer}`;
+
+  const snippet: Record<string, string> = { title: clip(title) };
+  const fields: Array<[string, string | undefined]> = [
+    ['type', type],
+    ['series', series],
+    ['code', code],
+    ['issue_date', str(doc.issue_date)],
+    ['supplier', supplier],
+    ['customer', customer],
+    ['currency', str(doc.currency)],
+    ['total', totals ? str(totals.payable) ?? str(totals.total_with_tax) : str(doc.total)],
+    ['sum', totals ? str(totals.sum) : undefined],
+  ];
+  for (const [name, value] of fields) if (value !== undefined) snippet[name] = value;
+  return snippet;
+}
+
+// A simplified invoice's customer may have no name, only a tax id.
+function partyName(party: Json | undefined): string | undefined {
+  if (!party) return undefined;
+  const taxId = asObject(party.tax_id);
+  const taxCode = taxId && str(taxId.code) ? `${str(taxId.country) ?? ''}${str(taxId.code)}` : undefined;
+  return str(party.name) ?? str(party.alias) ?? taxCode;
+}
+
+function unknownLabel(schema: unknown): string {
+  const segment = typeof schema === 'string' ? schema.split('/').filter(Boolean).at(-1) : undefined;
+  if (!segment) return 'Document';
+  return segment.charAt(0).toUpperCase() + segment.slice(1);
+}
+
+function labelled(label: string, uuid: unknown): string {
+  const id = str(uuid);
+  return id ? `${label} ${id}` : label;
+}
+
+function headUuid(envelope: unknown): unknown {
+  return isEnvelope(envelope) ? asObject(envelope.head)?.uuid : undefined;
+}
+
+function firstLine(text: string | undefined): string | undefined {
+  const line = text?.trim().split('\n', 1)[0]?.trim();
+  return line ? line : undefined;
+}
+
+function clip(text: string): string {
+  if (text.length <= TITLE_MAX_CHARS) return text;
+  return `${text.slice(0, TITLE_MAX_CHARS - 1).trimEnd()}…`;
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+function asObject(value: unknown): Json | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
+}
