@@ -6,6 +6,7 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    pool: 'forks',
+    pool: "forks",
+    env: { SILODESK_CHECK_OUTPUT: '1' },
   },
 });

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+// Any 8-4-4-4-12 hex: GOBL documents in the wild carry ids of no RFC version.
+export const uuid = z.guid({ message: 'must be a UUID' }).transform((v) => v.toLowerCase());
+export const timestamp = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp' });
+
+/** Query strings carry text; IPC carries real values. Both are accepted. */
+export const queryBool = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
+  .transform((v) => v === true || v === 'true' || v === '1');
+
+export const queryInt = (min: number, max: number) =>
+  z
+    .union([z.number(), z.string().regex(/^-?\d+$/, 'must be a whole number')])
+    .transform((v) => Number(v))
+    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+
+export const listLimit = queryInt(1, 100).default(20);
+
+export const fault = z.object({
+  code: z.string(),
+  message: z.string(),
+  provider: z.string(),
+  path: z.string().optional(),
+});
+
+/** A label users see and filter by: printable, no control characters, bounded. */
+export const label = (max: number) =>
+  z
+    .string()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`)
+    .regex(/^[^\p{Cc}\p{Cf}]+$/u, 'must not contain control characters');
+
+export const folder = label(100).regex(/^[^/\\].*[^/\\]$|^[^/\\]$/, 'must not start or end with a slash');
+export const tag = label(64);
+export const tags = z.array(tag).max(100, 'at most 100 tags');
+export const state = z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, 'must be a lower-case label (a-z, 0-9, _ or -)');
+
+export const jsonObject = z.record(z.string(), z.unknown());

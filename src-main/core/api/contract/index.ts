@@ -1,0 +1,11 @@
+import { siloOperations } from './silo.ts';
+import { utilsOperations } from './utils.ts';
+
+/** Every operation of the service, by name. Adapters, clients and OpenAPI derive from this. */
+export const operations = {
+  ...utilsOperations,
+  ...siloOperations,
+};
+
+export type Operations = typeof operations;
+export type OperationName = keyof Operations;

@@ -1,0 +1,50 @@
+import type { z } from 'zod';
+import { ApiError, fieldsOf, notFound } from './errors.ts';
+import type { Ctx, Handler } from './handler.ts';
+import type { OperationContract } from './operation.ts';
+import { handlers } from './registry.ts';
+import { operations } from './contract/index.ts';
+
+export interface RawInput {
+  params?: unknown;
+  query?: unknown;
+  body?: unknown;
+}
+
+const checkOutputs = process.env.SILODESK_CHECK_OUTPUT === '1';
+
+/**
+ * Runs one operation for a caller: access check, then params and query (a bad
+ * URL is 400), then body (a bad document is 422 with fields by JSON path), then
+ * the handler. Both adapters, HTTP and IPC, come through here.
+ */
+export async function invokeOperation(ctx: Ctx, name: string, raw: RawInput): Promise<unknown> {
+  if (!Object.hasOwn(operations, name)) throw notFound(`operation ${name}`);
+  const contract = operations[name as keyof typeof operations] as OperationContract;
+  const handler = handlers[name as keyof typeof handlers] as Handler<OperationContract>;
+
+  if (contract.access !== 'public' && !contract.access.includes(ctx.caller.kind)) {
+    throw new ApiError('forbidden', `a ${ctx.caller.kind} token may not call ${name}`);
+  }
+  const params = parsePart(contract.params, raw.params ?? {}, 'bad-request', '');
+  const query = parsePart(contract.query, raw.query ?? {}, 'bad-request', '');
+  const body = contract.body ? parsePart(contract.body, raw.body, 'validation', '$') : undefined;
+
+  const result = await handler(ctx, { params, query, body } as never);
+
+  if (checkOutputs && contract.output !== 'binary') {
+    const check = (contract.output as z.ZodType).safeParse(result);
+    if (!check.success) throw new Error(`${name} answered outside its schema: ${check.error.message}`);
+  }
+  return result;
+}
+
+function parsePart(schema: z.ZodType | undefined, value: unknown, key: 'bad-request' | 'validation', prefix: string) {
+  if (!schema) return undefined;
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const fields = fieldsOf(parsed.error, prefix).valueOf();
+  const cleaned = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k.replace(/^\./, ''), v]));
+  const what = key === 'validation' ? 'request body is not valid' : 'request parameters are not valid';
+  throw new ApiError(key, `${what}: ${Object.entries(cleaned).map(([k, v]) => `${k || 'body'} ${v}`).join('; ')}`, cleaned);
+}

@@ -1,0 +1,69 @@
+import type { z } from 'zod';
+
+export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE';
+
+/** Who is calling: the owner and users of a company, or an enrolled application. */
+export type CallerKind = 'owner' | 'user' | 'app';
+
+/** A file (or bytes) answered as-is instead of JSON: attachment downloads. */
+export interface BinaryResult {
+  mime: string;
+  name: string;
+  size: number;
+  /** absolute path of the stored file, or the bytes themselves */
+  file?: string;
+  bytes?: Uint8Array;
+  inline: boolean;
+}
+
+/**
+ * The contract of one operation: everything an adapter needs to serve it and a
+ * client needs to call it. Contracts are pure data + zod schemas, so the renderer
+ * can import them without pulling in the database.
+ */
+export interface OperationContract {
+  method: HttpMethod;
+  /** OpenAPI-style path, `{id}` for parameters */
+  path: string;
+  summary: string;
+  area: 'utils' | 'silo' | 'transform' | 'sequence' | 'access' | 'sync';
+  /** callers allowed; `public` needs no token at all */
+  access: readonly CallerKind[] | 'public';
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  output: z.ZodType | 'binary';
+  /** request body cap in bytes (default 5 MiB) */
+  maxBody?: number;
+}
+
+export const DEFAULT_MAX_BODY = 5 * 1024 * 1024;
+
+export function defineOperation<const C extends OperationContract>(contract: C): C {
+  return contract;
+}
+
+type InOf<S> = S extends z.ZodType ? z.input<S> : undefined;
+type ParsedOf<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** What a client sends (before defaults and coercion). */
+export type InputOf<C extends OperationContract> = OmitUndefined<{
+  params: InOf<C['params']>;
+  query: InOf<C['query']>;
+  body: InOf<C['body']>;
+}>;
+
+/** What a handler receives (after parsing). */
+export interface ParsedInput<C extends OperationContract> {
+  params: ParsedOf<C['params']>;
+  query: ParsedOf<C['query']>;
+  body: ParsedOf<C['body']>;
+}
+
+export type OutputOf<C extends OperationContract> = C['output'] extends z.ZodType
+  ? z.output<C['output']>
+  : BinaryResult;
+
+type OmitUndefined<T> = { [K in keyof T as T[K] extends undefined ? never : K]: T[K] } & {
+  [K in keyof T as T[K] extends undefined ? K : never]?: never;
+};

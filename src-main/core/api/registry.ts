@@ -1,0 +1,22 @@
+import { siloHandlers } from '../silo/handlers.ts';
+import { operations, type OperationName } from './contract/index.ts';
+import type { Handlers } from './handler.ts';
+import type { OperationContract } from './operation.ts';
+
+/** Every operation's contract bound to its handler; the compiler checks none is missing. */
+export const handlers: Handlers = {
+  ping: () => ({ ping: 'pong' as const }),
+  ...siloHandlers,
+};
+
+export interface RegisteredOperation {
+  name: OperationName;
+  contract: OperationContract;
+  handler: Handlers[OperationName];
+}
+
+export const registry: RegisteredOperation[] = (Object.keys(operations) as OperationName[]).map((name) => ({
+  name,
+  contract: operations[name],
+  handler: handlers[name],
+}));

@@ -1,0 +1,105 @@
+import { sql, type Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
+
+/**
+ * Inline, numbered migrations: bundled with the app, so the desktop build needs no
+ * migration folder on disk. Never edit a migration that has shipped; add the next one.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001_initial': {
+    async up(db: Kysely<any>) {
+      for (const statement of INITIAL) await sql.raw(statement).execute(db);
+    },
+  },
+};
+
+const INITIAL = [
+  `CREATE TABLE companies (
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   ) STRICT`,
+  `CREATE TABLE tokens (
+     id TEXT PRIMARY KEY,
+     company_id TEXT NOT NULL REFERENCES companies(id),
+     kind TEXT NOT NULL CHECK (kind IN ('owner', 'user', 'app')),
+     name TEXT NOT NULL,
+     hash TEXT NOT NULL UNIQUE,
+     enrollment_id TEXT,
+     created_at TEXT NOT NULL,
+     last_used_at TEXT,
+     revoked_at TEXT
+   ) STRICT`,
+  `CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT`,
+  `CREATE TABLE entries (
+     seq INTEGER PRIMARY KEY,
+     id TEXT NOT NULL UNIQUE,
+     company_id TEXT NOT NULL REFERENCES companies(id),
+     key TEXT,
+     folder TEXT NOT NULL,
+     state TEXT NOT NULL,
+     context TEXT NOT NULL DEFAULT '',
+     draft INTEGER NOT NULL,
+     invalid INTEGER NOT NULL,
+     signed INTEGER NOT NULL,
+     doc_schema TEXT NOT NULL,
+     doc_uuid TEXT,
+     env_schema TEXT NOT NULL,
+     digest_alg TEXT NOT NULL,
+     digest_val TEXT NOT NULL,
+     snippet TEXT NOT NULL,
+     tags TEXT NOT NULL,
+     faults TEXT NOT NULL,
+     data TEXT NOT NULL,
+     request_hash TEXT NOT NULL,
+     version INTEGER NOT NULL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   ) STRICT`,
+  `CREATE UNIQUE INDEX entries_company_key ON entries(company_id, key) WHERE key IS NOT NULL`,
+  `CREATE INDEX entries_company_created ON entries(company_id, created_at, id)`,
+  `CREATE INDEX entries_company_folder_created ON entries(company_id, folder, created_at, id)`,
+  `CREATE INDEX entries_company_digest ON entries(company_id, digest_val)`,
+  `CREATE INDEX entries_company_doc_uuid ON entries(company_id, doc_uuid) WHERE doc_uuid IS NOT NULL`,
+  `CREATE TABLE mentions (
+     company_id TEXT NOT NULL,
+     uuid TEXT NOT NULL,
+     entry_id TEXT NOT NULL REFERENCES entries(id) ON DELETE CASCADE,
+     context TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     PRIMARY KEY (company_id, uuid, entry_id, context)
+   ) STRICT, WITHOUT ROWID`,
+  `CREATE INDEX mentions_lookup ON mentions(company_id, uuid, created_at, entry_id)`,
+  `CREATE INDEX mentions_entry ON mentions(entry_id)`,
+  `CREATE TABLE attachments (
+     entry_id TEXT NOT NULL REFERENCES entries(id) ON DELETE CASCADE,
+     id TEXT NOT NULL,
+     company_id TEXT NOT NULL,
+     name TEXT NOT NULL,
+     desc TEXT NOT NULL,
+     mime TEXT NOT NULL,
+     hash TEXT NOT NULL,
+     size INTEGER NOT NULL,
+     meta TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     PRIMARY KEY (entry_id, id)
+   ) STRICT`,
+  `CREATE INDEX attachments_hash ON attachments(hash)`,
+  `CREATE TABLE entry_meta (
+     entry_id TEXT NOT NULL REFERENCES entries(id) ON DELETE CASCADE,
+     src TEXT NOT NULL,
+     key TEXT NOT NULL,
+     ref TEXT NOT NULL,
+     value TEXT NOT NULL,
+     shared INTEGER NOT NULL,
+     link_scope TEXT NOT NULL,
+     link_url TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL,
+     PRIMARY KEY (entry_id, key, src)
+   ) STRICT`,
+  // Full-text index over snippet and document text; rowid = entries.seq, written in
+  // the same transaction as the entry so it can never drift.
+  `CREATE VIRTUAL TABLE entries_fts USING fts5(title, body, tokenize = 'unicode61 remove_diacritics 2')`,
+];

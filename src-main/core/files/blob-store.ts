@@ -1,0 +1,73 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Content-addressed file storage: `files/ab/abcdef…` named by SHA-256. A file is
+ * written to a temp name, fsynced and renamed into place, so a crash leaves either
+ * the whole file or nothing; rows reference a hash only after its file exists.
+ */
+export class BlobStore {
+  readonly root: string;
+  readonly #tmp: string;
+
+  constructor(root: string) {
+    this.root = root;
+    this.#tmp = join(root, 'tmp');
+    mkdirSync(this.#tmp, { recursive: true });
+  }
+
+  pathOf(hash: string): string {
+    if (!/^[0-9a-f]{64}$/.test(hash)) throw new Error('not a sha256 hash');
+    return join(this.root, hash.slice(0, 2), hash);
+  }
+
+  has(hash: string): boolean {
+    return existsSync(this.pathOf(hash));
+  }
+
+  put(bytes: Uint8Array): { hash: string; size: number } {
+    const hash = createHash('sha256').update(bytes).digest('hex');
+    const target = this.pathOf(hash);
+    if (existsSync(target) && statSync(target).size === bytes.byteLength) return { hash, size: bytes.byteLength };
+
+    const dir = join(this.root, hash.slice(0, 2));
+    mkdirSync(dir, { recursive: true });
+    const tmp = join(this.#tmp, `${hash}.${randomBytes(6).toString('hex')}`);
+    try {
+      const fd = openSync(tmp, 'wx', 0o600);
+      try {
+        let offset = 0;
+        while (offset < bytes.byteLength) offset += writeSync(fd, bytes, offset);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(tmp, target);
+      syncDir(dir);
+    } catch (err) {
+      rmSync(tmp, { force: true });
+      throw err;
+    }
+    return { hash, size: bytes.byteLength };
+  }
+
+  /** Leftovers of writes interrupted by a crash; safe because nothing references a temp file. */
+  sweepTemp(): void {
+    rmSync(this.#tmp, { recursive: true, force: true });
+    mkdirSync(this.#tmp, { recursive: true });
+  }
+}
+
+function syncDir(dir: string): void {
+  try {
+    const fd = openSync(dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Some platforms (Windows) cannot fsync a directory; the rename is still atomic there.
+  }
+}

@@ -1,0 +1,83 @@
+import { existsSync } from 'node:fs';
+import { canonicalJson } from '../gobl/index.ts';
+import { ApiError, conflict, notFound, validationError } from '../api/errors.ts';
+import type { Ctx } from '../api/handler.ts';
+import type { BinaryResult } from '../api/operation.ts';
+import { nowIso } from '../clock.ts';
+import { attachmentView } from './entry-view.ts';
+import { requireEntryRow } from './entries.ts';
+import { isInlineSafe, mimeFromName, unsafeFileNameReason } from './file-name.ts';
+
+export const MAX_ATTACHMENT_BYTES = 50 * 1024 * 1024;
+
+export interface PutAttachmentInput {
+  name: string;
+  desc?: string;
+  mime?: string;
+  meta?: Record<string, unknown>;
+  hash?: string;
+  data: string;
+}
+
+/**
+ * Stores a file for an entry. The bytes go to the content-addressed store first
+ * (atomic, fsynced) and only then is the row written, so a crash or a dropped
+ * upload never leaves a row pointing at a missing or partial file. Replaying the
+ * same attachment is a no-op; another file under the same id is a 409.
+ */
+export function putAttachment(ctx: Ctx, entryId: string, id: string, input: PutAttachmentInput) {
+  const { store, blobs } = ctx.service;
+  requireEntryRow(ctx, entryId);
+  const reason = unsafeFileNameReason(input.name);
+  if (reason) throw validationError(`attachment name ${reason}`, { '$.name': reason });
+
+  const bytes = Buffer.from(input.data, 'base64');
+  if (bytes.byteLength > MAX_ATTACHMENT_BYTES) {
+    throw new ApiError('too-large', `attachment is ${bytes.byteLength} bytes; the limit is ${MAX_ATTACHMENT_BYTES}`);
+  }
+  const { hash, size } = blobs.put(bytes);
+  if (input.hash && input.hash !== hash) {
+    throw validationError('the bytes do not match the given hash', { '$.hash': `the bytes hash to ${hash}` });
+  }
+  const mime = (input.mime ?? mimeFromName(input.name)).toLowerCase();
+  const meta = JSON.stringify(input.meta ?? {});
+  const desc = input.desc ?? '';
+
+  const row = store.tx(() => {
+    const existing = store.first(
+      store.q.selectFrom('attachments').selectAll().where('entry_id', '=', entryId).where('id', '=', id),
+    );
+    if (existing) {
+      const same =
+        existing.hash === hash && existing.name === input.name && existing.mime === mime && existing.desc === desc &&
+        canonicalJson(JSON.parse(existing.meta)) === canonicalJson(input.meta ?? {});
+      if (same) return existing;
+      throw conflict(`attachment ${id} of entry ${entryId} already exists with other content`);
+    }
+    const values = {
+      entry_id: entryId, id, company_id: ctx.caller.companyId, name: input.name, desc, mime, hash, size, meta,
+      created_at: nowIso(),
+    };
+    store.run(store.q.insertInto('attachments').values(values));
+    store.run(
+      store.q
+        .updateTable('entries')
+        .set((eb) => ({ version: eb('version', '+', 1), updated_at: values.created_at }))
+        .where('id', '=', entryId),
+    );
+    return values;
+  });
+  return attachmentView(row);
+}
+
+export function getAttachment(ctx: Ctx, entryId: string, id: string): BinaryResult {
+  const { store, blobs } = ctx.service;
+  requireEntryRow(ctx, entryId);
+  const row = store.first(
+    store.q.selectFrom('attachments').selectAll().where('entry_id', '=', entryId).where('id', '=', id),
+  );
+  if (!row) throw notFound(`attachment ${id} of entry ${entryId}`);
+  const file = blobs.pathOf(row.hash);
+  if (!existsSync(file)) throw notFound(`the stored bytes of attachment ${id}`);
+  return { mime: row.mime, name: row.name, size: row.size, file, inline: isInlineSafe(row.mime) };
+}

@@ -1,0 +1,25 @@
+import type { HandlersOf } from '../api/handler.ts';
+import type { siloOperations } from '../api/contract/silo.ts';
+import { getAttachment, putAttachment } from './attachments.ts';
+import { createEntry, getEntry, getEntryByKey } from './entries.ts';
+import { listEntries, listFolders, listRelated } from './list.ts';
+import { deleteMeta, getMeta, putMeta } from './meta.ts';
+import { patchEntry } from './patch.ts';
+import { searchEntries } from './search.ts';
+
+export const siloHandlers: HandlersOf<typeof siloOperations> = {
+  listEntries: (ctx, { query }) => listEntries(ctx, query),
+  getEntry: (ctx, { params }) => getEntry(ctx, params.id),
+  getEntryByKey: (ctx, { params }) => getEntryByKey(ctx, params.key),
+  createEntry: (ctx, { body }) => createEntry(ctx, undefined, body),
+  putEntry: (ctx, { params, body }) => createEntry(ctx, params.id, body),
+  patchEntry: (ctx, { params, body }) => patchEntry(ctx, params.id, body),
+  listRelated: (ctx, { params, query }) => listRelated(ctx, params.id, query),
+  listFolders: (ctx) => listFolders(ctx),
+  searchEntries: (ctx, { query }) => searchEntries(ctx, query),
+  putAttachment: (ctx, { params, body }) => putAttachment(ctx, params.entry_id, params.id, body),
+  getAttachment: (ctx, { params }) => getAttachment(ctx, params.entry_id, params.id),
+  putMeta: (ctx, { params, body }) => putMeta(ctx, params.entry_id, params.key, body),
+  getMeta: (ctx, { params, query }) => getMeta(ctx, params.entry_id, params.key, query.src),
+  deleteMeta: (ctx, { params, query }) => deleteMeta(ctx, params.entry_id, params.key, query.src),
+};

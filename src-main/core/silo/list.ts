@@ -1,0 +1,119 @@
+import { sql, type SelectQueryBuilder } from 'kysely';
+import { decodeCursor, encodeCursor } from '../api/cursor.ts';
+import type { Ctx } from '../api/handler.ts';
+import type { Tables } from '../db/tables.ts';
+import { entryViews, type EntryRow, type EntryView } from './entry-view.ts';
+import { requireEntryRow } from './entries.ts';
+
+export interface PageQuery {
+  created_at?: string;
+  cursor?: string;
+  limit: number;
+  ascending: boolean;
+}
+
+export interface EntryPage {
+  list: EntryView[];
+  limit: number;
+  cursor?: string;
+  next_cursor?: string;
+  folder?: string;
+  created_at?: string;
+}
+
+type EntryQuery = SelectQueryBuilder<Tables, 'entries', EntryRow>;
+
+/**
+ * One keyset page over (created_at, id): the cursor is the position of the last row
+ * served, so pages never skip or repeat rows however many are added meanwhile.
+ * `created_at` is the upper bound when descending, the lower bound when ascending.
+ */
+function page(ctx: Ctx, scope: string, base: EntryQuery, q: PageQuery): Omit<EntryPage, 'folder'> {
+  const { store, cursorSecret } = ctx.service;
+  const dir = q.ascending ? 'asc' : 'desc';
+  let query = base;
+  if (q.created_at) {
+    const bound = new Date(q.created_at).toISOString();
+    query = query.where('entries.created_at', q.ascending ? '>=' : '<=', bound);
+  }
+  if (q.cursor) {
+    const pos = decodeCursor(cursorSecret, scope, q.cursor);
+    query = query.where((eb) =>
+      eb(eb.refTuple('entries.created_at', 'entries.id'), q.ascending ? '>' : '<', eb.tuple(pos.at, pos.id)),
+    );
+  }
+  const rows = store.all(query.orderBy('entries.created_at', dir).orderBy('entries.id', dir).limit(q.limit + 1));
+  const more = rows.length > q.limit;
+  if (more) rows.pop();
+  const last = rows[rows.length - 1];
+  return {
+    list: entryViews(store, rows, false),
+    limit: q.limit,
+    ...(q.cursor ? { cursor: q.cursor } : {}),
+    ...(more && last ? { next_cursor: encodeCursor(cursorSecret, scope, { at: last.created_at, id: last.id }) } : {}),
+    ...(q.created_at ? { created_at: q.created_at } : {}),
+  };
+}
+
+export function listEntries(ctx: Ctx, q: PageQuery & { folder?: string; state?: string; tag?: string }): EntryPage {
+  const { store } = ctx.service;
+  let base = store.q.selectFrom('entries').selectAll('entries').where('entries.company_id', '=', ctx.caller.companyId);
+  if (q.folder !== undefined) base = base.where('entries.folder', '=', q.folder);
+  if (q.state !== undefined) base = base.where('entries.state', '=', q.state);
+  if (q.tag !== undefined) {
+    const tag = q.tag;
+    base = base.where(sql<boolean>`EXISTS (SELECT 1 FROM json_each(entries.tags) WHERE json_each.value = ${tag})`);
+  }
+  const scope = JSON.stringify(['entries', ctx.caller.companyId, q.folder, q.state, q.tag, q.ascending, q.created_at]);
+  return { ...page(ctx, scope, base, q), ...(q.folder !== undefined ? { folder: q.folder } : {}) };
+}
+
+/**
+ * Entries whose document mentions this entry: by default its id (head.uuid) and
+ * its document's own uuid, which is what a credit note's `preceding[].uuid` holds.
+ * Served from the mention index written with each entry, not by scanning documents.
+ */
+export function listRelated(ctx: Ctx, id: string, q: PageQuery & { uuid?: string; context?: string }): EntryPage {
+  const { store } = ctx.service;
+  const entry = requireEntryRow(ctx, id);
+  const uuids = q.uuid ? [q.uuid] : [entry.id, ...(entry.doc_uuid ? [entry.doc_uuid] : [])];
+
+  let mentions = store.q
+    .selectFrom('mentions')
+    .where('company_id', '=', ctx.caller.companyId)
+    .where('uuid', 'in', uuids)
+    .where('entry_id', '!=', entry.id);
+  if (q.context !== undefined) mentions = mentions.where('context', '=', q.context);
+
+  const base = store.q
+    .selectFrom('entries')
+    .selectAll('entries')
+    .where('entries.company_id', '=', ctx.caller.companyId)
+    .where('entries.id', 'in', mentions.select('entry_id'));
+
+  const scope = JSON.stringify(['related', ctx.caller.companyId, uuids, q.context, q.ascending, q.created_at]);
+  const result = page(ctx, scope, base, q);
+  // Fill each entry's `context` with where it mentions this one (first family, by name).
+  const ids = result.list.map((e) => e.id);
+  if (ids.length > 0) {
+    const contexts = new Map<string, string>();
+    for (const m of store.all(mentions.select(['entry_id', 'context']).where('entry_id', 'in', ids).orderBy('context'))) {
+      if (!contexts.has(m.entry_id)) contexts.set(m.entry_id, m.context);
+    }
+    for (const e of result.list) e.context = contexts.get(e.id) ?? e.context;
+  }
+  return result;
+}
+
+export function listFolders(ctx: Ctx): { list: Array<{ folder: string; count: number }> } {
+  const { store } = ctx.service;
+  const list = store.all(
+    store.q
+      .selectFrom('entries')
+      .select(['folder', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('company_id', '=', ctx.caller.companyId)
+      .groupBy('folder')
+      .orderBy('folder'),
+  );
+  return { list };
+}

@@ -1,0 +1,75 @@
+import { conflict, notFound } from '../api/errors.ts';
+import type { Ctx } from '../api/handler.ts';
+import { nowIso } from '../clock.ts';
+import { metaView, type MetaRow } from './entry-view.ts';
+import { requireEntryRow } from './entries.ts';
+
+export interface PutMetaInput {
+  src: string;
+  ref: string;
+  value: unknown;
+  shared: boolean;
+  link_scope: string;
+  link_url: string;
+}
+
+export function putMeta(ctx: Ctx, entryId: string, key: string, input: PutMetaInput) {
+  const { store } = ctx.service;
+  requireEntryRow(ctx, entryId);
+  const at = nowIso();
+  const row = store.tx(() => {
+    const values = {
+      ref: input.ref,
+      value: JSON.stringify(input.value),
+      shared: input.shared ? 1 : 0,
+      link_scope: input.link_scope,
+      link_url: input.link_url,
+      updated_at: at,
+    };
+    store.run(
+      store.q
+        .insertInto('entry_meta')
+        .values({ entry_id: entryId, key, src: input.src, created_at: at, ...values })
+        .onConflict((oc) => oc.columns(['entry_id', 'key', 'src']).doUpdateSet(values)),
+    );
+    store.run(
+      store.q.updateTable('entries').set((eb) => ({ version: eb('version', '+', 1), updated_at: at })).where('id', '=', entryId),
+    );
+    return store.first(
+      store.q.selectFrom('entry_meta').selectAll().where('entry_id', '=', entryId).where('key', '=', key).where('src', '=', input.src),
+    )!;
+  });
+  return metaView(row);
+}
+
+/** Meta records with this key; without `src`, the key must name exactly one. */
+function findMeta(ctx: Ctx, entryId: string, key: string, src: string | undefined): MetaRow[] {
+  const { store } = ctx.service;
+  requireEntryRow(ctx, entryId);
+  let q = store.q.selectFrom('entry_meta').selectAll().where('entry_id', '=', entryId).where('key', '=', key);
+  if (src !== undefined) q = q.where('src', '=', src);
+  const rows = store.all(q);
+  if (rows.length === 0) throw notFound(`meta ${key} of entry ${entryId}`);
+  if (rows.length > 1) {
+    throw conflict(`meta ${key} exists from several sources (${rows.map((r) => r.src).join(', ')}); pass ?src=`);
+  }
+  return rows;
+}
+
+export function getMeta(ctx: Ctx, entryId: string, key: string, src?: string) {
+  return metaView(findMeta(ctx, entryId, key, src)[0]);
+}
+
+export function deleteMeta(ctx: Ctx, entryId: string, key: string, src?: string): { deleted: number } {
+  const { store } = ctx.service;
+  const [row] = findMeta(ctx, entryId, key, src);
+  return store.tx(() => {
+    const { changes } = store.run(
+      store.q.deleteFrom('entry_meta').where('entry_id', '=', entryId).where('key', '=', key).where('src', '=', row.src),
+    );
+    store.run(
+      store.q.updateTable('entries').set((eb) => ({ version: eb('version', '+', 1), updated_at: nowIso() })).where('id', '=', entryId),
+    );
+    return { deleted: changes };
+  });
+}

@@ -1,0 +1,135 @@
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { Hono, type Context } from 'hono';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { resolveToken, type Caller } from '../core/access/tokens.ts';
+import { ApiError, toApiError } from '../core/api/errors.ts';
+import { invokeOperation } from '../core/api/invoke.ts';
+import { DEFAULT_MAX_BODY, type BinaryResult } from '../core/api/operation.ts';
+import { openApiDocument } from '../core/api/openapi.ts';
+import { registry } from '../core/api/registry.ts';
+import type { Service } from '../core/service.ts';
+import { contentDisposition } from '../core/silo/file-name.ts';
+import { readJsonBody } from './body.ts';
+import { refusalReason, type LocalOrigins } from './guards.ts';
+
+export interface HttpAppOptions {
+  /** Host/Origin allow-list; computed once the port is known */
+  origins: () => LocalOrigins;
+  /** folder of the built web UI, served at `/` */
+  webRoot?: string;
+  log?: (line: string) => void;
+}
+
+const ANONYMOUS: Caller = { companyId: '', kind: 'user' };
+
+/**
+ * The HTTP adapter: one route per registry operation, generated, never written by
+ * hand. Every request passes the Host/Origin guard; every non-public operation
+ * needs a bearer token, which decides the company it acts for.
+ */
+export function createHttpApp(service: Service, options: HttpAppOptions): Hono {
+  const app = new Hono();
+
+  app.use('*', async (c, next) => {
+    const started = performance.now();
+    const reason = refusalReason(options.origins(), c.req.header('host'), c.req.header('origin'));
+    if (reason) {
+      const error = new ApiError('forbidden', reason);
+      c.res = c.json(error.toBody(), 403);
+    } else {
+      await next();
+    }
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Referrer-Policy', 'no-referrer');
+    // Method, path and status only: never the query (tokens, search text) or bodies.
+    options.log?.(`${c.req.method} ${new URL(c.req.url).pathname} ${c.res.status} ${(performance.now() - started).toFixed(1)}ms`);
+  });
+
+  const openapi = openApiDocument();
+  app.get('/openapi.json', (c) => c.json(openapi));
+
+  // Static segments before parameters, so /entries/key/{key} is not read as /entries/{id}/…
+  const ordered = [...registry].sort((a, b) => specificity(b.contract.path) - specificity(a.contract.path));
+  for (const op of ordered) {
+    const { contract } = op;
+    const honoPath = contract.path.replace(/\{(\w+)\}/g, ':$1');
+    app.on(contract.method, honoPath, async (c) => {
+      let bodyRead = !contract.body;
+      try {
+        const caller = contract.access === 'public' ? ANONYMOUS : authenticate(service, c);
+        const body = contract.body ? await readJsonBody(c.req.raw, contract.maxBody ?? DEFAULT_MAX_BODY) : undefined;
+        bodyRead = true;
+        const result = await invokeOperation({ service, caller }, op.name, {
+          params: c.req.param(),
+          query: c.req.query(),
+          body,
+        });
+        if (contract.output === 'binary') return sendBinary(c, result as BinaryResult);
+        return c.json(result as object, 200);
+      } catch (err) {
+        // An unread body would be taken for the next request on a kept-alive socket.
+        return sendError(c, err, options.log, !bodyRead);
+      }
+    });
+  }
+
+  app.all('/:area{(silo|transform|sequence|access|utils|sync)}/*', (c) =>
+    c.json(new ApiError('not-found', `no operation at ${c.req.method} ${new URL(c.req.url).pathname}`).toBody(), 404),
+  );
+
+  if (options.webRoot) {
+    const root = options.webRoot;
+    app.use('/*', async (c, next) => {
+      await next();
+      c.header('Content-Security-Policy', WEB_CSP);
+    });
+    app.get('/*', serveStatic({ root }));
+    app.get('/*', serveStatic({ root, path: 'index.html' }));
+  }
+  return app;
+}
+
+const WEB_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
+  "connect-src 'self'; object-src 'none'; frame-src 'self' blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+function specificity(path: string): number {
+  return path.split('/').filter((s) => s && !s.startsWith('{')).length * 10 - (path.match(/\{/g)?.length ?? 0);
+}
+
+function authenticate(service: Service, c: Context): Caller {
+  const header = c.req.header('authorization') ?? '';
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) throw new ApiError('unauthorized', 'an Authorization: Bearer <token> header is required', undefined, { 'WWW-Authenticate': 'Bearer' });
+  const caller = resolveToken(service.store, match[1]);
+  if (!caller) throw new ApiError('unauthorized', 'the token is not valid', undefined, { 'WWW-Authenticate': 'Bearer' });
+  return caller;
+}
+
+function sendBinary(c: Context, file: BinaryResult): Response {
+  const headers: Record<string, string> = {
+    'Content-Type': file.mime,
+    'Content-Length': String(file.size),
+    'Content-Disposition': contentDisposition(file.name, file.inline),
+    'X-Content-Type-Options': 'nosniff',
+    // Even if a browser were told to render it, an attachment runs nothing.
+    'Content-Security-Policy': "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+    'Cache-Control': 'private, max-age=0, must-revalidate',
+  };
+  const body = file.file ? (Readable.toWeb(createReadStream(file.file)) as ReadableStream) : file.bytes!;
+  return new Response(body as BodyInit, { status: 200, headers });
+}
+
+function sendError(c: Context, err: unknown, log?: (line: string) => void, closeConnection = false): Response {
+  const error = toApiError(err);
+  if (error.key === 'internal') log?.(`internal error in ${c.req.method} ${new URL(c.req.url).pathname}: ${(err as Error)?.stack ?? err}`);
+  return new Response(JSON.stringify(error.toBody()), {
+    status: error.status,
+    headers: {
+      'Content-Type': 'application/json; charset=utf-8',
+      ...(closeConnection ? { Connection: 'close' } : {}),
+      ...(error.headers ?? {}),
+    },
+  });
+}

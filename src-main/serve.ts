@@ -1,0 +1,55 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ensureDefaultCompany, ensureOwnerTokenFile } from './core/access/bootstrap.ts';
+import { openService } from './core/service.ts';
+import { startHttpServer } from './http/server.ts';
+
+/**
+ * Headless Silodesk: the same service as the desktop app, over HTTP only, plus the
+ * built web UI. `npm run serve -- --data DIR --port 4100 --host 127.0.0.1`.
+ */
+const { values } = parseArgs({
+  options: {
+    data: { type: 'string', default: './silodesk-data' },
+    port: { type: 'string', default: '4100' },
+    host: { type: 'string', default: '127.0.0.1' },
+    quiet: { type: 'boolean', default: false },
+  },
+});
+
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`silodesk: --port must be a number from 0 to 65535 (got ${values.port})`);
+  process.exit(2);
+}
+const host = values.host!;
+if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
+  console.error(`silodesk: warning: listening on ${host}, not loopback; anyone who can reach it and holds a token can use the API`);
+}
+
+const dataDir = resolve(values.data!);
+const service = await openService(dataDir);
+const company = ensureDefaultCompany(service.store);
+ensureOwnerTokenFile(service.store, company, join(dataDir, 'api-token'));
+
+const webRoot = join(dirname(fileURLToPath(import.meta.url)), '..', 'out', 'web');
+const server = await startHttpServer(service, {
+  host,
+  port,
+  webRoot: existsSync(webRoot) ? webRoot : undefined,
+  log: values.quiet ? undefined : (line) => console.error(line),
+});
+console.log(`silodesk listening on ${server.url}`);
+
+let stopping = false;
+async function stop(): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  await server.close();
+  service.close();
+  process.exit(0);
+}
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

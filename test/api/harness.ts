@@ -1,0 +1,69 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureDefaultCompany, ensureOwnerTokenFile } from '../../src-main/core/access/bootstrap.ts';
+import { openService, type Service } from '../../src-main/core/service.ts';
+import { startHttpServer, type RunningServer } from '../../src-main/http/server.ts';
+
+export interface TestServer {
+  url: string;
+  port: number;
+  token: string;
+  dataDir: string;
+  service: Service;
+  server: RunningServer;
+  /** fetch with the owner token, JSON in and out */
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  close(): Promise<void>;
+}
+
+/** A real service on a temp data dir, served over HTTP on 127.0.0.1 with a random port. */
+export async function startTestServer(): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'silodesk-api-'));
+  const service = await openService(dataDir);
+  const company = ensureDefaultCompany(service.store);
+  ensureOwnerTokenFile(service.store, company, join(dataDir, 'api-token'));
+  const token = readFileSync(join(dataDir, 'api-token'), 'utf8').trim();
+  const server = await startHttpServer(service, {
+    host: '127.0.0.1',
+    port: 0,
+    // Only internal errors: a test that hits one should show why.
+    log: (line) => line.startsWith('internal error') && console.error(line),
+  });
+  const url = server.url;
+
+  const call: TestServer['call'] = async (method, path, body, headers = {}) => {
+    const res = await fetch(url + path, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // binary or empty: keep the text
+    }
+    return { status: res.status, body: parsed as any, headers: res.headers };
+  };
+
+  return {
+    url,
+    port: server.port,
+    token,
+    dataDir,
+    service,
+    server,
+    call,
+    async close() {
+      await server.close();
+      service.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
