@@ -4,7 +4,7 @@ import { ApiError, conflict, notFound, validationError } from '../api/errors.ts'
 import type { Ctx } from '../api/handler.ts';
 import type { BinaryResult } from '../api/operation.ts';
 import { nowIso } from '../clock.ts';
-import { attachmentView } from './entry-view.ts';
+import { attachmentView, type AttachmentRow } from './entry-view.ts';
 import { requireEntryRow } from './entries.ts';
 import { isInlineSafe, mimeFromName, unsafeFileNameReason } from './file-name.ts';
 
@@ -26,37 +26,50 @@ export interface PutAttachmentInput {
  * same attachment is a no-op; another file under the same id is a 409.
  */
 export function putAttachment(ctx: Ctx, entryId: string, id: string, input: PutAttachmentInput) {
-  const { store, blobs } = ctx.service;
   requireEntryRow(ctx, entryId);
   const reason = unsafeFileNameReason(input.name);
   if (reason) throw validationError(`attachment name ${reason}`, { '$.name': reason });
 
   const bytes = Buffer.from(input.data, 'base64');
-  if (bytes.byteLength > MAX_ATTACHMENT_BYTES) {
-    throw new ApiError('too-large', `attachment is ${bytes.byteLength} bytes; the limit is ${MAX_ATTACHMENT_BYTES}`);
+  const row = storeAttachment(ctx, entryId, { id, name: input.name, desc: input.desc, mime: input.mime, meta: input.meta, bytes }, input.hash);
+  return attachmentView(row);
+}
+
+/**
+ * Stores bytes and links them to the entry. The file is written (atomically) before
+ * the row exists; the row and the entry's version bump are one transaction.
+ */
+export function storeAttachment(
+  ctx: Ctx,
+  entryId: string,
+  file: { id: string; name: string; desc?: string; mime?: string; meta?: Record<string, unknown>; bytes: Uint8Array },
+  expectedHash?: string,
+): AttachmentRow {
+  const { store, blobs } = ctx.service;
+  if (file.bytes.byteLength > MAX_ATTACHMENT_BYTES) {
+    throw new ApiError('too-large', `attachment is ${file.bytes.byteLength} bytes; the limit is ${MAX_ATTACHMENT_BYTES}`);
   }
-  const { hash, size } = blobs.put(bytes);
-  if (input.hash && input.hash !== hash) {
+  const { hash, size } = blobs.put(file.bytes);
+  if (expectedHash && expectedHash !== hash) {
     throw validationError('the bytes do not match the given hash', { '$.hash': `the bytes hash to ${hash}` });
   }
-  const mime = (input.mime ?? mimeFromName(input.name)).toLowerCase();
-  const meta = JSON.stringify(input.meta ?? {});
-  const desc = input.desc ?? '';
-
-  const row = store.tx(() => {
+  const mime = (file.mime ?? mimeFromName(file.name)).toLowerCase();
+  const metaJson = file.meta ?? {};
+  const desc = file.desc ?? '';
+  return store.tx(() => {
     const existing = store.first(
-      store.q.selectFrom('attachments').selectAll().where('entry_id', '=', entryId).where('id', '=', id),
+      store.q.selectFrom('attachments').selectAll().where('entry_id', '=', entryId).where('id', '=', file.id),
     );
     if (existing) {
       const same =
-        existing.hash === hash && existing.name === input.name && existing.mime === mime && existing.desc === desc &&
-        canonicalJson(JSON.parse(existing.meta)) === canonicalJson(input.meta ?? {});
+        existing.hash === hash && existing.name === file.name && existing.mime === mime && existing.desc === desc &&
+        canonicalJson(JSON.parse(existing.meta)) === canonicalJson(metaJson);
       if (same) return existing;
-      throw conflict(`attachment ${id} of entry ${entryId} already exists with other content`);
+      throw conflict(`attachment ${file.id} of entry ${entryId} already exists with other content`);
     }
     const values = {
-      entry_id: entryId, id, company_id: ctx.caller.companyId, name: input.name, desc, mime, hash, size, meta,
-      created_at: nowIso(),
+      entry_id: entryId, id: file.id, company_id: ctx.caller.companyId, name: file.name, desc, mime, hash, size,
+      meta: JSON.stringify(metaJson), created_at: nowIso(),
     };
     store.run(store.q.insertInto('attachments').values(values));
     store.run(
@@ -67,7 +80,6 @@ export function putAttachment(ctx: Ctx, entryId: string, id: string, input: PutA
     );
     return values;
   });
-  return attachmentView(row);
 }
 
 export function getAttachment(ctx: Ctx, entryId: string, id: string): BinaryResult {

@@ -3,9 +3,9 @@ import mergePatch from 'json-merge-patch';
 import { ApiError, conflict, validationError } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';
-import { deriveDocument, refuseInvalid, toEnvelope, type Envelope } from './document.ts';
+import { deriveDocument, refuseInvalid, toEnvelope, type DerivedDocument, type Envelope } from './document.ts';
 import { writeDerivedIndexes } from './derived-index.ts';
-import { entryViews, type EntryView } from './entry-view.ts';
+import { entryViews, type EntryRow, type EntryView } from './entry-view.ts';
 import { requireEntryRow } from './entries.ts';
 
 export interface PatchEntryInput {
@@ -36,14 +36,30 @@ export function patchEntry(ctx: Ctx, id: string, input: PatchEntryInput): EntryV
   const doc = deriveDocument(envelope);
   if (input.data !== undefined && doc.faults.length > 0 && !input.allow_invalid) refuseInvalid(doc.faults);
 
-  const tags = input.tags ? [...new Set(input.tags)] : (JSON.parse(row.tags) as string[]);
-  const folder = input.folder ?? row.folder;
-  const updated = store.tx(() => {
-    const fresh = requireEntryRow(ctx, id);
-    if (fresh.version !== row.version) throw conflict(`entry ${id} changed while this patch was prepared; retry`);
+  const updated = writeEntryChange(ctx, row, doc, { folder: input.folder, tags: input.tags, state: input.state });
+  return entryViews(store, [updated], true)[0];
+}
+
+/**
+ * Writes a re-derived document and new labels over an entry in one transaction,
+ * with its mention and search rows. Refuses if the entry changed since `row` was
+ * read (optimistic check), so two writers never silently overwrite each other.
+ */
+export function writeEntryChange(
+  ctx: Ctx,
+  row: EntryRow,
+  doc: DerivedDocument,
+  labels: { folder?: string; tags?: string[]; state?: string },
+): EntryRow {
+  const { store } = ctx.service;
+  const tags = labels.tags ? [...new Set(labels.tags)] : (JSON.parse(row.tags) as string[]);
+  const folder = labels.folder ?? row.folder;
+  return store.tx(() => {
+    const fresh = requireEntryRow(ctx, row.id);
+    if (fresh.version !== row.version) throw conflict(`entry ${row.id} changed while this change was prepared; retry`);
     const values = {
       folder,
-      state: input.state ?? row.state,
+      state: labels.state ?? row.state,
       tags: JSON.stringify(tags),
       invalid: doc.faults.length > 0 ? 1 : 0,
       signed: doc.signed ? 1 : 0,
@@ -58,11 +74,10 @@ export function patchEntry(ctx: Ctx, id: string, input: PatchEntryInput): EntryV
       version: row.version + 1,
       updated_at: nowIso(),
     };
-    store.run(store.q.updateTable('entries').set(values).where('id', '=', id));
-    writeDerivedIndexes(store, { seq: row.seq, id, company_id: row.company_id, created_at: row.created_at, folder, tags }, doc);
+    store.run(store.q.updateTable('entries').set(values).where('id', '=', row.id));
+    writeDerivedIndexes(store, { seq: row.seq, id: row.id, company_id: row.company_id, created_at: row.created_at, folder, tags }, doc);
     return { ...fresh, ...values };
   });
-  return entryViews(store, [updated], true)[0];
 }
 
 function applyChange(current: Envelope, input: PatchEntryInput): Record<string, unknown> {

@@ -1,0 +1,51 @@
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
+
+const root = import.meta.dirname;
+const at = (path: string) => resolve(root, path);
+
+/**
+ * The dev server needs what the built app must never allow: React Refresh's
+ * inline preamble and the HMR websocket. Only `electron-vite dev` gets this
+ * looser CSP; the built index.html keeps the strict one.
+ */
+function devServerCsp(): Plugin {
+  return {
+    name: 'silodesk:dev-server-csp',
+    apply: 'serve',
+    transformIndexHtml: (html) =>
+      html
+        .replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")
+        .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
+        .replace("connect-src 'self'", "connect-src 'self' ws://localhost:* ws://127.0.0.1:*"),
+  };
+}
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: at('out/main'),
+      lib: { entry: at('src-main/index.ts') },
+      // Native module: loaded from node_modules at run time, never bundled.
+      rolldownOptions: { external: ['better-sqlite3'] },
+    },
+  },
+  preload: {
+    build: {
+      outDir: at('out/preload'),
+      // A sandboxed preload cannot be an ES module, so it is built as CommonJS.
+      lib: { entry: at('src-preload/index.ts'), formats: ['cjs'], fileName: () => 'index.cjs' },
+    },
+  },
+  renderer: {
+    root: at('src-renderer'),
+    plugins: [react(), devServerCsp()],
+    build: {
+      outDir: at('out/renderer'),
+      emptyOutDir: true,
+      rolldownOptions: { input: at('src-renderer/index.html') },
+    },
+  },
+});

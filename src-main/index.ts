@@ -1,0 +1,160 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { app, BrowserWindow, dialog, ipcMain, protocol, session, shell, type WebContents } from 'electron';
+import { APP_CSP, APP_ORIGIN, APP_SCHEME, contentTypeFor, resolveAppPath } from './app-protocol.ts';
+import { ensureDefaultCompany } from './core/access/bootstrap.ts';
+import type { Caller } from './core/access/tokens.ts';
+import { openService, type Service } from './core/service.ts';
+import { startHttpServer, type RunningServer } from './http/server.ts';
+import { registerIpcHandlers } from './ipc/register.ts';
+import { isTrustedSender } from './ipc/sender.ts';
+
+/**
+ * The desktop app: holds the service, shows the UI from app:// and answers it over
+ * IPC. Kept thin on purpose; everything worth testing lives in core/, ipc/ and
+ * app-protocol.ts.
+ */
+
+// Built layout: out/main/index.js, out/preload/index.cjs, out/renderer/.
+const here = dirname(fileURLToPath(import.meta.url));
+const preloadPath = join(here, '..', 'preload', 'index.cjs');
+const rendererRoot = join(here, '..', 'renderer');
+
+// The dev server URL is honoured only in an unpackaged app, so an environment
+// variable can never point an installed app's window (and its IPC) at another page.
+const devServerUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
+const uiOrigin = devServerUrl ? new URL(devServerUrl).origin : APP_ORIGIN;
+
+// Every renderer sandboxed, whatever a window's options say; must precede `ready`.
+app.enableSandbox();
+
+// Must happen before `ready` too: a standard, secure scheme gets a real origin, so
+// 'self' in the CSP, storage and module scripts work as they do on https.
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+]);
+
+let service: Service | undefined;
+let mainWindow: BrowserWindow | undefined;
+let localApi: RunningServer | undefined;
+/** The company the UI works in; a company switcher will change it. */
+let selectedCompanyId = '';
+
+if (!app.requestSingleInstanceLock()) {
+  // Two processes on one SQLite file would fight over it; the first one wins.
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (!mainWindow) return;
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.focus();
+  });
+  app.on('web-contents-created', (_event, contents) => lockDown(contents));
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('activate', () => {
+    if (service && BrowserWindow.getAllWindows().length === 0) createWindow();
+  });
+  app.on('will-quit', () => {
+    void localApi?.close();
+    service?.close();
+    service = undefined;
+  });
+  app.whenReady().then(start).catch((err: unknown) => {
+    console.error('silodesk: could not start:', err);
+    dialog.showErrorBox('Silodesk could not start', err instanceof Error ? err.message : String(err));
+    app.exit(1);
+  });
+}
+
+async function start(): Promise<void> {
+  service = await openService(join(app.getPath('userData'), 'data'));
+  selectedCompanyId = ensureDefaultCompany(service.store).id;
+
+  // The window asks for nothing: no camera, notifications, clipboard reads…
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  protocol.handle(APP_SCHEME, serveAppFile);
+  registerIpcHandlers(ipcMain, {
+    service,
+    currentCaller: (): Caller => ({ companyId: selectedCompanyId, kind: 'owner' }),
+    isTrusted: (frameUrl) => isTrustedSender(frameUrl, uiOrigin),
+    log: (line) => console.error(line),
+  });
+  createWindow();
+}
+
+function createWindow(): void {
+  mainWindow = new BrowserWindow({
+    width: 1280,
+    height: 800,
+    show: false,
+    title: 'Silodesk',
+    webPreferences: {
+      preload: preloadPath,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      webviewTag: false,
+    },
+  });
+  mainWindow.once('ready-to-show', () => mainWindow?.show());
+  mainWindow.on('closed', () => {
+    mainWindow = undefined;
+  });
+  void mainWindow.loadURL(devServerUrl ?? `${APP_ORIGIN}/index.html`);
+}
+
+/** No navigation and no new windows, in any web contents; web links open in the browser. */
+function lockDown(contents: WebContents): void {
+  contents.on('will-navigate', (event, url) => {
+    event.preventDefault();
+    openIfWebLink(url);
+  });
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    openIfWebLink(url);
+    return { action: 'deny' };
+  });
+}
+
+function openIfWebLink(url: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return;
+  }
+  // Only http(s): other schemes (file:, smb:, custom handlers) can run things on the machine.
+  if (parsed.protocol === 'http:' || parsed.protocol === 'https:') void shell.openExternal(parsed.href);
+}
+
+async function serveAppFile(request: Request): Promise<Response> {
+  const file = request.method === 'GET' ? resolveAppPath(rendererRoot, request.url) : undefined;
+  if (!file) return new Response('not found', { status: 404 });
+  try {
+    const bytes = await readFile(file);
+    return new Response(bytes, {
+      status: 200,
+      headers: {
+        'Content-Type': contentTypeFor(file),
+        'Content-Security-Policy': APP_CSP,
+        'X-Content-Type-Options': 'nosniff',
+      },
+    });
+  } catch {
+    return new Response('not found', { status: 404 });
+  }
+}
+
+/**
+ * The optional localhost API for local tools. Off by default: the settings that
+ * turn it on (port, tokens) come later and call this. Loopback only, always.
+ */
+export async function startLocalApi(svc: Service, port: number): Promise<RunningServer> {
+  await localApi?.close();
+  localApi = await startHttpServer(svc, { host: '127.0.0.1', port });
+  return localApi;
+}
