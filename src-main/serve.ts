@@ -30,7 +30,7 @@ if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
 }
 
 const dataDir = resolve(values.data!);
-const service = await openService(dataDir);
+const service = await openService(dataDir, { log: (line) => console.error(line) });
 const company = ensureDefaultCompany(service.store);
 ensureOwnerTokenFile(service.store, company, join(dataDir, 'api-token'));
 
@@ -48,7 +48,7 @@ async function stop(): Promise<void> {
   if (stopping) return;
   stopping = true;
   await server.close();
-  service.close();
+  await service.close();
   process.exit(0);
 }
 process.on('SIGINT', stop);

@@ -6,19 +6,55 @@ import { openSqlite } from './db/connection.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { Store } from './db/store.ts';
 import { BlobStore } from './files/blob-store.ts';
+import { InstanceKeys, type KeySealer } from './keys/instance-keys.ts';
+import type { Provider } from './transform/provider.ts';
+import { providers as builtinProviders } from './transform/providers/index.ts';
+import { JobRunner, type RunnerOptions } from './transform/runner.ts';
+
+/** Deployment choices that are not data: who may be called, where files may go. */
+export interface ServiceConfig {
+  /** hosts (besides loopback) the webhook provider may call, e.g. `erp.example.com:8443` */
+  webhookAllowedHosts: string[];
+  /** folders the export.folder provider may write under (default: DIR/exports) */
+  exportRoots: string[];
+  /** job engine tuning (tests shorten the retry delay) */
+  runner: Partial<RunnerOptions>;
+  /** false: jobs are queued but not run (tools that only read) */
+  runJobs: boolean;
+  /** step providers added to the built-in ones (an embedding app's own steps) */
+  extraProviders: Provider<any>[];
+}
 
 /** The whole service of one data dir: database, files and instance identity. */
 export interface Service {
   dataDir: string;
+  config: ServiceConfig;
   store: Store;
   blobs: BlobStore;
   instanceId: string;
   /** signs list cursors */
   cursorSecret: Buffer;
-  close(): void;
+  /** the instance's ES256 signing keys (series entries, envelopes); JWKS for verifiers */
+  keys: InstanceKeys;
+  /** the workflow job engine */
+  jobs: JobRunner;
+  /** step providers by id: the built-in ones plus `config.extraProviders` */
+  providers: Map<string, Provider<any>>;
+  /** operational messages (never secrets or document data) */
+  log?: (line: string) => void;
+  /** stops the job engine (waiting for steps under way) and closes the database */
+  close(): Promise<void>;
 }
 
-export async function openService(dataDir: string): Promise<Service> {
+/** `protectKey` encrypts the private signing keys at rest (the desktop app passes safeStorage). */
+export interface ServiceSecrets {
+  protectKey?: KeySealer;
+}
+
+export async function openService(
+  dataDir: string,
+  config: Partial<ServiceConfig> & ServiceSecrets & { log?: (line: string) => void } = {},
+): Promise<Service> {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const sqlite = openSqlite(join(dataDir, 'silodesk.db'));
   const store = new Store(sqlite);
@@ -29,15 +65,34 @@ export async function openService(dataDir: string): Promise<Service> {
 
   const instanceId = setting(store, 'instance_id', () => uuidv7());
   const cursorSecret = Buffer.from(setting(store, 'cursor_secret', () => randomBytes(32).toString('hex')), 'hex');
+  const keys = await InstanceKeys.load(join(dataDir, 'keys'), config.protectKey);
 
-  return {
+  const service: Service = {
     dataDir,
+    config: {
+      webhookAllowedHosts: config.webhookAllowedHosts ?? [],
+      exportRoots: config.exportRoots ?? [join(dataDir, 'exports')],
+      runner: config.runner ?? {},
+      runJobs: config.runJobs ?? true,
+      extraProviders: config.extraProviders ?? [],
+    },
     store,
     blobs,
     instanceId,
     cursorSecret,
-    close: () => sqlite.close(),
+    keys,
+    jobs: undefined as unknown as JobRunner,
+    providers: new Map([...builtinProviders, ...(config.extraProviders ?? [])].map((p) => [p.id, p])),
+    log: config.log,
+    async close() {
+      await service.jobs.stop();
+      sqlite.close();
+    },
   };
+  service.jobs = new JobRunner(service, service.config.runner);
+  // Unfinished jobs from before a crash or a quit are due again: they resume here.
+  if (service.config.runJobs) service.jobs.start();
+  return service;
 }
 
 function setting(store: Store, key: string, make: () => string): string {

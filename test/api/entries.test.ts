@@ -327,3 +327,30 @@ describe('search', () => {
     expect(syntax.status).toBe(200);
   });
 });
+
+describe('bulk import', () => {
+  it('stores many documents in one call; each item succeeds or fails alone, and a replay changes nothing', async () => {
+    const base = fixtures.find((f) => f.file === 'es-invoice-es-es.json')!.envelope.doc;
+    const good = Array.from({ length: 5 }, (_, i) => ({ id: uuidv7(), data: { ...base, uuid: uuidv7(), code: `IMP-${i}` } }));
+    const invalid = { data: { ...base, currency: 'nope' } };
+    const entries = [...good, invalid, good[0]];
+    const res = await t.call('POST', '/silo/v1/import', { entries });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ created: 5, existing: 1, failed: 1 });
+    expect(res.body.results.map((r: any) => r.status)).toEqual(['created', 'created', 'created', 'created', 'created', 'error', 'exists']);
+    expect(res.body.results[5].error.key).toBe('validation');
+    expect(res.body.results[5].error.fields['$.data.doc.currency']).toBeTruthy();
+    for (const g of good) expect((await t.call('GET', `/silo/v1/entries/${g.id}`)).body.data.doc.code).toMatch(/^IMP-/);
+
+    const replay = await t.call('POST', '/silo/v1/import', { entries: good });
+    expect(replay.body).toMatchObject({ created: 0, existing: 5, failed: 0 });
+
+    // the same document again under a new id is stored, with a pointer to its twin
+    const twin = await t.call('POST', '/silo/v1/import', { entries: [{ data: good[1].data }] });
+    expect(twin.body.results[0]).toMatchObject({ status: 'created', duplicate_of: good[1].id });
+
+    const conflict = await t.call('POST', '/silo/v1/import', { entries: [{ id: good[2].id, data: { ...good[2].data, code: 'OTHER' } }] });
+    expect(conflict.body.results[0]).toMatchObject({ status: 'error', id: good[2].id, error: { key: 'conflict' } });
+    expect((await t.call('GET', `/silo/v1/entries/${good[2].id}`)).body.data.doc.code).toBe('IMP-2');
+  });
+});

@@ -18,9 +18,9 @@ export interface TestServer {
 }
 
 /** A real service on a temp data dir, served over HTTP on 127.0.0.1 with a random port. */
-export async function startTestServer(): Promise<TestServer> {
+export async function startTestServer(config: Parameters<typeof openService>[1] = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'silodesk-api-'));
-  const service = await openService(dataDir);
+  const service = await openService(dataDir, { runner: { retryBaseMs: 20 }, ...config });
   const company = ensureDefaultCompany(service.store);
   ensureOwnerTokenFile(service.store, company, join(dataDir, 'api-token'));
   const token = readFileSync(join(dataDir, 'api-token'), 'utf8').trim();
@@ -62,7 +62,7 @@ export async function startTestServer(): Promise<TestServer> {
     call,
     async close() {
       await server.close();
-      service.close();
+      await service.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,4 +1,6 @@
+import { sequenceHandlers } from '../sequence/handlers.ts';
 import { siloHandlers } from '../silo/handlers.ts';
+import { transformHandlers } from '../transform/handlers.ts';
 import { operations, type OperationName } from './contract/index.ts';
 import type { Handlers } from './handler.ts';
 import type { OperationContract } from './operation.ts';
@@ -7,6 +9,8 @@ import type { OperationContract } from './operation.ts';
 export const handlers: Handlers = {
   ping: () => ({ ping: 'pong' as const }),
   ...siloHandlers,
+  ...sequenceHandlers,
+  ...transformHandlers,
 };
 
 export interface RegisteredOperation {

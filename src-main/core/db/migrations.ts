@@ -11,6 +11,16 @@ export const migrations: Record<string, Migration> = {
       for (const statement of INITIAL) await sql.raw(statement).execute(db);
     },
   },
+  '0002_sequence': {
+    async up(db: Kysely<any>) {
+      for (const statement of SEQUENCE) await sql.raw(statement).execute(db);
+    },
+  },
+  '0003_transform': {
+    async up(db: Kysely<any>) {
+      for (const statement of TRANSFORM) await sql.raw(statement).execute(db);
+    },
+  },
 };
 
 const INITIAL = [
@@ -102,4 +112,110 @@ const INITIAL = [
   // Full-text index over snippet and document text; rowid = entries.seq, written in
   // the same transaction as the entry so it can never drift.
   `CREATE VIRTUAL TABLE entries_fts USING fts5(title, body, tokenize = 'unicode61 remove_diacritics 2')`,
+];
+
+// Numbering series and their signed, hash-chained entries. `previous_id` has no
+// foreign key on purpose: the chain is proven by signatures, and a removed row
+// must stay removable so verification can report it rather than SQLite hiding it.
+const SEQUENCE = [
+  `CREATE TABLE series (
+     id TEXT PRIMARY KEY,
+     company_id TEXT NOT NULL REFERENCES companies(id),
+     name TEXT NOT NULL,
+     description TEXT NOT NULL,
+     code TEXT NOT NULL,
+     prefix TEXT NOT NULL,
+     padding INTEGER NOT NULL CHECK (padding BETWEEN 0 AND 20),
+     suffix TEXT NOT NULL,
+     start INTEGER NOT NULL CHECK (start >= 0),
+     issuer TEXT NOT NULL,
+     last_index INTEGER NOT NULL,
+     last_entry_id TEXT,
+     sigs TEXT NOT NULL,
+     request_hash TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   ) STRICT`,
+  `CREATE INDEX series_company_created ON series(company_id, created_at, id)`,
+  `CREATE TABLE series_entries (
+     id TEXT PRIMARY KEY,
+     series_id TEXT NOT NULL REFERENCES series(id),
+     idx INTEGER NOT NULL,
+     code TEXT NOT NULL,
+     meta TEXT NOT NULL,
+     previous_id TEXT,
+     sigs TEXT NOT NULL,
+     request_hash TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL,
+     UNIQUE (series_id, idx)
+   ) STRICT`,
+  `CREATE INDEX series_entries_code ON series_entries(series_id, code)`,
+];
+
+const TRANSFORM = [
+  `CREATE TABLE workflows (
+     id TEXT PRIMARY KEY,
+     company_id TEXT NOT NULL REFERENCES companies(id),
+     version INTEGER NOT NULL,
+     name TEXT NOT NULL,
+     schema TEXT NOT NULL,
+     disabled INTEGER NOT NULL,
+     request_hash TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   ) STRICT`,
+  `CREATE INDEX workflows_company_created ON workflows(company_id, created_at, id)`,
+  // Every version stays, so a job always shows the definition it ran.
+  `CREATE TABLE workflow_versions (
+     workflow_id TEXT NOT NULL REFERENCES workflows(id),
+     version INTEGER NOT NULL,
+     definition TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     PRIMARY KEY (workflow_id, version)
+   ) STRICT`,
+  `CREATE TABLE jobs (
+     seq INTEGER PRIMARY KEY,
+     id TEXT NOT NULL UNIQUE,
+     company_id TEXT NOT NULL REFERENCES companies(id),
+     workflow_id TEXT NOT NULL REFERENCES workflows(id),
+     workflow_version INTEGER NOT NULL,
+     silo_entry_id TEXT NOT NULL REFERENCES entries(id),
+     key TEXT,
+     status TEXT NOT NULL,
+     tags TEXT NOT NULL,
+     args TEXT NOT NULL,
+     faults TEXT NOT NULL,
+     request_hash TEXT NOT NULL,
+     current_intent_id TEXT,
+     in_rescue INTEGER NOT NULL DEFAULT 0,
+     steps_run INTEGER NOT NULL DEFAULT 0,
+     attempt INTEGER NOT NULL DEFAULT 0,
+     run_at INTEGER NOT NULL,
+     cancel_requested INTEGER NOT NULL DEFAULT 0,
+     envelope TEXT,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL,
+     completed_at TEXT
+   ) STRICT`,
+  `CREATE UNIQUE INDEX jobs_company_key ON jobs(company_id, key) WHERE key IS NOT NULL`,
+  `CREATE INDEX jobs_runnable ON jobs(run_at) WHERE completed_at IS NULL`,
+  `CREATE INDEX jobs_company_created ON jobs(company_id, created_at, id)`,
+  `CREATE INDEX jobs_entry ON jobs(silo_entry_id, created_at)`,
+  `CREATE TABLE intents (
+     id TEXT PRIMARY KEY,
+     job_id TEXT NOT NULL REFERENCES jobs(id),
+     seq INTEGER NOT NULL,
+     step_id TEXT NOT NULL,
+     name TEXT NOT NULL,
+     provider TEXT NOT NULL,
+     completed INTEGER NOT NULL,
+     events TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   ) STRICT`,
+  `CREATE UNIQUE INDEX intents_job ON intents(job_id, seq)`,
+  // Faults raised by workflow steps, kept apart from validation faults (which are
+  // re-derived on every change) and replaced per provider on its next run.
+  `ALTER TABLE entries ADD COLUMN step_faults TEXT NOT NULL DEFAULT '[]'`,
 ];

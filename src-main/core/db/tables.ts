@@ -49,6 +49,8 @@ export interface EntriesTable {
   tags: string;
   faults: string;
   data: string;
+  /** faults raised by workflow steps (validation faults are in `faults`) */
+  step_faults: Generated<string>;
   /** hash of the creating request, to tell an idempotent replay from a conflicting reuse of the id */
   request_hash: string;
   version: number;
@@ -90,7 +92,113 @@ export interface EntryMetaTable {
   updated_at: string;
 }
 
+/** A numbering series; `last_index`/`last_entry_id` are its head, moved with each entry in one transaction. */
+export interface SeriesTable {
+  id: string;
+  company_id: string;
+  name: string;
+  description: string;
+  code: string;
+  prefix: string;
+  padding: number;
+  suffix: string;
+  /** index of the first entry */
+  start: number;
+  /** instance id of the only instance that may issue entries (single writer) */
+  issuer: string;
+  /** 0 until the first entry */
+  last_index: number;
+  last_entry_id: string | null;
+  /** JSON array of compact JWS: the service's over the numbering fields, then the client's */
+  sigs: string;
+  request_hash: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SeriesEntriesTable {
+  id: string;
+  series_id: string;
+  /** the entry's index in the series (`index` is an SQL keyword) */
+  idx: number;
+  code: string;
+  /** JSON object of strings, keys sorted */
+  meta: string;
+  previous_id: string | null;
+  /** JSON array of compact JWS: the service's chain signature first, then the client's */
+  sigs: string;
+  request_hash: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WorkflowsTable {
+  id: string;
+  company_id: string;
+  version: number;
+  name: string;
+  schema: string;
+  disabled: number;
+  request_hash: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WorkflowVersionsTable {
+  workflow_id: string;
+  version: number;
+  /** JSON of the whole definition: name, description, country, schema, steps, rescue, disabled */
+  definition: string;
+  created_at: string;
+}
+
+export interface JobsTable {
+  seq: Generated<number>;
+  id: string;
+  company_id: string;
+  workflow_id: string;
+  workflow_version: number;
+  silo_entry_id: string;
+  key: string | null;
+  status: string;
+  tags: string;
+  args: string;
+  faults: string;
+  request_hash: string;
+  /** the intent of the step to run next; null once the job has ended */
+  current_intent_id: string | null;
+  in_rescue: Generated<number>;
+  steps_run: Generated<number>;
+  /** tries of the current step so far */
+  attempt: Generated<number>;
+  /** epoch ms when the job may run next (retry backoff) */
+  run_at: number;
+  cancel_requested: Generated<number>;
+  /** the document as the job left it, kept when the job ends */
+  envelope: string | null;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+}
+
+export interface IntentsTable {
+  id: string;
+  job_id: string;
+  seq: number;
+  step_id: string;
+  name: string;
+  provider: string;
+  completed: number;
+  events: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Tables {
+  workflows: WorkflowsTable;
+  workflow_versions: WorkflowVersionsTable;
+  jobs: JobsTable;
+  intents: IntentsTable;
   companies: CompaniesTable;
   tokens: TokensTable;
   settings: SettingsTable;
@@ -98,4 +206,6 @@ export interface Tables {
   mentions: MentionsTable;
   attachments: AttachmentsTable;
   entry_meta: EntryMetaTable;
+  series: SeriesTable;
+  series_entries: SeriesEntriesTable;
 }

@@ -33,17 +33,23 @@ export interface DerivedDocument {
  * Turns request `data` into the envelope stored under `id`: an envelope must carry
  * that id as head.uuid; a bare document is wrapped in a new envelope. For an
  * unsigned envelope head.dig is derived data and is recomputed; for a signed one a
- * mismatch is a fault, since the signature covers the digest.
+ * mismatch is a fault, since the signature covers the digest. The document's
+ * digest is computed here once and handed on.
  */
-export function toEnvelope(id: string | undefined, data: Record<string, unknown>): { id: string; envelope: Envelope } {
+export function toEnvelope(
+  id: string | undefined,
+  data: Record<string, unknown>,
+): { id: string; envelope: Envelope; digest: { alg: string; val: string } } {
   if (!isEnvelope(data)) {
     const entryId = id ?? uuidv7();
-    return { id: entryId, envelope: wrapDocument(data, entryId) as Envelope };
+    const envelope = wrapDocument(data, entryId) as Envelope;
+    return { id: entryId, envelope, digest: envelope.head.dig! };
   }
-  const envelope = structuredClone(data) as Envelope;
-  if (typeof envelope.head !== 'object' || envelope.head === null || Array.isArray(envelope.head)) {
+  if (typeof data.head !== 'object' || data.head === null || Array.isArray(data.head)) {
     throw validationError('the envelope has no head', { '$.data.head': 'required' });
   }
+  // Only head changes here; the document itself is never mutated, so no deep copy.
+  const envelope = { ...data, head: { ...(data.head as Envelope['head']) } } as Envelope;
   const headUuid = typeof envelope.head.uuid === 'string' ? envelope.head.uuid.toLowerCase() : undefined;
   if (id && headUuid && headUuid !== id) {
     throw validationError('head.uuid of the envelope must equal the entry id', {
@@ -52,14 +58,15 @@ export function toEnvelope(id: string | undefined, data: Record<string, unknown>
   }
   const entryId = id ?? headUuid ?? uuidv7();
   envelope.head.uuid = entryId;
+  const digest = digestOf(envelope.doc ?? null);
   const signed = Array.isArray(envelope.sigs) && envelope.sigs.length > 0;
-  if (!signed && envelope.doc !== undefined) envelope.head.dig = digestOf(envelope.doc);
-  return { id: entryId, envelope };
+  if (!signed && envelope.doc !== undefined) envelope.head.dig = digest;
+  return { id: entryId, envelope, digest };
 }
 
-export function deriveDocument(envelope: Envelope): DerivedDocument {
+export function deriveDocument(envelope: Envelope, knownDigest?: { alg: string; val: string }): DerivedDocument {
   const doc = (typeof envelope.doc === 'object' && envelope.doc !== null ? envelope.doc : {}) as Record<string, unknown>;
-  const digest = digestOf(envelope.doc ?? null);
+  const digest = knownDigest ?? digestOf(envelope.doc ?? null);
   const signed = Array.isArray(envelope.sigs) && envelope.sigs.length > 0;
   const faults = validateEnvelope(envelope);
   if (signed && envelope.head?.dig && envelope.head.dig.val !== digest.val) {

@@ -5,7 +5,7 @@ import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';
 import { deriveDocument, refuseInvalid, toEnvelope, type DerivedDocument } from './document.ts';
 import { writeDerivedIndexes } from './derived-index.ts';
-import { entryViews, type EntryRow, type EntryView } from './entry-view.ts';
+import { entryView, entryViews, type EntryRow, type EntryView } from './entry-view.ts';
 
 export interface CreateEntryInput {
   data: Record<string, unknown>;
@@ -42,37 +42,67 @@ export function getEntryByKey(ctx: Ctx, key: string): EntryView {
   return entryViews(store, [row], true)[0];
 }
 
+/** An entry ready to be written: everything derived, nothing stored yet. */
+export interface PreparedEntry {
+  id: string;
+  doc: DerivedDocument;
+  input: CreateEntryInput;
+  requestHash: string;
+}
+
 /**
- * Creates an entry, or answers the existing one when the same id comes again with
- * the same body (idempotent PUT, safe retries). Another body under a used id, or a
- * key already used in the company, is a 409. Derivation (validation, digest,
- * snippet, mentions) runs before the transaction; the transaction only writes.
+ * The CPU part of creating an entry, done outside any transaction: envelope,
+ * validation, digest, snippet, mentions. Throws 422 for an invalid document unless
+ * `allow_invalid`. The request hash (what makes a replay a replay) covers the
+ * envelope around the document, the document's digest and the labels.
  */
-export function createEntry(ctx: Ctx, id: string | undefined, input: CreateEntryInput): EntryView {
-  const { store } = ctx.service;
+export function prepareEntry(id: string | undefined, input: CreateEntryInput): PreparedEntry {
   const prepared = toEnvelope(id, input.data);
-  const doc = deriveDocument(prepared.envelope);
+  const doc = deriveDocument(prepared.envelope, prepared.digest);
   if (doc.faults.length > 0 && !input.allow_invalid) refuseInvalid(doc.faults);
-
+  const { doc: _doc, ...around } = prepared.envelope;
   const requestHash = createHash('sha256')
-    .update(canonicalJson({ data: input.data, key: input.key, folder: input.folder, tags: input.tags, state: input.state }))
+    .update(
+      canonicalJson({
+        around: { ...around, head: { ...around.head, dig: undefined } },
+        dig: doc.digest.val,
+        key: input.key,
+        folder: input.folder,
+        tags: input.tags,
+        state: input.state,
+      }),
+    )
     .digest('hex');
+  return { id: prepared.id, doc, input, requestHash };
+}
 
-  const row = store.tx(() => {
-    const existing = store.first(store.q.selectFrom('entries').selectAll().where('id', '=', prepared.id));
-    if (existing) {
-      if (existing.company_id === ctx.caller.companyId && existing.request_hash === requestHash) return existing;
-      throw conflict(`entry ${prepared.id} already exists with a different body`);
-    }
-    if (input.key !== undefined) {
-      const holder = store.first(
-        store.q.selectFrom('entries').select('id').where('company_id', '=', ctx.caller.companyId).where('key', '=', input.key),
-      );
-      if (holder) throw conflict(`key ${JSON.stringify(input.key)} is already used by entry ${holder.id}`);
-    }
-    return insertEntry(ctx, prepared.id, doc, input, requestHash);
-  });
-  return entryViews(store, [row], true)[0];
+/**
+ * Writes a prepared entry, or finds the one already there: the same id with the
+ * same request is an idempotent replay; another body under the id, or a key already
+ * used in the company, is a 409. Call inside a transaction.
+ */
+export function commitEntry(ctx: Ctx, p: PreparedEntry): { row: EntryRow; created: boolean } {
+  const { store } = ctx.service;
+  const existing = store.first(store.q.selectFrom('entries').selectAll().where('id', '=', p.id));
+  if (existing) {
+    if (existing.company_id === ctx.caller.companyId && existing.request_hash === p.requestHash) return { row: existing, created: false };
+    throw conflict(`entry ${p.id} already exists with a different body`);
+  }
+  if (p.input.key !== undefined) {
+    const holder = store.first(
+      store.q.selectFrom('entries').select('id').where('company_id', '=', ctx.caller.companyId).where('key', '=', p.input.key),
+    );
+    if (holder) throw conflict(`key ${JSON.stringify(p.input.key)} is already used by entry ${holder.id}`);
+  }
+  return { row: insertEntry(ctx, p.id, p.doc, p.input, p.requestHash), created: true };
+}
+
+/** Creates one entry (idempotent under its id); see prepareEntry and commitEntry. */
+export function createEntry(ctx: Ctx, id: string | undefined, input: CreateEntryInput): EntryView {
+  const prepared = prepareEntry(id, input);
+  const { row, created } = ctx.service.store.tx(() => commitEntry(ctx, prepared));
+  // A new entry has no attachments or meta yet, and its document is at hand.
+  return created ? entryView(row, [], [], false, undefined, prepared.doc.envelope) : entryViews(ctx.service.store, [row], true)[0];
 }
 
 function insertEntry(ctx: Ctx, id: string, doc: DerivedDocument, input: CreateEntryInput, requestHash: string): EntryRow {
@@ -105,5 +135,5 @@ function insertEntry(ctx: Ctx, id: string, doc: DerivedDocument, input: CreateEn
   };
   const inserted = store.first(store.q.insertInto('entries').values(values).returning('seq'))!;
   writeDerivedIndexes(store, { seq: inserted.seq, id, company_id: values.company_id, created_at: at, folder: values.folder, tags }, doc);
-  return { ...values, seq: inserted.seq };
+  return { ...values, seq: inserted.seq, step_faults: '[]' };
 }

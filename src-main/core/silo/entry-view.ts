@@ -42,7 +42,15 @@ export function metaView(row: MetaRow) {
 
 export type EntryView = ReturnType<typeof entryView>;
 
-export function entryView(row: EntryRow, attachments: AttachmentRow[], meta: MetaRow[], withData: boolean, context?: string) {
+export function entryView(
+  row: EntryRow,
+  attachments: AttachmentRow[],
+  meta: MetaRow[],
+  withData: boolean,
+  context?: string,
+  /** the envelope when already parsed (a fresh write), so it is not parsed back */
+  data?: Record<string, unknown>,
+) {
   return {
     id: row.id,
     ...(row.key !== null ? { key: row.key } : {}),
@@ -51,14 +59,19 @@ export function entryView(row: EntryRow, attachments: AttachmentRow[], meta: Met
     version: row.version,
     attachments: attachments.map(attachmentView),
     context: context ?? row.context,
-    ...(withData ? { data: JSON.parse(row.data) as Record<string, unknown> } : {}),
+    ...(withData || data ? { data: data ?? (JSON.parse(row.data) as Record<string, unknown>) } : {}),
     digest: { alg: row.digest_alg, val: row.digest_val },
     doc_schema: row.doc_schema,
     env_schema: row.env_schema,
     draft: row.draft === 1,
     invalid: row.invalid === 1,
     signed: row.signed === 1,
-    faults: JSON.parse(row.faults) as Array<{ code: string; message: string; provider: string; path?: string }>,
+    faults: [...JSON.parse(row.faults), ...JSON.parse(row.step_faults ?? '[]')] as Array<{
+      code: string;
+      message: string;
+      provider: string;
+      path?: string;
+    }>,
     folder: row.folder,
     meta: meta.map(metaView),
     snippet: JSON.parse(row.snippet) as Record<string, string>,

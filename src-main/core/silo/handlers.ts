@@ -2,6 +2,7 @@ import type { HandlersOf } from '../api/handler.ts';
 import type { siloOperations } from '../api/contract/silo.ts';
 import { getAttachment, putAttachment } from './attachments.ts';
 import { createEntry, getEntry, getEntryByKey } from './entries.ts';
+import { importEntries } from './import.ts';
 import { listEntries, listFolders, listRelated } from './list.ts';
 import { deleteMeta, getMeta, putMeta } from './meta.ts';
 import { patchEntry } from './patch.ts';
@@ -9,6 +10,7 @@ import { searchEntries } from './search.ts';
 
 export const siloHandlers: HandlersOf<typeof siloOperations> = {
   listEntries: (ctx, { query }) => listEntries(ctx, query),
+  importEntries: (ctx, { body }) => importEntries(ctx, body.entries),
   getEntry: (ctx, { params }) => getEntry(ctx, params.id),
   getEntryByKey: (ctx, { params }) => getEntryByKey(ctx, params.key),
   createEntry: (ctx, { body }) => createEntry(ctx, undefined, body),

@@ -71,38 +71,54 @@ export function listEntries(ctx: Ctx, q: PageQuery & { folder?: string; state?: 
 /**
  * Entries whose document mentions this entry: by default its id (head.uuid) and
  * its document's own uuid, which is what a credit note's `preceding[].uuid` holds.
- * Served from the mention index written with each entry, not by scanning documents.
+ * The page is read from the mention index (keyset on its created_at, entry_id),
+ * then the entries are fetched by id: no scan of the company's entries.
  */
 export function listRelated(ctx: Ctx, id: string, q: PageQuery & { uuid?: string; context?: string }): EntryPage {
-  const { store } = ctx.service;
+  const { store, cursorSecret } = ctx.service;
   const entry = requireEntryRow(ctx, id);
   const uuids = q.uuid ? [q.uuid] : [entry.id, ...(entry.doc_uuid ? [entry.doc_uuid] : [])];
+  const scope = JSON.stringify(['related', ctx.caller.companyId, uuids, q.context, q.ascending, q.created_at]);
+  const dir = q.ascending ? 'asc' : 'desc';
 
   let mentions = store.q
     .selectFrom('mentions')
+    .select(['entry_id', 'created_at', (eb) => eb.fn.min('context').as('context')])
     .where('company_id', '=', ctx.caller.companyId)
     .where('uuid', 'in', uuids)
     .where('entry_id', '!=', entry.id);
   if (q.context !== undefined) mentions = mentions.where('context', '=', q.context);
-
-  const base = store.q
-    .selectFrom('entries')
-    .selectAll('entries')
-    .where('entries.company_id', '=', ctx.caller.companyId)
-    .where('entries.id', 'in', mentions.select('entry_id'));
-
-  const scope = JSON.stringify(['related', ctx.caller.companyId, uuids, q.context, q.ascending, q.created_at]);
-  const result = page(ctx, scope, base, q);
-  // Fill each entry's `context` with where it mentions this one (first family, by name).
-  const ids = result.list.map((e) => e.id);
-  if (ids.length > 0) {
-    const contexts = new Map<string, string>();
-    for (const m of store.all(mentions.select(['entry_id', 'context']).where('entry_id', 'in', ids).orderBy('context'))) {
-      if (!contexts.has(m.entry_id)) contexts.set(m.entry_id, m.context);
-    }
-    for (const e of result.list) e.context = contexts.get(e.id) ?? e.context;
+  if (q.created_at) mentions = mentions.where('created_at', q.ascending ? '>=' : '<=', new Date(q.created_at).toISOString());
+  if (q.cursor) {
+    const pos = decodeCursor(cursorSecret, scope, q.cursor);
+    mentions = mentions.where((eb) => eb(eb.refTuple('created_at', 'entry_id'), q.ascending ? '>' : '<', eb.tuple(pos.at, pos.id)));
   }
-  return result;
+  const hits = store.all(
+    mentions.groupBy(['entry_id', 'created_at']).orderBy('created_at', dir).orderBy('entry_id', dir).limit(q.limit + 1),
+  );
+  const more = hits.length > q.limit;
+  if (more) hits.pop();
+
+  const rows = hits.length
+    ? store.all(
+        store.q
+          .selectFrom('entries')
+          .selectAll()
+          .where('company_id', '=', ctx.caller.companyId)
+          .where('id', 'in', hits.map((h) => h.entry_id)),
+      )
+    : [];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const ordered = hits.map((h) => byId.get(h.entry_id)).filter((r): r is EntryRow => r !== undefined);
+  const contexts = new Map(hits.map((h) => [h.entry_id, String(h.context)]));
+  const last = hits[hits.length - 1];
+  return {
+    list: entryViews(store, ordered, false, contexts),
+    limit: q.limit,
+    ...(q.cursor ? { cursor: q.cursor } : {}),
+    ...(more && last ? { next_cursor: encodeCursor(cursorSecret, scope, { at: last.created_at, id: last.entry_id }) } : {}),
+    ...(q.created_at ? { created_at: q.created_at } : {}),
+  };
 }
 
 export function listFolders(ctx: Ctx): { list: Array<{ folder: string; count: number }> } {

@@ -44,8 +44,8 @@ beforeAll(async () => {
   });
 });
 
-afterAll(() => {
-  service.close();
+afterAll(async () => {
+  await service.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,10 +1,14 @@
+import { sequenceOperations } from './sequence.ts';
 import { siloOperations } from './silo.ts';
+import { transformOperations } from './transform.ts';
 import { utilsOperations } from './utils.ts';
 
 /** Every operation of the service, by name. Adapters, clients and OpenAPI derive from this. */
 export const operations = {
   ...utilsOperations,
   ...siloOperations,
+  ...sequenceOperations,
+  ...transformOperations,
 };
 
 export type Operations = typeof operations;

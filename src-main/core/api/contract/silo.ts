@@ -115,6 +115,31 @@ export const siloOperations = {
     }),
     output: entryPageSchema,
   }),
+  importEntries: defineOperation({
+    method: 'POST',
+    path: '/silo/v1/import',
+    summary: 'Store many documents at once (one transaction); each item succeeds or fails on its own',
+    area: 'silo',
+    access: ['owner', 'user', 'app'],
+    body: z.object({
+      entries: z.array(entryCreateBody.extend({ id: uuid.optional() })).min(1).max(1000, 'at most 1000 entries a call'),
+    }),
+    maxBody: 50 * 1024 * 1024,
+    output: z.object({
+      results: z.array(
+        z.object({
+          index: z.number().int(),
+          status: z.enum(['created', 'exists', 'error']),
+          id: z.string().optional(),
+          error: z.object({ key: z.string(), code: z.string(), message: z.string(), fields: z.record(z.string(), z.string()).optional() }).optional(),
+          duplicate_of: z.string().optional(),
+        }),
+      ),
+      created: z.number().int(),
+      existing: z.number().int(),
+      failed: z.number().int(),
+    }),
+  }),
   getEntry: defineOperation({
     method: 'GET',
     path: '/silo/v1/entries/{id}',

@@ -1,0 +1,52 @@
+import { sign as ecdsaSign, type KeyObject } from 'node:crypto';
+
+/** Why a signature was not accepted; verification reports name these. */
+export type SignatureProblem = 'malformed' | 'unknown-kid' | 'bad-signature';
+
+export class SignatureError extends Error {
+  readonly problem: SignatureProblem;
+  constructor(problem: SignatureProblem, message: string) {
+    super(message);
+    this.problem = problem;
+  }
+}
+
+const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/** Three non-empty base64url parts: the shape of a compact JWS (not a proof of anything). */
+export const isCompactJws = (value: string): boolean => COMPACT_JWS.test(value);
+
+export interface DecodedJws {
+  header: Record<string, unknown>;
+  /** the exact bytes that were signed as the payload */
+  payloadBytes: Buffer;
+}
+
+/** Splits a compact JWS without verifying it: for reading the kid and the signed bytes. */
+export function decodeJws(jws: string): DecodedJws {
+  if (!isCompactJws(jws)) throw new SignatureError('malformed', 'not a compact JWS');
+  const [header, payload] = jws.split('.');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(header, 'base64url').toString('utf8'));
+  } catch {
+    throw new SignatureError('malformed', 'the JWS header is not JSON');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new SignatureError('malformed', 'the JWS header is not an object');
+  }
+  return { header: parsed as Record<string, unknown>, payloadBytes: Buffer.from(payload, 'base64url') };
+}
+
+/**
+ * Signs synchronously with node:crypto (jose only signs asynchronously): series
+ * numbering signs inside a SQLite transaction, which cannot await. ES256 in JWS
+ * is the raw r||s pair (IEEE P1363), not DER.
+ */
+export function signCompactEs256(privateKey: KeyObject, kid: string, payload: object): string {
+  const header = Buffer.from(JSON.stringify({ alg: 'ES256', kid })).toString('base64url');
+  const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+  const input = `${header}.${body}`;
+  const signature = ecdsaSign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' });
+  return `${input}.${signature.toString('base64url')}`;
+}

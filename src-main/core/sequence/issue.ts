@@ -1,0 +1,91 @@
+import { canonicalJson } from '../gobl/index.ts';
+import { conflict, validationError } from '../api/errors.ts';
+import type { Ctx } from '../api/handler.ts';
+import { nowIso } from '../clock.ts';
+import { chainHashOf, sha256Hex, sortedMeta, type EntryPayload } from './chain.ts';
+import { entryCode } from './code.ts';
+import { seriesEntryView, type SeriesEntryRow, type SeriesEntryView } from './rows.ts';
+import { refuseCopy, requireSeriesRow } from './series.ts';
+
+export interface IssueInput {
+  id?: string;
+  meta?: Record<string, string>;
+  sig?: string;
+}
+
+export function putSeriesEntry(ctx: Ctx, seriesId: string, id: string, input: IssueInput): SeriesEntryView {
+  return seriesEntryView(issueEntry(ctx, seriesId, id, input));
+}
+
+/**
+ * Issues the next number of a series, all in one transaction: the index after the
+ * head (or `start`), its code, the link to the previous entry and the hash of its
+ * signed payload, the service's signature, then the head moves. Transactions are
+ * synchronous and IMMEDIATE, so two requests can never read the same head: numbers
+ * are gapless and unique however many clients call at once.
+ *
+ * The same id with the same body answers the entry already issued (a retry never
+ * takes a second number); the same id with another body is a 409. Safe to call
+ * inside another transaction (it becomes a savepoint): the workflow step does.
+ */
+export function issueEntry(ctx: Ctx, seriesId: string, id: string, input: IssueInput): SeriesEntryRow {
+  if (input.id !== undefined && input.id !== id) {
+    throw validationError('body id must equal the entry id in the path', { '$.id': `must equal ${id}` });
+  }
+  const { store, keys, instanceId } = ctx.service;
+  const meta = sortedMeta(input.meta ?? {});
+  const requestHash = sha256Hex(canonicalJson({ meta, sig: input.sig }));
+
+  return store.tx(() => {
+    const series = requireSeriesRow(ctx, seriesId);
+    const existing = store.first(store.q.selectFrom('series_entries').selectAll().where('id', '=', id));
+    if (existing) {
+      if (existing.series_id === seriesId && existing.request_hash === requestHash) return existing;
+      throw conflict(
+        existing.series_id === seriesId
+          ? `series entry ${id} was already issued (${existing.code}) with a different body`
+          : `series entry ${id} already exists in another series`,
+      );
+    }
+    refuseCopy(ctx, series, 'issue entries');
+
+    const first = series.last_entry_id === null;
+    const index = first ? series.start : series.last_index + 1;
+    if (!Number.isSafeInteger(index)) throw conflict(`series ${seriesId} has no numbers left`);
+    const previous = first
+      ? undefined
+      : store.first(store.q.selectFrom('series_entries').select(['id', 'sigs']).where('id', '=', series.last_entry_id!));
+    if (!first && !previous) throw conflict(`series ${seriesId} is damaged: its last entry ${series.last_entry_id} is missing`);
+
+    const at = nowIso();
+    const payload: EntryPayload = {
+      series_id: seriesId,
+      id,
+      index,
+      code: entryCode(series, index),
+      previous_id: previous?.id ?? null,
+      prev: previous ? chainHashOf((JSON.parse(previous.sigs) as string[])[0]) : '',
+      meta,
+      at,
+      iss: instanceId,
+      ...(input.sig ? { csig: sha256Hex(input.sig) } : {}),
+    };
+    const row: SeriesEntryRow = {
+      id,
+      series_id: seriesId,
+      idx: index,
+      code: payload.code,
+      meta: JSON.stringify(meta),
+      previous_id: payload.previous_id,
+      sigs: JSON.stringify([keys.sign(payload), ...(input.sig ? [input.sig] : [])]),
+      request_hash: requestHash,
+      created_at: at,
+      updated_at: at,
+    };
+    store.run(store.q.insertInto('series_entries').values(row));
+    store.run(
+      store.q.updateTable('series').set({ last_index: index, last_entry_id: id, updated_at: at }).where('id', '=', seriesId),
+    );
+    return row;
+  });
+}

@@ -1,0 +1,177 @@
+import { canonicalJson } from '../gobl/index.ts';
+import { conflict, notFound, validationError } from '../api/errors.ts';
+import type { Ctx } from '../api/handler.ts';
+import { nowIso } from '../clock.ts';
+import { sha256Hex, type SeriesPayload } from './chain.ts';
+import { seriesView, type SeriesRow, type SeriesView } from './rows.ts';
+
+export interface SeriesInput {
+  id?: string;
+  name: string;
+  description: string;
+  code: string;
+  prefix: string;
+  padding: number;
+  suffix: string;
+  start: number;
+  sig?: string;
+}
+
+export function findSeriesRow(ctx: Ctx, id: string): SeriesRow | undefined {
+  const { store } = ctx.service;
+  return store.first(store.q.selectFrom('series').selectAll().where('id', '=', id).where('company_id', '=', ctx.caller.companyId));
+}
+
+export function requireSeriesRow(ctx: Ctx, id: string): SeriesRow {
+  const row = findSeriesRow(ctx, id);
+  if (!row) throw notFound(`series ${id}`);
+  return row;
+}
+
+/** Single writer: only the instance that issues a series may change it; elsewhere it is a read-only copy. */
+export function refuseCopy(ctx: Ctx, series: SeriesRow, doing: string): void {
+  if (series.issuer !== ctx.service.instanceId) {
+    throw conflict(
+      `series ${series.id} is issued by instance ${series.issuer}; this instance holds a read-only copy and cannot ${doing}`,
+    );
+  }
+}
+
+export function listSeries(ctx: Ctx): { list: SeriesView[] } {
+  const { store } = ctx.service;
+  const rows = store.all(
+    store.q.selectFrom('series').selectAll().where('company_id', '=', ctx.caller.companyId).orderBy('created_at').orderBy('id'),
+  );
+  return { list: rows.map(seriesView) };
+}
+
+export const getSeries = (ctx: Ctx, id: string): SeriesView => seriesView(requireSeriesRow(ctx, id));
+
+const NUMBERING = ['code', 'prefix', 'padding', 'suffix', 'start'] as const;
+
+/**
+ * Creates a series, or answers it again for the same body (idempotent PUT). Another
+ * body replaces its fields, under the rule every change follows (`updateSeries`).
+ */
+export function putSeries(ctx: Ctx, id: string, input: SeriesInput): SeriesView {
+  if (input.id !== undefined && input.id !== id) {
+    throw validationError('body id must equal the series id in the path', { '$.id': `must equal ${id}` });
+  }
+  const { store } = ctx.service;
+  const { name, description, code, prefix, padding, suffix, start, sig } = input;
+  const requestHash = sha256Hex(canonicalJson({ name, description, code, prefix, padding, suffix, start, sig }));
+
+  const row = store.tx(() => {
+    const existing = store.first(store.q.selectFrom('series').selectAll().where('id', '=', id));
+    if (!existing) return insertSeries(ctx, id, input, requestHash);
+    if (existing.company_id !== ctx.caller.companyId) throw conflict(`series ${id} already exists`);
+    if (existing.request_hash === requestHash) return existing;
+    return updateSeries(ctx, existing, input, requestHash);
+  });
+  return seriesView(row);
+}
+
+export type SeriesPatch = Partial<Omit<SeriesInput, 'id' | 'sig'>>;
+
+/**
+ * Changes some fields. The creating request's hash is kept, so a late retry of the
+ * original PUT still answers the series as it now is instead of undoing this.
+ */
+export function patchSeries(ctx: Ctx, id: string, patch: SeriesPatch): SeriesView {
+  const { store } = ctx.service;
+  const row = store.tx(() => {
+    const existing = requireSeriesRow(ctx, id);
+    const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+    const next: SeriesInput = { ...inputOf(existing), ...defined };
+    const same = (Object.keys(defined) as Array<keyof SeriesPatch>).every((k) => existing[k] === next[k]);
+    if (same) return existing;
+    return updateSeries(ctx, existing, next, existing.request_hash);
+  });
+  return seriesView(row);
+}
+
+/**
+ * Name and description may always change on the issuing instance. The numbering
+ * (code, prefix, padding, suffix, start, client sig) only while no entry has been
+ * issued: every issued code and signature was made from it.
+ */
+function updateSeries(ctx: Ctx, existing: SeriesRow, next: SeriesInput, requestHash: string): SeriesRow {
+  refuseCopy(ctx, existing, 'change it');
+  const current = inputOf(existing);
+  const changed: string[] = NUMBERING.filter((k) => current[k] !== next[k]);
+  if (current.sig !== next.sig) changed.push('sig');
+  if (changed.length > 0 && existing.last_entry_id !== null) {
+    const issued = existing.last_index - existing.start + 1;
+    throw conflict(
+      `series ${existing.id} has already issued ${issued} ${issued === 1 ? 'entry' : 'entries'}, so its numbering ` +
+        `(${changed.join(', ')}) can no longer change; only name and description can`,
+    );
+  }
+  const at = nowIso();
+  const values = {
+    name: next.name,
+    description: next.description,
+    request_hash: requestHash,
+    updated_at: at,
+    ...(changed.length > 0 ? numberingValues(ctx, existing.id, next, at) : {}),
+  };
+  ctx.service.store.run(ctx.service.store.q.updateTable('series').set(values).where('id', '=', existing.id));
+  return { ...existing, ...values };
+}
+
+function inputOf(row: SeriesRow): SeriesInput {
+  const clientSig = (JSON.parse(row.sigs) as string[])[1];
+  return {
+    name: row.name,
+    description: row.description,
+    code: row.code,
+    prefix: row.prefix,
+    padding: row.padding,
+    suffix: row.suffix,
+    start: row.start,
+    ...(clientSig !== undefined ? { sig: clientSig } : {}),
+  };
+}
+
+function insertSeries(ctx: Ctx, id: string, input: SeriesInput, requestHash: string): SeriesRow {
+  const at = nowIso();
+  const row: SeriesRow = {
+    id,
+    company_id: ctx.caller.companyId,
+    name: input.name,
+    description: input.description,
+    ...numberingValues(ctx, id, input, at),
+    issuer: ctx.service.instanceId,
+    last_index: 0,
+    last_entry_id: null,
+    request_hash: requestHash,
+    created_at: at,
+    updated_at: at,
+  };
+  ctx.service.store.run(ctx.service.store.q.insertInto('series').values(row));
+  return row;
+}
+
+/** The numbering columns and the service's signature over them (client's after it). */
+function numberingValues(ctx: Ctx, id: string, input: SeriesInput, at: string) {
+  const payload: SeriesPayload = {
+    series_id: id,
+    code: input.code,
+    prefix: input.prefix,
+    padding: input.padding,
+    suffix: input.suffix,
+    start: input.start,
+    iss: ctx.service.instanceId,
+    at,
+    ...(input.sig ? { csig: sha256Hex(input.sig) } : {}),
+  };
+  const sigs = [ctx.service.keys.sign(payload), ...(input.sig ? [input.sig] : [])];
+  return {
+    code: input.code,
+    prefix: input.prefix,
+    padding: input.padding,
+    suffix: input.suffix,
+    start: input.start,
+    sigs: JSON.stringify(sigs),
+  };
+}

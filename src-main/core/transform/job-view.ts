@@ -1,0 +1,71 @@
+import type { Selectable } from 'kysely';
+import type { IntentsTable, JobsTable } from '../db/tables.ts';
+import type { Store } from '../db/store.ts';
+import { attachmentUrl } from '../silo/entry-view.ts';
+
+export type JobRow = Selectable<JobsTable>;
+export type IntentRow = Selectable<IntentsTable>;
+
+export interface IntentEvent {
+  at: string;
+  index: number;
+  status: string;
+  code?: string;
+  message?: string;
+}
+
+/**
+ * A job as the API shows it: its intents with their events, the faults raised,
+ * and the document and files as the job left them (as they stand while it runs).
+ */
+export function jobView(store: Store, row: JobRow, withEnvelope = true) {
+  const intents = store.all(store.q.selectFrom('intents').selectAll().where('job_id', '=', row.id).orderBy('seq'));
+  const attachments = store.all(
+    store.q.selectFrom('attachments').selectAll().where('entry_id', '=', row.silo_entry_id).orderBy('created_at'),
+  );
+  let envelope: Record<string, unknown> | undefined;
+  if (withEnvelope) {
+    const text =
+      row.envelope ?? store.first(store.q.selectFrom('entries').select('data').where('id', '=', row.silo_entry_id))?.data;
+    envelope = text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
+  }
+  return {
+    id: row.id,
+    ...(row.key !== null ? { key: row.key } : {}),
+    workflow_id: row.workflow_id,
+    workflow_version: String(row.workflow_version),
+    silo_entry_id: row.silo_entry_id,
+    status: row.status,
+    tags: JSON.parse(row.tags) as string[],
+    args: JSON.parse(row.args) as Record<string, unknown>,
+    ...(envelope ? { envelope } : {}),
+    attachments: attachments.map((a) => ({
+      id: a.id,
+      desc: a.desc,
+      hash: a.hash,
+      meta: JSON.parse(a.meta) as Record<string, unknown>,
+      mime: a.mime,
+      name: a.name,
+      size: a.size,
+      url: attachmentUrl(a.entry_id, a.id),
+    })),
+    faults: JSON.parse(row.faults) as Array<{ code: string; message: string; provider: string; path?: string }>,
+    intents: intents
+      .filter((i) => i.events !== '[]')
+      .map((i) => ({
+        id: i.id,
+        step_id: i.step_id,
+        name: i.name,
+        provider: i.provider,
+        completed: i.completed === 1,
+        events: JSON.parse(i.events) as IntentEvent[],
+        created_at: i.created_at,
+        updated_at: i.updated_at,
+      })),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    ...(row.completed_at ? { completed_at: row.completed_at } : {}),
+  };
+}
+
+export type JobView = ReturnType<typeof jobView>;

@@ -1,0 +1,138 @@
+import { createHash } from 'node:crypto';
+import { v1 as uuidv1, v7 as uuidv7 } from 'uuid';
+import type { z } from 'zod';
+import { canonicalJson } from '../gobl/index.ts';
+import { conflict, notFound } from '../api/errors.ts';
+import type { Ctx } from '../api/handler.ts';
+import { decodeCursor, encodeCursor } from '../api/cursor.ts';
+import type { transformOperations } from '../api/contract/transform.ts';
+import { nowIso } from '../clock.ts';
+import { createEntry, requireEntryRow } from '../silo/entries.ts';
+import { jobView, type JobRow, type JobView } from './job-view.ts';
+import { requireEnabledWorkflow } from './workflows.ts';
+
+type JobBody = z.output<(typeof transformOperations)['putJob']['body']>;
+
+function requireJob(ctx: Ctx, id: string): JobRow {
+  const { store } = ctx.service;
+  const row = store.first(store.q.selectFrom('jobs').selectAll().where('id', '=', id).where('company_id', '=', ctx.caller.companyId));
+  if (!row) throw notFound(`job ${id}`);
+  return row;
+}
+
+export async function getJob(ctx: Ctx, id: string, wait = 0): Promise<JobView> {
+  requireJob(ctx, id);
+  if (wait > 0) await ctx.service.jobs.waitFor(id, wait * 1000);
+  return jobView(ctx.service.store, requireJob(ctx, id));
+}
+
+export function getJobByKey(ctx: Ctx, key: string): JobView {
+  const { store } = ctx.service;
+  const row = store.first(store.q.selectFrom('jobs').selectAll().where('company_id', '=', ctx.caller.companyId).where('key', '=', key));
+  if (!row) throw notFound(`job with key ${JSON.stringify(key)}`);
+  return jobView(store, row);
+}
+
+/**
+ * Queues a workflow run. Under a client id it is idempotent: the same body again
+ * answers the same job (and stores no second document), another body is a 409.
+ * `data` is stored as a new silo entry in the same transaction as the job.
+ */
+export async function createJob(ctx: Ctx, id: string | undefined, body: JobBody, wait = 0): Promise<JobView> {
+  const { store } = ctx.service;
+  const jobId = id ?? uuidv1();
+  const requestHash = createHash('sha256').update(canonicalJson(body)).digest('hex');
+
+  const replay = (): boolean => {
+    const existing = store.first(store.q.selectFrom('jobs').selectAll().where('id', '=', jobId));
+    if (!existing) return false;
+    if (existing.company_id === ctx.caller.companyId && existing.request_hash === requestHash) return true;
+    throw conflict(`job ${jobId} already exists with a different body`);
+  };
+
+  if (!replay()) {
+    const workflow = requireEnabledWorkflow(ctx, body.workflow_id);
+    const first = workflow.def.steps[0];
+    store.tx(() => {
+      if (replay()) return;
+      if (body.key !== undefined) {
+        const holder = store.first(
+          store.q.selectFrom('jobs').select('id').where('company_id', '=', ctx.caller.companyId).where('key', '=', body.key),
+        );
+        if (holder) throw conflict(`key ${JSON.stringify(body.key)} is already used by job ${holder.id}`);
+      }
+      const entryId = body.silo_entry_id
+        ? requireEntryRow(ctx, body.silo_entry_id).id
+        : createEntry(ctx, undefined, { data: body.data! }).id;
+      const at = nowIso();
+      const intentId = uuidv7();
+      store.run(
+        store.q.insertInto('jobs').values({
+          id: jobId,
+          company_id: ctx.caller.companyId,
+          workflow_id: body.workflow_id,
+          workflow_version: workflow.version,
+          silo_entry_id: entryId,
+          key: body.key ?? null,
+          status: 'QUEUED',
+          tags: JSON.stringify(body.tags ?? []),
+          args: JSON.stringify(body.args ?? {}),
+          faults: '[]',
+          request_hash: requestHash,
+          current_intent_id: intentId,
+          run_at: Date.now(),
+          envelope: null,
+          created_at: at,
+          updated_at: at,
+          completed_at: null,
+        }),
+      );
+      store.run(
+        store.q.insertInto('intents').values({
+          id: intentId, job_id: jobId, seq: 1, step_id: first.id, name: first.name, provider: first.provider,
+          completed: 0, events: '[]', created_at: at, updated_at: at,
+        }),
+      );
+    });
+    ctx.service.jobs.notify();
+  }
+  return getJob(ctx, jobId, wait);
+}
+
+export function cancelJob(ctx: Ctx, id: string): JobView {
+  const { store } = ctx.service;
+  const row = requireJob(ctx, id);
+  if (!row.completed_at) {
+    store.run(store.q.updateTable('jobs').set({ cancel_requested: 1, updated_at: nowIso() }).where('id', '=', id));
+    ctx.service.jobs.cancelIdle(id);
+  }
+  return jobView(store, requireJob(ctx, id));
+}
+
+export function listJobs(
+  ctx: Ctx,
+  q: { status?: string; workflow_id?: string; silo_entry_id?: string; created_at?: string; cursor?: string; limit: number; ascending: boolean },
+) {
+  const { store, cursorSecret } = ctx.service;
+  const dir = q.ascending ? 'asc' : 'desc';
+  const scope = JSON.stringify(['jobs', ctx.caller.companyId, q.status, q.workflow_id, q.silo_entry_id, q.created_at, q.ascending]);
+  let query = store.q.selectFrom('jobs').selectAll().where('company_id', '=', ctx.caller.companyId);
+  if (q.status) query = query.where('status', '=', q.status);
+  if (q.workflow_id) query = query.where('workflow_id', '=', q.workflow_id);
+  if (q.silo_entry_id) query = query.where('silo_entry_id', '=', q.silo_entry_id);
+  if (q.created_at) query = query.where('created_at', q.ascending ? '>=' : '<=', new Date(q.created_at).toISOString());
+  if (q.cursor) {
+    const pos = decodeCursor(cursorSecret, scope, q.cursor);
+    query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), q.ascending ? '>' : '<', eb.tuple(pos.at, pos.id)));
+  }
+  const rows = store.all(query.orderBy('created_at', dir).orderBy('id', dir).limit(q.limit + 1));
+  const more = rows.length > q.limit;
+  if (more) rows.pop();
+  const last = rows[rows.length - 1];
+  return {
+    list: rows.map((r) => jobView(store, r, false)),
+    limit: q.limit,
+    ...(q.cursor ? { cursor: q.cursor } : {}),
+    ...(more && last ? { next_cursor: encodeCursor(cursorSecret, scope, { at: last.created_at, id: last.id }) } : {}),
+  };
+}

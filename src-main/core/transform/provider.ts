@@ -1,0 +1,69 @@
+import type { z } from 'zod';
+import type { Fault } from '../gobl/index.ts';
+import type { Envelope } from '../silo/document.ts';
+import type { Service } from '../service.ts';
+
+/** Outcome statuses a step can end with (DESIGN §4). TIMEOUT is decided by the engine. */
+export type StepStatus = 'OK' | 'ERR' | 'KO' | 'SKIP';
+
+/**
+ * What a provider answers. `apply` holds the step's writes: the engine runs it in
+ * the same transaction that records the outcome, so a crash either keeps both the
+ * effect and the outcome or neither, and a finished step is never redone.
+ */
+export interface StepResult {
+  status: StepStatus;
+  code?: string;
+  message?: string;
+  faults?: Fault[];
+  apply?: () => void;
+}
+
+/** A file a step adds to the job's silo entry. */
+export interface NewAttachment {
+  id?: string;
+  name: string;
+  mime: string;
+  desc?: string;
+  bytes: Uint8Array;
+}
+
+/** What a provider may read and, inside `apply`, change. */
+export interface StepContext {
+  service: Service;
+  companyId: string;
+  job: {
+    id: string;
+    key: string | null;
+    args: Record<string, unknown>;
+    tags: string[];
+    silo_entry_id: string;
+    workflow_id: string;
+  };
+  step: { id: string; name: string };
+  /** 1 on the first try of this step, more on retries after ERR */
+  attempt: number;
+  /** aborted when the step's timeout passes */
+  signal: AbortSignal;
+  /** the entry's current envelope and labels */
+  entry(): { envelope: Envelope; state: string; folder: string; tags: string[]; signed: boolean; version: number };
+  /** writes (call only inside `apply`): re-derives digest, snippet, mentions, search like a PATCH */
+  updateEntry(changes: { envelope?: Envelope; state?: string; folder?: string; tags?: string[] }): void;
+  /** stores bytes and attaches them to the entry (call only inside `apply`); same id + bytes is a no-op */
+  attach(file: NewAttachment): { id: string; hash: string; size: number };
+}
+
+export interface Provider<C = unknown> {
+  /** the key a workflow step names in `provider` (or `action`) */
+  id: string;
+  description: string;
+  /** zod schema of the step's `config`; a workflow whose config fails it is refused with 422 */
+  config: z.ZodType<C>;
+  /** how long one attempt may run before it is routed as TIMEOUT (default 30 s) */
+  timeoutMs?: number;
+  run(ctx: StepContext, config: C): StepResult | Promise<StepResult>;
+}
+
+export function defineProvider<C>(provider: Provider<C>): Provider<C> {
+  return provider;
+}

@@ -1,0 +1,19 @@
+import type { Provider } from '../provider.ts';
+import { siloClose } from './silo-close.ts';
+import { siloFolder } from './silo-folder.ts';
+import { siloIf } from './silo-if.ts';
+import { siloModify } from './silo-modify.ts';
+import { siloState } from './silo-state.ts';
+import { siloTags } from './silo-tags.ts';
+import { sequenceEnumerate } from './sequence-enumerate.ts';
+
+/** Every step provider this instance runs. A new provider is one file and one line here. */
+export const providers: Provider<any>[] = [
+  siloState,
+  siloFolder,
+  siloTags,
+  siloModify,
+  siloIf,
+  siloClose,
+  sequenceEnumerate,
+];

@@ -1,0 +1,48 @@
+import type { Ctx } from '../api/handler.ts';
+import { storeAttachment } from '../silo/attachments.ts';
+import { deriveDocument, toEnvelope, type Envelope } from '../silo/document.ts';
+import { requireEntryRow } from '../silo/entries.ts';
+import { writeEntryChange } from '../silo/patch.ts';
+import type { StepContext } from './provider.ts';
+
+/** The silo as a step sees it: reads of its job's entry, and writes for `apply`. */
+export function makeStepContext(
+  ctx: Ctx,
+  job: StepContext['job'],
+  step: StepContext['step'],
+  attempt: number,
+  signal: AbortSignal,
+): StepContext {
+  const entryId = job.silo_entry_id;
+  return {
+    service: ctx.service,
+    companyId: ctx.caller.companyId,
+    job,
+    step,
+    attempt,
+    signal,
+    entry() {
+      const row = requireEntryRow(ctx, entryId);
+      return {
+        envelope: JSON.parse(row.data) as Envelope,
+        state: row.state,
+        folder: row.folder,
+        tags: JSON.parse(row.tags) as string[],
+        signed: row.signed === 1,
+        version: row.version,
+      };
+    },
+    updateEntry(changes) {
+      const row = requireEntryRow(ctx, entryId);
+      const envelope = changes.envelope
+        ? toEnvelope(entryId, changes.envelope as Record<string, unknown>).envelope
+        : (JSON.parse(row.data) as Envelope);
+      writeEntryChange(ctx, row, deriveDocument(envelope), { state: changes.state, folder: changes.folder, tags: changes.tags });
+    },
+    attach(file) {
+      const id = file.id ?? (file.name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 128) || 'file');
+      const row = storeAttachment(ctx, entryId, { id, name: file.name, mime: file.mime, desc: file.desc, bytes: file.bytes });
+      return { id: row.id, hash: row.hash, size: row.size };
+    },
+  };
+}

@@ -1,0 +1,141 @@
+import { createHash } from 'node:crypto';
+import type { z } from 'zod';
+import { canonicalJson } from '../gobl/index.ts';
+import { ApiError, conflict, notFound } from '../api/errors.ts';
+import type { Ctx } from '../api/handler.ts';
+import { decodeCursor, encodeCursor } from '../api/cursor.ts';
+import type { workflowBody, workflowPatchBody } from '../api/contract/transform.ts';
+import { nowIso } from '../clock.ts';
+import { checkDefinition, normalizeStep, type WorkflowDefinition } from './definition.ts';
+
+type WorkflowBody = z.output<typeof workflowBody>;
+type WorkflowPatch = z.output<typeof workflowPatchBody>;
+
+export interface WorkflowView extends WorkflowDefinition {
+  id: string;
+  version: string;
+  created_at: string;
+  updated_at: string;
+}
+
+function definitionOf(ctx: Ctx, body: WorkflowBody): WorkflowDefinition {
+  return checkDefinition(
+    {
+      name: body.name,
+      description: body.description ?? '',
+      country: body.country ?? '',
+      schema: body.schema ?? '',
+      steps: body.steps.map(normalizeStep),
+      rescue: (body.rescue ?? []).map(normalizeStep),
+      disabled: body.disabled ?? false,
+    },
+    ctx.service.providers,
+  );
+}
+
+export function loadDefinition(ctx: Ctx, id: string, version?: number): { def: WorkflowDefinition; version: number; row: WorkflowRow } {
+  const { store } = ctx.service;
+  const row = store.first(
+    store.q.selectFrom('workflows').selectAll().where('id', '=', id).where('company_id', '=', ctx.caller.companyId),
+  );
+  if (!row) throw notFound(`workflow ${id}`);
+  const v = version ?? row.version;
+  const stored = store.first(
+    store.q.selectFrom('workflow_versions').select('definition').where('workflow_id', '=', id).where('version', '=', v),
+  );
+  if (!stored) throw notFound(`version ${v} of workflow ${id}`);
+  return { def: JSON.parse(stored.definition) as WorkflowDefinition, version: v, row };
+}
+
+type WorkflowRow = { id: string; created_at: string; updated_at: string; version: number };
+
+function view(id: string, def: WorkflowDefinition, version: number, row: { created_at: string; updated_at: string }): WorkflowView {
+  return { id, ...def, version: String(version), created_at: row.created_at, updated_at: row.updated_at };
+}
+
+export function getWorkflow(ctx: Ctx, id: string, version?: number): WorkflowView {
+  const { def, version: v, row } = loadDefinition(ctx, id, version);
+  return view(id, def, v, row);
+}
+
+/** Creates a workflow under the client's id; the same body again is the same workflow, another is a 409. */
+export function putWorkflow(ctx: Ctx, id: string, body: WorkflowBody): WorkflowView {
+  const { store } = ctx.service;
+  const requestHash = createHash('sha256').update(canonicalJson(body)).digest('hex');
+  const existing = store.first(store.q.selectFrom('workflows').selectAll().where('id', '=', id));
+  if (existing) {
+    if (existing.company_id === ctx.caller.companyId && existing.request_hash === requestHash) return getWorkflow(ctx, id, 1);
+    throw conflict(`workflow ${id} already exists with a different body; change it with PATCH`);
+  }
+  const def = definitionOf(ctx, body);
+  const at = nowIso();
+  store.tx(() => {
+    if (store.first(store.q.selectFrom('workflows').select('id').where('id', '=', id))) {
+      throw conflict(`workflow ${id} already exists`);
+    }
+    store.run(
+      store.q.insertInto('workflows').values({
+        id, company_id: ctx.caller.companyId, version: 1, name: def.name, schema: def.schema,
+        disabled: def.disabled ? 1 : 0, request_hash: requestHash, created_at: at, updated_at: at,
+      }),
+    );
+    store.run(store.q.insertInto('workflow_versions').values({ workflow_id: id, version: 1, definition: JSON.stringify(def), created_at: at }));
+  });
+  return getWorkflow(ctx, id);
+}
+
+/** A change makes a new version; jobs keep pointing at the version they ran. */
+export function patchWorkflow(ctx: Ctx, id: string, patch: WorkflowPatch): WorkflowView {
+  const { store } = ctx.service;
+  const current = loadDefinition(ctx, id);
+  const merged: WorkflowBody = {
+    name: patch.name ?? current.def.name,
+    description: patch.description ?? current.def.description,
+    country: patch.country ?? current.def.country,
+    schema: patch.schema ?? current.def.schema,
+    steps: patch.steps ?? current.def.steps,
+    rescue: patch.rescue ?? current.def.rescue,
+    disabled: patch.disabled ?? current.def.disabled,
+  };
+  const def = definitionOf(ctx, merged);
+  const at = nowIso();
+  const version = current.version + 1;
+  store.tx(() => {
+    const { changes } = store.run(
+      store.q
+        .updateTable('workflows')
+        .set({ version, name: def.name, schema: def.schema, disabled: def.disabled ? 1 : 0, updated_at: at })
+        .where('id', '=', id)
+        .where('version', '=', current.version),
+    );
+    if (changes !== 1) throw conflict(`workflow ${id} changed meanwhile; retry`);
+    store.run(store.q.insertInto('workflow_versions').values({ workflow_id: id, version, definition: JSON.stringify(def), created_at: at }));
+  });
+  return getWorkflow(ctx, id);
+}
+
+export function listWorkflows(ctx: Ctx, q: { schema?: string; cursor?: string; limit: number }) {
+  const { store, cursorSecret } = ctx.service;
+  const scope = JSON.stringify(['workflows', ctx.caller.companyId, q.schema]);
+  let query = store.q.selectFrom('workflows').select(['id', 'created_at']).where('company_id', '=', ctx.caller.companyId);
+  if (q.schema !== undefined) query = query.where('schema', '=', q.schema);
+  if (q.cursor) {
+    const pos = decodeCursor(cursorSecret, scope, q.cursor);
+    query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(pos.at, pos.id)));
+  }
+  const rows = store.all(query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit + 1));
+  const more = rows.length > q.limit;
+  if (more) rows.pop();
+  const last = rows[rows.length - 1];
+  return {
+    list: rows.map((r) => getWorkflow(ctx, r.id)),
+    limit: q.limit,
+    ...(more && last ? { next_cursor: encodeCursor(cursorSecret, scope, { at: last.created_at, id: last.id }) } : {}),
+  };
+}
+
+export function requireEnabledWorkflow(ctx: Ctx, id: string) {
+  const loaded = loadDefinition(ctx, id);
+  if (loaded.def.disabled) throw new ApiError('conflict', `workflow ${id} is disabled and takes no new jobs`);
+  return loaded;
+}

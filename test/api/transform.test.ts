@@ -1,0 +1,323 @@
+import { v1 as uuidv1, v4 as uuidv4, v7 as uuidv7 } from 'uuid';
+import { z } from 'zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineProvider } from '../../src-main/core/transform/provider.ts';
+import { loadEnvelope } from '../fixtures/gobl/load.ts';
+import { startTestServer, type TestServer } from './harness.ts';
+
+/**
+ * A scripted step for exercising the engine: answers what its config says,
+ * optionally after failing with ERR a number of times or sleeping.
+ */
+const tries = new Map<string, number>();
+const scripted = defineProvider({
+  id: 'test.scripted',
+  description: 'answers a scripted outcome',
+  config: z.object({
+    status: z.enum(['OK', 'KO', 'SKIP', 'ERR']),
+    code: z.string().optional(),
+    err_times: z.number().int().optional(),
+    sleep_ms: z.number().int().optional(),
+  }),
+  timeoutMs: 300,
+  run: async (ctx, c) => {
+    const key = `${ctx.job.id}:${ctx.step.id}`;
+    const n = (tries.get(key) ?? 0) + 1;
+    tries.set(key, n);
+    if (c.sleep_ms) await new Promise((r) => setTimeout(r, c.sleep_ms));
+    if (c.err_times && n <= c.err_times) return { status: 'ERR', code: 'flaky', message: `try ${n}` };
+    return { status: c.status, code: c.code, message: `scripted ${c.status}` };
+  },
+});
+
+let t: TestServer;
+let entryId: string;
+
+beforeAll(async () => {
+  t = await startTestServer({ extraProviders: [scripted] });
+  const envelope = loadEnvelope('es-invoice-es-es.json');
+  entryId = envelope.head.uuid;
+  expect((await t.call('PUT', `/silo/v1/entries/${entryId}`, { data: envelope })).status).toBe(200);
+});
+afterAll(() => t.close());
+
+const ids = () => Array.from({ length: 8 }, () => uuidv4());
+
+async function workflow(steps: unknown[], extra: Record<string, unknown> = {}) {
+  const id = uuidv7();
+  const res = await t.call('PUT', `/transform/v1/workflows/${id}`, { name: 'wf', steps, ...extra });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
+
+async function run(workflowId: string, body: Record<string, unknown> = {}) {
+  const res = await t.call('POST', '/transform/v1/jobs?wait=10', { workflow_id: workflowId, silo_entry_id: entryId, ...body });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
+
+describe('workflows', () => {
+  it('creates idempotently, accepts `action` for `provider`, and refuses another body under the id', async () => {
+    const id = uuidv7();
+    const body = { name: 'Mark sent', steps: [{ action: 'silo.state', config: { state: 'sent' } }] };
+    const a = await t.call('PUT', `/transform/v1/workflows/${id}`, body);
+    expect(a.status).toBe(200);
+    expect(a.body.steps[0].provider).toBe('silo.state');
+    expect(a.body.version).toBe('1');
+    const b = await t.call('PUT', `/transform/v1/workflows/${id}`, body);
+    expect(b.body).toEqual(a.body);
+    const c = await t.call('PUT', `/transform/v1/workflows/${id}`, { ...body, name: 'Other' });
+    expect(c.status).toBe(409);
+  });
+
+  it('refuses a workflow with duplicate step ids, dangling routes, unknown providers or bad config, by path', async () => {
+    const [s1, s2] = ids();
+    const res = await t.call('PUT', `/transform/v1/workflows/${uuidv7()}`, {
+      name: 'bad',
+      steps: [
+        { id: s1, provider: 'silo.state', config: { state: 'Not A Label' }, next: [{ status: 'OK', step_id: s2 }] },
+        { id: s1, provider: 'nope' },
+      ],
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.key).toBe('validation');
+    expect(Object.keys(res.body.fields).sort()).toEqual(
+      ['$.steps[0].config.state', '$.steps[0].next[0].step_id', '$.steps[1].id', '$.steps[1].provider'].sort(),
+    );
+  });
+
+  it('keeps every version: PATCH makes a new one, a job shows the version it ran', async () => {
+    const wf = await workflow([{ provider: 'silo.tags', config: { add: ['v1'] } }]);
+    const job1 = await run(wf.id);
+    const patched = await t.call('PATCH', `/transform/v1/workflows/${wf.id}`, {
+      steps: [{ provider: 'silo.tags', config: { add: ['v2'] } }],
+    });
+    expect(patched.body.version).toBe('2');
+    const job2 = await run(wf.id);
+    expect([job1.workflow_version, job2.workflow_version]).toEqual(['1', '2']);
+    const v1 = await t.call('GET', `/transform/v1/workflows/${wf.id}?version=1`);
+    expect(v1.body.steps[0].config).toEqual({ add: ['v1'] });
+    const list = await t.call('GET', '/transform/v1/workflows?limit=100');
+    expect(list.body.list.map((w: any) => w.id)).toContain(wf.id);
+  });
+
+  it('a disabled workflow takes no new jobs', async () => {
+    const wf = await workflow([{ provider: 'silo.tags', config: { add: ['x'] } }], { disabled: true });
+    const res = await t.call('POST', '/transform/v1/jobs', { workflow_id: wf.id, silo_entry_id: entryId });
+    expect(res.status).toBe(409);
+  });
+
+  it('lists the providers with their config schemas', async () => {
+    const res = await t.call('GET', '/transform/v1/providers');
+    const state = res.body.list.find((p: any) => p.id === 'silo.state');
+    expect(state.config_schema.properties.state).toBeTruthy();
+    expect(state.config_schema.required).toEqual(['state']);
+  });
+});
+
+describe('jobs', () => {
+  it('runs steps in order, records intents with indexed events, and ends OK with the document', async () => {
+    const wf = await workflow([
+      { name: 'register', provider: 'silo.state', config: { state: 'registered' } },
+      { name: 'file', provider: 'silo.folder', config: { folder: 'registered-2024' } },
+      { name: 'tag', provider: 'silo.tags', config: { add: ['done'] } },
+    ]);
+    const job = await run(wf.id, { tags: ['batch-1'], args: { who: 'test' } });
+    expect(job.status).toBe('OK');
+    expect(job.completed_at).toBeTruthy();
+    expect(job.tags).toEqual(['batch-1']);
+    expect(job.args).toEqual({ who: 'test' });
+    expect(job.intents.map((i: any) => [i.name, i.completed, i.events.map((e: any) => [e.index, e.status])])).toEqual([
+      ['register', true, [[1, 'RUN'], [2, 'OK']]],
+      ['file', true, [[1, 'RUN'], [2, 'OK']]],
+      ['tag', true, [[1, 'RUN'], [2, 'OK']]],
+    ]);
+    for (const e of job.intents[0].events) expect(e.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(job.envelope.head.uuid).toBe(entryId);
+    const entry = await t.call('GET', `/silo/v1/entries/${entryId}`);
+    expect(entry.body.state).toBe('registered');
+    expect(entry.body.folder).toBe('registered-2024');
+    expect(entry.body.tags).toContain('done');
+  });
+
+  it('routes by status and code: silo.if true/false, SKIP, stop', async () => {
+    const [check, yes, no, end] = ids();
+    const wf = await workflow([
+      {
+        id: check,
+        provider: 'silo.if',
+        config: { path: 'doc.currency', equals: 'EUR' },
+        next: [
+          { status: 'OK', code: 'true', step_id: yes },
+          { status: 'OK', code: 'false', step_id: no },
+        ],
+      },
+      { id: no, provider: 'silo.tags', config: { add: ['not-euro'] }, next: [{ stop: true }] },
+      { id: yes, provider: 'silo.tags', config: { add: ['euro'] }, next: [{ step_id: end }] },
+      { id: end, provider: 'test.scripted', config: { status: 'SKIP' }, next: [{ status: 'SKIP', stop: true }] },
+    ]);
+    const job = await run(wf.id);
+    expect(job.status).toBe('OK');
+    expect(job.intents.map((i: any) => i.step_id)).toEqual([check, yes, end]);
+    expect(job.intents[0].events[1]).toMatchObject({ status: 'OK', code: 'true' });
+    expect(job.intents[2].events[1].status).toBe('SKIP');
+    const entry = await t.call('GET', `/silo/v1/entries/${entryId}`);
+    expect(entry.body.tags).toContain('euro');
+    expect(entry.body.tags).not.toContain('not-euro');
+  });
+
+  it('a KO with no route runs the rescue steps, then ends KO', async () => {
+    const wf = await workflow(
+      [
+        { name: 'fails', provider: 'test.scripted', config: { status: 'KO', code: 'bad' } },
+        { name: 'never', provider: 'silo.tags', config: { add: ['never'] } },
+      ],
+      { rescue: [{ name: 'rescue', provider: 'silo.tags', config: { add: ['rescued'] } }] },
+    );
+    const job = await run(wf.id);
+    expect(job.status).toBe('KO');
+    expect(job.intents.map((i: any) => i.name)).toEqual(['fails', 'rescue']);
+    const entry = await t.call('GET', `/silo/v1/entries/${entryId}`);
+    expect(entry.body.tags).toContain('rescued');
+    expect(entry.body.tags).not.toContain('never');
+  });
+
+  it('a KO routed by code goes on; without rescue an unrouted KO ends the job', async () => {
+    const [a, b] = ids();
+    const routed = await workflow([
+      { id: a, provider: 'test.scripted', config: { status: 'KO', code: 'soft' }, next: [{ status: 'KO', code: 'soft', step_id: b }] },
+      { id: b, provider: 'test.scripted', config: { status: 'OK' } },
+    ]);
+    expect((await run(routed.id)).status).toBe('OK');
+    const plain = await workflow([{ provider: 'test.scripted', config: { status: 'KO', code: 'hard' } }]);
+    const job = await run(plain.id);
+    expect(job.status).toBe('KO');
+    expect(job.intents[0].events.map((e: any) => e.status)).toEqual(['RUN', 'KO']);
+  });
+
+  it('retries ERR with backoff, then succeeds; gives up after the limit as KO', async () => {
+    const flaky = await workflow([{ provider: 'test.scripted', config: { status: 'OK', err_times: 2 } }]);
+    const ok = await run(flaky.id);
+    expect(ok.status).toBe('OK');
+    expect(ok.intents[0].events.map((e: any) => e.status)).toEqual(['RUN', 'ERR', 'RUN', 'ERR', 'RUN', 'OK']);
+    const events = ok.intents[0].events;
+    const gap = (i: number) => Date.parse(events[i + 1].at) - Date.parse(events[i].at);
+    expect(gap(3)).toBeGreaterThanOrEqual(gap(1)); // backoff grows
+
+    const broken = await workflow([{ provider: 'test.scripted', config: { status: 'OK', err_times: 99 } }]);
+    const ko = await run(broken.id);
+    expect(ko.status).toBe('KO');
+    const last = ko.intents[0].events.at(-1);
+    expect(last).toMatchObject({ status: 'KO', code: 'retries-exhausted' });
+    expect(ko.intents[0].events.filter((e: any) => e.status === 'RUN')).toHaveLength(5);
+  });
+
+  it('a step past its timeout is routed as TIMEOUT', async () => {
+    const [slow, after] = ids();
+    const wf = await workflow([
+      { id: slow, provider: 'test.scripted', config: { status: 'OK', sleep_ms: 2000 }, next: [{ status: 'TIMEOUT', step_id: after }] },
+      { id: after, provider: 'silo.tags', config: { add: ['timed-out'] } },
+    ]);
+    const job = await run(wf.id);
+    expect(job.status).toBe('OK');
+    expect(job.intents[0].events[1]).toMatchObject({ status: 'TIMEOUT', code: 'timeout' });
+    expect(job.intents[1].step_id).toBe(after);
+  });
+
+  it('stops a looping workflow at the step cap', async () => {
+    const [a] = ids();
+    const wf = await workflow([{ id: a, provider: 'test.scripted', config: { status: 'OK' }, next: [{ step_id: a }] }]);
+    const job = await run(wf.id);
+    expect(job.status).toBe('KO');
+    expect(job.faults.map((f: any) => f.code)).toContain('too-many-steps');
+    expect(job.intents.length).toBeLessThanOrEqual(101);
+  });
+
+  it('wait returns at completion or when the wait runs out', async () => {
+    const slow = await workflow([
+      { provider: 'test.scripted', config: { status: 'OK', err_times: 1 } },
+      { provider: 'test.scripted', config: { status: 'OK', sleep_ms: 250 } },
+    ]);
+    const started = Date.now();
+    const unfinished = await t.call('POST', '/transform/v1/jobs', { workflow_id: slow.id, silo_entry_id: entryId });
+    expect(unfinished.body.completed_at).toBeUndefined();
+    expect(['QUEUED', 'RUN', 'ERR']).toContain(unfinished.body.status);
+    const done = await t.call('GET', `/transform/v1/jobs/${unfinished.body.id}?wait=5`);
+    expect(done.body.status).toBe('OK');
+    expect(Date.now() - started).toBeLessThan(5000);
+
+    // five tries of 280 ms each: well past the one-second wait
+    const hang = await workflow([{ provider: 'test.scripted', config: { status: 'OK', err_times: 99, sleep_ms: 280 } }]);
+    const t0 = Date.now();
+    const timedOut = await t.call('POST', '/transform/v1/jobs?wait=1', { workflow_id: hang.id, silo_entry_id: entryId });
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
+    expect(timedOut.body.completed_at).toBeUndefined();
+  });
+
+  it('PUT is idempotent under a v1 id, refuses another body, and refuses non-v1 ids', async () => {
+    const wf = await workflow([{ provider: 'silo.tags', config: { add: ['put'] } }]);
+    const id = uuidv1();
+    const body = { workflow_id: wf.id, silo_entry_id: entryId, key: `k-${id}` };
+    const a = await t.call('PUT', `/transform/v1/jobs/${id}?wait=5`, body);
+    expect(a.status).toBe(200);
+    expect(a.body.id).toBe(id);
+    const b = await t.call('PUT', `/transform/v1/jobs/${id}?wait=5`, body);
+    expect(b.body.id).toBe(id);
+    expect(b.body.intents).toEqual(a.body.intents);
+    const count = t.service.store.sqlite.prepare('SELECT count(*) FROM jobs WHERE id = ?').pluck().get(id);
+    expect(count).toBe(1);
+    expect((await t.call('PUT', `/transform/v1/jobs/${id}`, { ...body, tags: ['other'] })).status).toBe(409);
+    const v4 = await t.call('PUT', `/transform/v1/jobs/${uuidv4()}`, body);
+    expect(v4.status).toBe(400);
+    expect(v4.body.fields.id).toContain('version 1');
+    expect((await t.call('GET', `/transform/v1/jobs/key/k-${id}`)).body.id).toBe(id);
+  });
+
+  it('stores `data` as a new entry first, once, even when the PUT is replayed', async () => {
+    const wf = await workflow([{ provider: 'silo.state', config: { state: 'registered' } }]);
+    const doc = loadEnvelope('fr-invoice-fr-fr.json').doc;
+    const id = uuidv1();
+    const a = await t.call('PUT', `/transform/v1/jobs/${id}?wait=5`, { workflow_id: wf.id, data: doc });
+    const b = await t.call('PUT', `/transform/v1/jobs/${id}?wait=5`, { workflow_id: wf.id, data: doc });
+    expect(a.body.silo_entry_id).toBe(b.body.silo_entry_id);
+    const entry = await t.call('GET', `/silo/v1/entries/${a.body.silo_entry_id}`);
+    expect(entry.body.state).toBe('registered');
+    expect(entry.body.data.doc.code).toBe(doc.code);
+  });
+
+  it('cancels a job waiting for a retry: it ends KO with a CANCEL event', async () => {
+    const wf = await workflow([{ provider: 'test.scripted', config: { status: 'OK', err_times: 99 } }]);
+    const job = (await t.call('POST', '/transform/v1/jobs', { workflow_id: wf.id, silo_entry_id: entryId })).body;
+    await new Promise((r) => setTimeout(r, 100));
+    const cancelled = await t.call('POST', `/transform/v1/jobs/${job.id}/cancel`);
+    const final = (await t.call('GET', `/transform/v1/jobs/${job.id}?wait=5`)).body;
+    expect(cancelled.status).toBe(200);
+    expect(final.status).toBe('KO');
+    expect(final.completed_at).toBeTruthy();
+    expect(final.intents[0].events.at(-1).status).toBe('CANCEL');
+    expect(final.faults.map((f: any) => f.code)).toContain('cancelled');
+  });
+
+  it('lists jobs by status and entry with cursors', async () => {
+    const page = await t.call('GET', `/transform/v1/jobs?limit=2&silo_entry_id=${entryId}`);
+    expect(page.body.list).toHaveLength(2);
+    expect(page.body.next_cursor).toBeTruthy();
+    const next = await t.call('GET', `/transform/v1/jobs?limit=2&silo_entry_id=${entryId}&cursor=${page.body.next_cursor}`);
+    expect(next.body.list[0].id).not.toBe(page.body.list[1].id);
+    const ko = await t.call('GET', '/transform/v1/jobs?status=KO&limit=100');
+    expect(ko.body.list.length).toBeGreaterThan(0);
+    expect(ko.body.list.every((j: any) => j.status === 'KO')).toBe(true);
+  });
+
+  it('collects step faults on the job and on the entry', async () => {
+    const bad = loadEnvelope('es-invoice-es-es.json').doc;
+    const created = await t.call('POST', '/silo/v1/entries', { data: bad });
+    const wf = await workflow([{ provider: 'silo.modify', config: { merge_patch: { doc: { currency: 'nope' } } } }]);
+    const job = (await t.call('POST', '/transform/v1/jobs?wait=5', { workflow_id: wf.id, silo_entry_id: created.body.id })).body;
+    expect(job.status).toBe('KO');
+    expect(job.faults.map((f: any) => f.path)).toContain('$.doc.currency');
+    const entry = await t.call('GET', `/silo/v1/entries/${created.body.id}`);
+    expect(entry.body.faults.map((f: any) => f.provider)).toContain('silo.modify');
+    expect(entry.body.data.doc.currency).toBe('EUR');
+  });
+});
