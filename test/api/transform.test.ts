@@ -321,3 +321,24 @@ describe('jobs', () => {
     expect(entry.body.data.doc.currency).toBe('EUR');
   });
 });
+
+describe('secrets in workflow config', () => {
+  it('never shows a webhook bearer token, and a masked value sent back keeps the stored one', async () => {
+    const stepId = uuidv4();
+    const secret = 'very-secret-token-123';
+    const wf = await workflow([{ id: stepId, provider: 'webhook', config: { url: 'http://127.0.0.1:9/hook', bearer_token: secret } }]);
+    expect(JSON.stringify(wf)).not.toContain(secret);
+    expect(wf.steps[0].config.bearer_token).toBe('********');
+    const fetched = await t.call('GET', `/transform/v1/workflows/${wf.id}`);
+    expect(JSON.stringify(fetched.body)).not.toContain(secret);
+
+    // the UI sends the workflow back as shown: the secret stays what it was
+    const renamed = await t.call('PATCH', `/transform/v1/workflows/${wf.id}`, { name: 'renamed', steps: fetched.body.steps });
+    expect(renamed.status).toBe(200);
+    const stored = t.service.store.sqlite
+      .prepare('SELECT definition FROM workflow_versions WHERE workflow_id = ? AND version = 2')
+      .pluck()
+      .get(wf.id) as string;
+    expect(JSON.parse(stored).steps[0].config.bearer_token).toBe(secret);
+  });
+});

@@ -59,6 +59,8 @@ export interface Provider<C = unknown> {
   description: string;
   /** zod schema of the step's `config`; a workflow whose config fails it is refused with 422 */
   config: z.ZodType<C>;
+  /** config fields holding secrets (a webhook's bearer token): masked whenever a workflow is shown */
+  secretFields?: string[];
   /** how long one attempt may run before it is routed as TIMEOUT (default 30 s) */
   timeoutMs?: number;
   run(ctx: StepContext, config: C): StepResult | Promise<StepResult>;

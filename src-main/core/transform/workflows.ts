@@ -6,7 +6,7 @@ import type { Ctx } from '../api/handler.ts';
 import { decodeCursor, encodeCursor } from '../api/cursor.ts';
 import type { workflowBody, workflowPatchBody } from '../api/contract/transform.ts';
 import { nowIso } from '../clock.ts';
-import { checkDefinition, normalizeStep, type WorkflowDefinition } from './definition.ts';
+import { checkDefinition, normalizeStep, type Step, type WorkflowDefinition } from './definition.ts';
 
 type WorkflowBody = z.output<typeof workflowBody>;
 type WorkflowPatch = z.output<typeof workflowPatchBody>;
@@ -49,13 +49,45 @@ export function loadDefinition(ctx: Ctx, id: string, version?: number): { def: W
 
 type WorkflowRow = { id: string; created_at: string; updated_at: string; version: number };
 
-function view(id: string, def: WorkflowDefinition, version: number, row: { created_at: string; updated_at: string }): WorkflowView {
-  return { id, ...def, version: String(version), created_at: row.created_at, updated_at: row.updated_at };
+/** What a secret config field shows instead of its value; sending it back keeps the stored secret. */
+export const SECRET_MASK = '********';
+
+function maskSecrets(ctx: Ctx, steps: Step[]): Step[] {
+  return steps.map((step) => {
+    const secret = ctx.service.providers.get(step.provider)?.secretFields ?? [];
+    const present = secret.filter((f) => step.config[f] !== undefined);
+    if (present.length === 0) return step;
+    return { ...step, config: { ...step.config, ...Object.fromEntries(present.map((f) => [f, SECRET_MASK])) } };
+  });
+}
+
+/** A step sent back with a masked secret keeps the value stored under the same step id. */
+function unmaskSecrets(ctx: Ctx, steps: Step[], stored: Step[]): Step[] {
+  const before = new Map(stored.map((s) => [s.id, s]));
+  return steps.map((step) => {
+    const old = before.get(step.id);
+    const secret = ctx.service.providers.get(step.provider)?.secretFields ?? [];
+    const masked = secret.filter((f) => step.config[f] === SECRET_MASK);
+    if (masked.length === 0 || !old || old.provider !== step.provider) return step;
+    return { ...step, config: { ...step.config, ...Object.fromEntries(masked.map((f) => [f, old.config[f]])) } };
+  });
+}
+
+function view(ctx: Ctx, id: string, def: WorkflowDefinition, version: number, row: { created_at: string; updated_at: string }): WorkflowView {
+  return {
+    id,
+    ...def,
+    steps: maskSecrets(ctx, def.steps),
+    rescue: maskSecrets(ctx, def.rescue),
+    version: String(version),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
 }
 
 export function getWorkflow(ctx: Ctx, id: string, version?: number): WorkflowView {
   const { def, version: v, row } = loadDefinition(ctx, id, version);
-  return view(id, def, v, row);
+  return view(ctx, id, def, v, row);
 }
 
 /** Creates a workflow under the client's id; the same body again is the same workflow, another is a 409. */
@@ -98,6 +130,8 @@ export function patchWorkflow(ctx: Ctx, id: string, patch: WorkflowPatch): Workf
     disabled: patch.disabled ?? current.def.disabled,
   };
   const def = definitionOf(ctx, merged);
+  def.steps = unmaskSecrets(ctx, def.steps, current.def.steps);
+  def.rescue = unmaskSecrets(ctx, def.rescue, current.def.rescue);
   const at = nowIso();
   const version = current.version + 1;
   store.tx(() => {

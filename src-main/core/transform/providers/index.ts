@@ -1,4 +1,8 @@
 import type { Provider } from '../provider.ts';
+import { exportFolderProvider } from './export-folder.ts';
+import { goblValidate } from './gobl-validate.ts';
+import { pdfProvider } from './pdf.ts';
+import { webhookProvider } from './webhook.ts';
 import { siloClose } from './silo-close.ts';
 import { siloFolder } from './silo-folder.ts';
 import { siloIf } from './silo-if.ts';
@@ -16,4 +20,8 @@ export const providers: Provider<any>[] = [
   siloIf,
   siloClose,
   sequenceEnumerate,
+  goblValidate,
+  pdfProvider,
+  webhookProvider,
+  exportFolderProvider,
 ];
