@@ -1,12 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, protocol, session, shell, type WebContents } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, screen, session, shell, type WebContents } from 'electron';
 import { APP_CSP, APP_ORIGIN, APP_SCHEME, contentTypeFor, resolveAppPath } from './app-protocol.ts';
 import { ensureDefaultCompany } from './core/access/bootstrap.ts';
-import type { Caller } from './core/access/tokens.ts';
+import { setLocalApiControl } from './core/access/local-api.ts';
+import { desktopCaller } from './desktop/desktop-caller.ts';
+import { createLocalApiControl } from './desktop/local-api-control.ts';
+import { readDesktopSettings, writeDesktopSettings, type DesktopSettings } from './desktop/settings-file.ts';
+import { restoreBounds } from './desktop/window-bounds.ts';
 import { openService, type Service } from './core/service.ts';
-import { startHttpServer, type RunningServer } from './http/server.ts';
+import { startHttpServer } from './http/server.ts';
 import { registerIpcHandlers } from './ipc/register.ts';
 import { isTrustedSender } from './ipc/sender.ts';
 
@@ -37,9 +41,11 @@ protocol.registerSchemesAsPrivileged([
 
 let service: Service | undefined;
 let mainWindow: BrowserWindow | undefined;
-let localApi: RunningServer | undefined;
-/** The company the UI works in; a company switcher will change it. */
-let selectedCompanyId = '';
+let localApi: ReturnType<typeof createLocalApiControl> | undefined;
+/** The install's first company: what the window works in until the user picks another. */
+let defaultCompanyId = '';
+const settingsFile = () => join(app.getPath('userData'), 'settings.json');
+let settings: DesktopSettings;
 
 if (!app.requestSingleInstanceLock()) {
   // Two processes on one SQLite file would fight over it; the first one wins.
@@ -58,8 +64,8 @@ if (!app.requestSingleInstanceLock()) {
     if (service && BrowserWindow.getAllWindows().length === 0) createWindow();
   });
   app.on('will-quit', () => {
-    void localApi?.close();
-    service?.close();
+    void localApi?.stop();
+    void service?.close();
     service = undefined;
   });
   app.whenReady().then(start).catch((err: unknown) => {
@@ -70,25 +76,55 @@ if (!app.requestSingleInstanceLock()) {
 }
 
 async function start(): Promise<void> {
-  service = await openService(join(app.getPath('userData'), 'data'));
-  selectedCompanyId = ensureDefaultCompany(service.store).id;
+  settings = readDesktopSettings(settingsFile());
+  // The instance's private signing keys are sealed with the OS keychain where there is one.
+  const protectKey = safeStorage.isEncryptionAvailable()
+    ? {
+        encrypt: (b: Buffer) => safeStorage.encryptString(b.toString('utf8')),
+        decrypt: (b: Buffer) => Buffer.from(safeStorage.decryptString(b), 'utf8'),
+      }
+    : undefined;
+  const svc = await openService(join(app.getPath('userData'), 'data'), { protectKey, log: (line) => console.error(line) });
+  service = svc;
+  defaultCompanyId = ensureDefaultCompany(svc.store).id;
+
+  localApi = createLocalApiControl({
+    initial: settings.localApi,
+    start: (port) => startHttpServer(svc, { host: '127.0.0.1', port }),
+    save: (localApiSetting) => saveSettings({ ...settings, localApi: localApiSetting }),
+  });
+  setLocalApiControl(svc, localApi);
+  await localApi.apply().catch((err: unknown) => console.error('silodesk: localhost API not started:', err));
 
   // The window asks for nothing: no camera, notifications, clipboard reads…
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   protocol.handle(APP_SCHEME, serveAppFile);
   registerIpcHandlers(ipcMain, {
     service,
-    currentCaller: (): Caller => ({ companyId: selectedCompanyId, kind: 'owner' }),
+    currentCaller: (companyId?: string) => desktopCaller(svc.store, defaultCompanyId, companyId),
     isTrusted: (frameUrl) => isTrustedSender(frameUrl, uiOrigin),
     log: (line) => console.error(line),
   });
   createWindow();
 }
 
+function saveSettings(next: DesktopSettings): void {
+  settings = next;
+  try {
+    writeDesktopSettings(settingsFile(), next);
+  } catch (err) {
+    console.error('silodesk: could not save settings:', err);
+  }
+}
+
 function createWindow(): void {
+  const bounds = restoreBounds(
+    settings.window,
+    screen.getAllDisplays().map((d) => d.workArea),
+    { width: 1280, height: 800 },
+  );
   mainWindow = new BrowserWindow({
-    width: 1280,
-    height: 800,
+    ...bounds,
     show: false,
     title: 'Silodesk',
     webPreferences: {
@@ -100,7 +136,13 @@ function createWindow(): void {
       webviewTag: false,
     },
   });
+  if (settings.window?.maximized) mainWindow.maximize();
   mainWindow.once('ready-to-show', () => mainWindow?.show());
+  mainWindow.on('close', () => {
+    if (!mainWindow) return;
+    const { x, y, width, height } = mainWindow.getNormalBounds();
+    saveSettings({ ...settings, window: { x, y, width, height, maximized: mainWindow.isMaximized() } });
+  });
   mainWindow.on('closed', () => {
     mainWindow = undefined;
   });
@@ -147,14 +189,4 @@ async function serveAppFile(request: Request): Promise<Response> {
   } catch {
     return new Response('not found', { status: 404 });
   }
-}
-
-/**
- * The optional localhost API for local tools. Off by default: the settings that
- * turn it on (port, tokens) come later and call this. Loopback only, always.
- */
-export async function startLocalApi(svc: Service, port: number): Promise<RunningServer> {
-  await localApi?.close();
-  localApi = await startHttpServer(svc, { host: '127.0.0.1', port });
-  return localApi;
 }

@@ -3,6 +3,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ensureDefaultCompany, ensureOwnerTokenFile } from './core/access/bootstrap.ts';
+import { setLocalApiControl } from './core/access/local-api.ts';
+import { issueLoginCode } from './core/access/login-codes.ts';
 import { openService } from './core/service.ts';
 import { startHttpServer } from './http/server.ts';
 
@@ -41,7 +43,15 @@ const server = await startHttpServer(service, {
   webRoot: existsSync(webRoot) ? webRoot : undefined,
   log: values.quiet ? undefined : (line) => console.error(line),
 });
+setLocalApiControl(service, {
+  get: () => ({ enabled: true, port: server.port, running: true, url: server.url, configurable: false }),
+  set: async () => {
+    throw new Error('unreachable: serve is not configurable');
+  },
+});
 console.log(`silodesk listening on ${server.url}`);
+// A one-time code, not the token: it works once, for ten minutes, and is traded for a browser session.
+if (webRoot && existsSync(webRoot)) console.log(`open ${server.url}/#login=${issueLoginCode(service, company.id)}`);
 
 let stopping = false;
 async function stop(): Promise<void> {

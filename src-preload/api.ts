@@ -2,7 +2,8 @@ import type { IpcAnswer } from '../src-main/ipc/channel.ts';
 
 /** What the preload exposes to the page as `window.silodesk`: one call, nothing else. */
 export interface SilodeskBridge {
-  call(name: string, input: unknown): Promise<IpcAnswer>;
+  /** `companyId`: the company chosen in the window (desktop only; the first company when absent) */
+  call(name: string, input: unknown, companyId?: string): Promise<IpcAnswer>;
 }
 
 declare global {

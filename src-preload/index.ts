@@ -5,7 +5,8 @@ import type { SilodeskBridge } from './api.ts';
 // Only this function crosses into the page: never ipcRenderer itself, so the page
 // cannot pick another channel or listen to anything.
 const bridge: SilodeskBridge = {
-  call: (name: string, input: unknown): Promise<IpcAnswer> => ipcRenderer.invoke(IPC_CHANNEL, { name, input }),
+  call: (name: string, input: unknown, companyId?: string): Promise<IpcAnswer> =>
+    ipcRenderer.invoke(IPC_CHANNEL, { name, input, ...(typeof companyId === 'string' ? { company_id: companyId } : {}) }),
 };
 
 contextBridge.exposeInMainWorld('silodesk', bridge);

@@ -12,6 +12,7 @@ import type { Service } from '../core/service.ts';
 import { contentDisposition } from '../core/silo/file-name.ts';
 import { readJsonBody } from './body.ts';
 import { refusalReason, type LocalOrigins } from './guards.ts';
+import { RateLimiter } from './rate-limit.ts';
 
 export interface HttpAppOptions {
   /** Host/Origin allow-list; computed once the port is known */
@@ -19,6 +20,8 @@ export interface HttpAppOptions {
   /** folder of the built web UI, served at `/` */
   webRoot?: string;
   log?: (line: string) => void;
+  /** calls per second and burst allowed per token (default 100/s, burst 300) */
+  rateLimit?: { perSecond: number; burst: number };
 }
 
 const ANONYMOUS: Caller = { companyId: '', kind: 'user' };
@@ -30,6 +33,7 @@ const ANONYMOUS: Caller = { companyId: '', kind: 'user' };
  */
 export function createHttpApp(service: Service, options: HttpAppOptions): Hono {
   const app = new Hono();
+  const limiter = new RateLimiter(options.rateLimit ?? { perSecond: 100, burst: 300 });
 
   app.use('*', async (c, next) => {
     const started = performance.now();
@@ -58,6 +62,10 @@ export function createHttpApp(service: Service, options: HttpAppOptions): Hono {
       let bodyRead = !contract.body;
       try {
         const caller = contract.access === 'public' ? ANONYMOUS : authenticate(service, c);
+        const wait = limiter.take(caller.tokenId ?? 'public');
+        if (wait > 0) {
+          throw new ApiError('rate-limited', `too many requests; retry in ${wait} s`, undefined, { 'Retry-After': String(wait) });
+        }
         const body = contract.body ? await readJsonBody(c.req.raw, contract.maxBody ?? DEFAULT_MAX_BODY) : undefined;
         bodyRead = true;
         const result = await invokeOperation({ service, caller }, op.name, {

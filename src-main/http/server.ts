@@ -14,10 +14,10 @@ export interface RunningServer {
 /** Starts the HTTP API on host:port (port 0 picks a free one). */
 export async function startHttpServer(
   service: Service,
-  options: { host: string; port: number; webRoot?: string; log?: (line: string) => void },
+  options: { host: string; port: number; webRoot?: string; log?: (line: string) => void; rateLimit?: { perSecond: number; burst: number } },
 ): Promise<RunningServer> {
   let origins: LocalOrigins = localOrigins(options.port, options.host);
-  const app = createHttpApp(service, { origins: () => origins, webRoot: options.webRoot, log: options.log });
+  const app = createHttpApp(service, { origins: () => origins, webRoot: options.webRoot, log: options.log, rateLimit: options.rateLimit });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: options.host, port: options.port }, () => resolve(s));
     s.once('error', reject);

@@ -7,6 +7,8 @@ export const IPC_CHANNEL = 'silodesk:call';
 export interface IpcRequest {
   name: string;
   input?: RawInput;
+  /** the company chosen in the window's company switcher; the install's first company when absent */
+  company_id?: string;
 }
 
 /**

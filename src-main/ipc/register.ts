@@ -19,8 +19,8 @@ export interface IpcMainLike {
 
 export interface IpcDeps {
   service: Service;
-  /** the local user acting for the company selected in the UI */
-  currentCaller(): Caller;
+  /** the local user acting for the company chosen in the UI (an unknown company is refused) */
+  currentCaller(companyId?: string): Caller;
   isTrusted(frameUrl?: string): boolean;
   log?: (line: string) => void;
 }
@@ -39,7 +39,7 @@ export function registerIpcHandlers(ipcMain: IpcMainLike, deps: IpcDeps): void {
       }
       const parsed = readRequest(request);
       name = parsed.name;
-      const result = await invokeOperation({ service: deps.service, caller: deps.currentCaller() }, name, parsed.input);
+      const result = await invokeOperation({ service: deps.service, caller: deps.currentCaller(parsed.companyId) }, name, parsed.input);
       const contract = operations[name as keyof typeof operations] as OperationContract;
       const data = contract.output === 'binary' ? await binaryForIpc(result as BinaryResult) : result;
       return { ok: true, data };
@@ -51,9 +51,10 @@ export function registerIpcHandlers(ipcMain: IpcMainLike, deps: IpcDeps): void {
   });
 }
 
-function readRequest(request: unknown): { name: string; input: RawInput } {
+function readRequest(request: unknown): { name: string; input: RawInput; companyId?: string } {
   if (typeof request !== 'object' || request === null) throw new ApiError('bad-request', 'an IPC request is {name, input}');
-  const { name, input } = request as { name?: unknown; input?: unknown };
+  const { name, input, company_id: companyId } = request as { name?: unknown; input?: unknown; company_id?: unknown };
+  if (companyId !== undefined && typeof companyId !== 'string') throw new ApiError('bad-request', 'company_id must be a string');
   if (typeof name !== 'string' || !Object.hasOwn(operations, name)) {
     throw new ApiError('not-found', `operation ${typeof name === 'string' ? name.slice(0, 100) : '?'} not found`);
   }
@@ -61,7 +62,7 @@ function readRequest(request: unknown): { name: string; input: RawInput } {
     throw new ApiError('bad-request', 'the input of an IPC request is {params?, query?, body?}');
   }
   const parts = (input ?? {}) as RawInput;
-  return { name, input: { params: parts.params, query: parts.query, body: parts.body } };
+  return { name, input: { params: parts.params, query: parts.query, body: parts.body }, companyId };
 }
 
 async function binaryForIpc(file: BinaryResult): Promise<IpcBinary> {

@@ -1,6 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Store } from '../db/store.ts';
 import { nowIso } from '../clock.ts';
+import { notFound } from '../api/errors.ts';
 
 export interface Company {
   id: string;
@@ -18,4 +19,16 @@ export function createCompany(store: Store, name: string): Company {
 
 export function listCompanies(store: Store): Company[] {
   return store.all(store.q.selectFrom('companies').selectAll().orderBy('created_at'));
+}
+
+export function renameCompany(store: Store, id: string, name: string): Company {
+  const { changes } = store.run(store.q.updateTable('companies').set({ name, updated_at: nowIso() }).where('id', '=', id));
+  if (changes === 0) throw notFound(`company ${id}`);
+  return store.first(store.q.selectFrom('companies').selectAll().where('id', '=', id))!;
+}
+
+export function requireCompany(store: Store, id: string): Company {
+  const row = store.first(store.q.selectFrom('companies').selectAll().where('id', '=', id));
+  if (!row) throw notFound(`company ${id}`);
+  return row;
 }

@@ -1,18 +1,29 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
+import type { Selectable } from 'kysely';
 import type { Store } from '../db/store.ts';
+import type { TokensTable } from '../db/tables.ts';
 import type { CallerKind } from '../api/operation.ts';
+import { notFound } from '../api/errors.ts';
 import { nowIso } from '../clock.ts';
 
 export interface Caller {
   companyId: string;
   kind: CallerKind;
   tokenId?: string;
+  /** for application callers: the enrollment the token belongs to */
+  enrollmentId?: string;
 }
 
+type TokenRow = Selectable<TokensTable>;
+
 const PREFIX = 'sd_';
+/** last_used_at is a hint for the accountant, not an audit log: at most one write a minute per token */
+const TOUCH_EVERY_MS = 60_000;
 
 export const hashToken = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+
+const newSecret = () => PREFIX + randomBytes(32).toString('base64url');
 
 /** A new random 256-bit token. Only its SHA-256 is stored; the secret is returned once. */
 export function createToken(
@@ -22,7 +33,7 @@ export function createToken(
   name: string,
   enrollmentId: string | null = null,
 ): { id: string; secret: string } {
-  const secret = PREFIX + randomBytes(32).toString('base64url');
+  const secret = newSecret();
   const id = uuidv7();
   store.run(
     store.q.insertInto('tokens').values({
@@ -43,6 +54,7 @@ export function createToken(
 /**
  * Finds the caller a bearer secret stands for. The lookup is by SHA-256, so timing
  * reveals nothing about the secret; the final comparison is constant-time anyway.
+ * A revoked token, or the token of a disabled enrollment, stands for no one.
  */
 export function resolveToken(store: Store, secret: string): Caller | undefined {
   if (!secret.startsWith(PREFIX) || secret.length > 200) return undefined;
@@ -50,10 +62,60 @@ export function resolveToken(store: Store, secret: string): Caller | undefined {
   const row = store.first(
     store.q
       .selectFrom('tokens')
-      .select(['id', 'company_id', 'kind', 'hash', 'revoked_at'])
-      .where('hash', '=', hash),
+      .leftJoin('enrollments', 'enrollments.id', 'tokens.enrollment_id')
+      .select(['tokens.id', 'tokens.company_id', 'tokens.kind', 'tokens.hash', 'tokens.revoked_at', 'tokens.last_used_at', 'tokens.enrollment_id', 'enrollments.disabled'])
+      .where('tokens.hash', '=', hash),
   );
   if (!row || row.revoked_at) return undefined;
   if (!timingSafeEqual(Buffer.from(row.hash), Buffer.from(hash))) return undefined;
-  return { companyId: row.company_id, kind: row.kind as CallerKind, tokenId: row.id };
+  if (row.kind === 'app' && (!row.enrollment_id || row.disabled !== 0)) return undefined;
+  if (!row.last_used_at || Date.now() - Date.parse(row.last_used_at) > TOUCH_EVERY_MS) {
+    store.run(store.q.updateTable('tokens').set({ last_used_at: nowIso() }).where('id', '=', row.id));
+  }
+  return {
+    companyId: row.company_id,
+    kind: row.kind as CallerKind,
+    tokenId: row.id,
+    ...(row.enrollment_id ? { enrollmentId: row.enrollment_id } : {}),
+  };
+}
+
+export function tokenView(row: TokenRow) {
+  return {
+    id: row.id,
+    company_id: row.company_id,
+    kind: row.kind as CallerKind,
+    name: row.name,
+    ...(row.enrollment_id ? { enrollment_id: row.enrollment_id } : {}),
+    created_at: row.created_at,
+    ...(row.last_used_at ? { last_used_at: row.last_used_at } : {}),
+    ...(row.revoked_at ? { revoked_at: row.revoked_at } : {}),
+  };
+}
+
+export function listTokens(store: Store, companyId: string) {
+  return store.all(store.q.selectFrom('tokens').selectAll().where('company_id', '=', companyId).orderBy('created_at')).map(tokenView);
+}
+
+function requireToken(store: Store, companyId: string, id: string): TokenRow {
+  const row = store.first(store.q.selectFrom('tokens').selectAll().where('id', '=', id).where('company_id', '=', companyId));
+  if (!row) throw notFound(`token ${id}`);
+  return row;
+}
+
+export function revokeToken(store: Store, companyId: string, id: string) {
+  requireToken(store, companyId, id);
+  store.run(
+    store.q.updateTable('tokens').set({ revoked_at: nowIso() }).where('id', '=', id).where('revoked_at', 'is', null),
+  );
+  return tokenView(requireToken(store, companyId, id));
+}
+
+/** Replaces a token's secret: same id, name and kind; the old secret stops working at once. */
+export function rotateToken(store: Store, companyId: string, id: string) {
+  const row = requireToken(store, companyId, id);
+  if (row.revoked_at) throw notFound(`active token ${id}`);
+  const secret = newSecret();
+  store.run(store.q.updateTable('tokens').set({ hash: hashToken(secret), last_used_at: null }).where('id', '=', id));
+  return { ...tokenView(requireToken(store, companyId, id)), token: secret };
 }

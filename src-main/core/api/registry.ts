@@ -1,3 +1,4 @@
+import { accessHandlers } from '../access/handlers.ts';
 import { sequenceHandlers } from '../sequence/handlers.ts';
 import { siloHandlers } from '../silo/handlers.ts';
 import { transformHandlers } from '../transform/handlers.ts';
@@ -11,6 +12,7 @@ export const handlers: Handlers = {
   ...siloHandlers,
   ...sequenceHandlers,
   ...transformHandlers,
+  ...accessHandlers,
 };
 
 export interface RegisteredOperation {

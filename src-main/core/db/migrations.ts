@@ -21,6 +21,16 @@ export const migrations: Record<string, Migration> = {
       for (const statement of TRANSFORM) await sql.raw(statement).execute(db);
     },
   },
+  '0004_issue_date': {
+    async up(db: Kysely<any>) {
+      for (const statement of ISSUE_DATE) await sql.raw(statement).execute(db);
+    },
+  },
+  '0005_access': {
+    async up(db: Kysely<any>) {
+      for (const statement of ACCESS) await sql.raw(statement).execute(db);
+    },
+  },
 };
 
 const INITIAL = [
@@ -218,4 +228,27 @@ const TRANSFORM = [
   // Faults raised by workflow steps, kept apart from validation faults (which are
   // re-derived on every change) and replaced per provider on its next run.
   `ALTER TABLE entries ADD COLUMN step_faults TEXT NOT NULL DEFAULT '[]'`,
+];
+
+// Accountants filter by the document's own date, not by when it was imported.
+const ISSUE_DATE = [
+  `ALTER TABLE entries ADD COLUMN issue_date TEXT`,
+  `UPDATE entries SET issue_date = json_extract(snippet, '$.issue_date')`,
+  `CREATE INDEX entries_company_issue_date ON entries(company_id, issue_date) WHERE issue_date IS NOT NULL`,
+];
+
+const ACCESS = [
+  `CREATE TABLE enrollments (
+     id TEXT PRIMARY KEY,
+     company_id TEXT NOT NULL REFERENCES companies(id),
+     app_id TEXT NOT NULL,
+     owner_id TEXT NOT NULL,
+     data TEXT NOT NULL,
+     disabled INTEGER NOT NULL DEFAULT 0,
+     request_hash TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   ) STRICT`,
+  `CREATE UNIQUE INDEX enrollments_company_app ON enrollments(company_id, app_id)`,
+  `CREATE INDEX tokens_company ON tokens(company_id, created_at)`,
 ];

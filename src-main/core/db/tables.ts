@@ -49,6 +49,8 @@ export interface EntriesTable {
   tags: string;
   faults: string;
   data: string;
+  /** the document's issue date (YYYY-MM-DD) when it has one, for date filters */
+  issue_date: string | null;
   /** faults raised by workflow steps (validation faults are in `faults`) */
   step_faults: Generated<string>;
   /** hash of the creating request, to tell an idempotent replay from a conflicting reuse of the id */
@@ -194,7 +196,21 @@ export interface IntentsTable {
   updated_at: string;
 }
 
+export interface EnrollmentsTable {
+  id: string;
+  company_id: string;
+  app_id: string;
+  /** the token that enrolled the application */
+  owner_id: string;
+  data: string;
+  disabled: Generated<number>;
+  request_hash: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Tables {
+  enrollments: EnrollmentsTable;
   workflows: WorkflowsTable;
   workflow_versions: WorkflowVersionsTable;
   jobs: JobsTable;

@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomic } from './atomic-write.ts';
 
 /**
  * Content-addressed file storage: `files/ab/abcdef…` named by SHA-256. A file is
@@ -31,24 +32,9 @@ export class BlobStore {
     const target = this.pathOf(hash);
     if (existsSync(target) && statSync(target).size === bytes.byteLength) return { hash, size: bytes.byteLength };
 
-    const dir = join(this.root, hash.slice(0, 2));
-    mkdirSync(dir, { recursive: true });
-    const tmp = join(this.#tmp, `${hash}.${randomBytes(6).toString('hex')}`);
-    try {
-      const fd = openSync(tmp, 'wx', 0o600);
-      try {
-        let offset = 0;
-        while (offset < bytes.byteLength) offset += writeSync(fd, bytes, offset);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(tmp, target);
-      syncDir(dir);
-    } catch (err) {
-      rmSync(tmp, { force: true });
-      throw err;
-    }
+    mkdirSync(join(this.root, hash.slice(0, 2)), { recursive: true });
+    // Temp files live in tmp/, so a crash's leftovers are swept at the next start.
+    writeFileAtomic(target, bytes, { tempDir: this.#tmp });
     return { hash, size: bytes.byteLength };
   }
 
@@ -56,18 +42,5 @@ export class BlobStore {
   sweepTemp(): void {
     rmSync(this.#tmp, { recursive: true, force: true });
     mkdirSync(this.#tmp, { recursive: true });
-  }
-}
-
-function syncDir(dir: string): void {
-  try {
-    const fd = openSync(dir, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // Some platforms (Windows) cannot fsync a directory; the rename is still atomic there.
   }
 }

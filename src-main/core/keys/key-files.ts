@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { isTempName, writeFileAtomic } from '../files/atomic-write.ts';
 
 /** Encrypts key files at rest; the desktop app passes Electron's safeStorage here. */
 export interface KeySealer {
@@ -23,36 +23,10 @@ export interface PrivateJwk {
 const KEY_FILE = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jwk(\.sealed)?$/;
 const CURRENT_FILE = 'current';
 
-/**
- * Writes a file so that a crash leaves either the old content or the new, never a
- * torn key: temp file (created 0600, so the secret is never readable by others),
- * fsync, rename over the target, fsync the folder so the rename itself is durable.
- */
-export function writeFileAtomic(file: string, bytes: Buffer): void {
-  const dir = dirname(file);
-  const temp = join(dir, `.${randomBytes(8).toString('hex')}.tmp`);
-  const fd = openSync(temp, 'wx', 0o600);
-  try {
-    writeFileSync(fd, bytes);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, file);
-  // Windows cannot open a folder to fsync it; NTFS journals the rename itself.
-  if (process.platform === 'win32') return;
-  const dirFd = openSync(dir, 'r');
-  try {
-    fsyncSync(dirFd);
-  } finally {
-    closeSync(dirFd);
-  }
-}
-
 export function prepareKeyDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   for (const name of readdirSync(dir)) {
-    if (name.startsWith('.') && name.endsWith('.tmp')) rmSync(join(dir, name), { force: true });
+    if (isTempName(name)) rmSync(join(dir, name), { force: true });
   }
 }
 

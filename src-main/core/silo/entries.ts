@@ -105,6 +105,11 @@ export function createEntry(ctx: Ctx, id: string | undefined, input: CreateEntry
   return created ? entryView(row, [], [], false, undefined, prepared.doc.envelope) : entryViews(ctx.service.store, [row], true)[0];
 }
 
+export function issueDateOf(doc: DerivedDocument): string | null {
+  const date = doc.snippet.issue_date;
+  return date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : null;
+}
+
 function insertEntry(ctx: Ctx, id: string, doc: DerivedDocument, input: CreateEntryInput, requestHash: string): EntryRow {
   const { store } = ctx.service;
   const at = nowIso();
@@ -121,6 +126,7 @@ function insertEntry(ctx: Ctx, id: string, doc: DerivedDocument, input: CreateEn
     signed: doc.signed ? 1 : 0,
     doc_schema: doc.docSchema,
     doc_uuid: doc.docUuid,
+    issue_date: issueDateOf(doc),
     env_schema: doc.envSchema,
     digest_alg: doc.digest.alg,
     digest_val: doc.digest.val,

@@ -55,7 +55,10 @@ function page(ctx: Ctx, scope: string, base: EntryQuery, q: PageQuery): Omit<Ent
   };
 }
 
-export function listEntries(ctx: Ctx, q: PageQuery & { folder?: string; state?: string; tag?: string }): EntryPage {
+export function listEntries(
+  ctx: Ctx,
+  q: PageQuery & { folder?: string; state?: string; tag?: string; date_from?: string; date_to?: string },
+): EntryPage {
   const { store } = ctx.service;
   let base = store.q.selectFrom('entries').selectAll('entries').where('entries.company_id', '=', ctx.caller.companyId);
   if (q.folder !== undefined) base = base.where('entries.folder', '=', q.folder);
@@ -64,7 +67,9 @@ export function listEntries(ctx: Ctx, q: PageQuery & { folder?: string; state?: 
     const tag = q.tag;
     base = base.where(sql<boolean>`EXISTS (SELECT 1 FROM json_each(entries.tags) WHERE json_each.value = ${tag})`);
   }
-  const scope = JSON.stringify(['entries', ctx.caller.companyId, q.folder, q.state, q.tag, q.ascending, q.created_at]);
+  if (q.date_from !== undefined) base = base.where('entries.issue_date', '>=', q.date_from);
+  if (q.date_to !== undefined) base = base.where('entries.issue_date', '<=', q.date_to);
+  const scope = JSON.stringify(['entries', ctx.caller.companyId, q.folder, q.state, q.tag, q.date_from, q.date_to, q.ascending, q.created_at]);
   return { ...page(ctx, scope, base, q), ...(q.folder !== undefined ? { folder: q.folder } : {}) };
 }
 

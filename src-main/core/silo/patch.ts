@@ -6,7 +6,7 @@ import { nowIso } from '../clock.ts';
 import { deriveDocument, refuseInvalid, toEnvelope, type DerivedDocument, type Envelope } from './document.ts';
 import { writeDerivedIndexes } from './derived-index.ts';
 import { entryViews, type EntryRow, type EntryView } from './entry-view.ts';
-import { requireEntryRow } from './entries.ts';
+import { issueDateOf, requireEntryRow } from './entries.ts';
 
 export interface PatchEntryInput {
   content_type: 'application/json' | 'application/merge-patch+json' | 'application/json-patch+json';
@@ -66,6 +66,7 @@ export function writeEntryChange(
       draft: doc.signed ? 0 : 1,
       doc_schema: doc.docSchema,
       doc_uuid: doc.docUuid,
+      issue_date: issueDateOf(doc),
       digest_alg: doc.digest.alg,
       digest_val: doc.digest.val,
       snippet: JSON.stringify(doc.snippet),

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportFolderProvider } from '../../../src-main/core/transform/providers/export-folder.ts';
-import { sweepStaleTemps, writeFileAtomic } from '../../../src-main/core/transform/providers/export-folder-write.ts';
+import { sweepStaleTemps, writeExportFile } from '../../../src-main/core/transform/providers/export-folder-write.ts';
 import { loadEnvelope } from '../../fixtures/gobl/load.ts';
 import { openProviderTestBed, type ProviderTestBed } from './provider-test-context.ts';
 
@@ -185,13 +185,13 @@ describe('export.folder provider', () => {
   });
 });
 
-describe('writeFileAtomic', () => {
+describe('writeExportFile', () => {
   it('leaves no temp file behind and reports whether it wrote', () => {
     const dir = mkdtempSync(join(tmpdir(), 'silodesk-atomic-'));
     try {
-      expect(writeFileAtomic(dir, 'a.json', Buffer.from('{}'))).toBe(true);
-      expect(writeFileAtomic(dir, 'a.json', Buffer.from('{}'))).toBe(false);
-      expect(writeFileAtomic(dir, 'a.json', Buffer.from('{"b":1}'))).toBe(true);
+      expect(writeExportFile(dir, 'a.json', Buffer.from('{}'))).toBe(true);
+      expect(writeExportFile(dir, 'a.json', Buffer.from('{}'))).toBe(false);
+      expect(writeExportFile(dir, 'a.json', Buffer.from('{"b":1}'))).toBe(true);
       expect(readdirSync(dir)).toEqual(['a.json']);
       expect(readFileSync(join(dir, 'a.json'), 'utf8')).toBe('{"b":1}');
     } finally {

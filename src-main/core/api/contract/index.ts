@@ -1,3 +1,4 @@
+import { accessOperations } from './access.ts';
 import { sequenceOperations } from './sequence.ts';
 import { siloOperations } from './silo.ts';
 import { transformOperations } from './transform.ts';
@@ -9,6 +10,7 @@ export const operations = {
   ...siloOperations,
   ...sequenceOperations,
   ...transformOperations,
+  ...accessOperations,
 };
 
 export type Operations = typeof operations;

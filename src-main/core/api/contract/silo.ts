@@ -74,6 +74,7 @@ export const entryPageSchema = z.object({
 });
 
 const entryParams = z.object({ id: uuid });
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date like 2024-12-31');
 const pageQuery = {
   created_at: timestamp.optional(),
   cursor: z.string().max(512).optional(),
@@ -111,6 +112,9 @@ export const siloOperations = {
       folder: folder.optional(),
       state: state.optional(),
       tag: tag.optional(),
+      /** the document's issue date range, inclusive (YYYY-MM-DD) */
+      date_from: isoDate.optional(),
+      date_to: isoDate.optional(),
       ...pageQuery,
     }),
     output: entryPageSchema,

@@ -6,7 +6,7 @@ import { unsafeFileNameReason } from '../../silo/file-name.ts';
 import { defineProvider, type StepContext, type StepResult } from '../provider.ts';
 import { documentFileName } from './document-file-name.ts';
 import { ExportPathError, makeExportFolder, resolveExportPath } from './export-folder-path.ts';
-import { sweepStaleTemps, writeFileAtomic } from './export-folder-write.ts';
+import { sweepStaleTemps, writeExportFile } from './export-folder-write.ts';
 
 const exportConfig = z
   .object({
@@ -51,7 +51,7 @@ export const exportFolderProvider = defineProvider<ExportConfig>({
     if (!Array.isArray(files)) return files;
     try {
       sweepStaleTemps(dir);
-      const written = files.filter((file) => writeFileAtomic(dir, file.name, file.bytes)).length;
+      const written = files.filter((file) => writeExportFile(dir, file.name, file.bytes)).length;
       return {
         status: 'OK',
         message: `${files.length} files in ${dir} (${written} written, ${files.length - written} already there)`,

@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import { canonicalJson } from '../gobl/index.ts';
+import { conflict, notFound } from '../api/errors.ts';
+import type { Ctx } from '../api/handler.ts';
+import type { EnrollmentsTable } from '../db/tables.ts';
+import { nowIso } from '../clock.ts';
+import { createToken } from './tokens.ts';
+
+type EnrollmentRow = Selectable<EnrollmentsTable>;
+
+function view(row: EnrollmentRow, token?: string) {
+  return {
+    id: row.id,
+    app_id: row.app_id,
+    owner_id: row.owner_id,
+    company_id: row.company_id,
+    data: JSON.parse(row.data) as unknown,
+    disabled: row.disabled === 1,
+    ...(token ? { token } : {}),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+function requireEnrollment(ctx: Ctx, id: string): EnrollmentRow {
+  const { store } = ctx.service;
+  const row = store.first(
+    store.q.selectFrom('enrollments').selectAll().where('id', '=', id).where('company_id', '=', ctx.caller.companyId),
+  );
+  if (!row) throw notFound(`enrollment ${id}`);
+  return row;
+}
+
+/**
+ * Enrolls an application in the caller's company and mints its token, answered
+ * this once. Replaying the same request answers the enrollment without a token
+ * (the secret cannot be shown again; rotate it if it was lost); another body
+ * under the id, or the same application twice in a company, is a 409.
+ */
+export function enroll(ctx: Ctx, id: string, body: { app_id: string; data?: unknown }) {
+  const { store } = ctx.service;
+  const requestHash = createHash('sha256').update(canonicalJson({ app_id: body.app_id, data: body.data ?? {} })).digest('hex');
+  return store.tx(() => {
+    const existing = store.first(store.q.selectFrom('enrollments').selectAll().where('id', '=', id));
+    if (existing) {
+      if (existing.company_id === ctx.caller.companyId && existing.request_hash === requestHash) return view(existing);
+      throw conflict(`enrollment ${id} already exists with a different body`);
+    }
+    const twin = store.first(
+      store.q.selectFrom('enrollments').select('id').where('company_id', '=', ctx.caller.companyId).where('app_id', '=', body.app_id),
+    );
+    if (twin) throw conflict(`application ${body.app_id} is already enrolled in this company (enrollment ${twin.id})`);
+    const at = nowIso();
+    const row = {
+      id,
+      company_id: ctx.caller.companyId,
+      app_id: body.app_id,
+      owner_id: ctx.caller.tokenId ?? ctx.caller.companyId,
+      data: JSON.stringify(body.data ?? {}),
+      disabled: 0,
+      request_hash: requestHash,
+      created_at: at,
+      updated_at: at,
+    };
+    store.run(store.q.insertInto('enrollments').values(row));
+    const { secret } = createToken(store, ctx.caller.companyId, 'app', `application ${body.app_id}`, id);
+    return view(row, secret);
+  });
+}
+
+export function listEnrollments(ctx: Ctx) {
+  const { store } = ctx.service;
+  return {
+    list: store
+      .all(store.q.selectFrom('enrollments').selectAll().where('company_id', '=', ctx.caller.companyId).orderBy('created_at'))
+      .map((r) => view(r)),
+  };
+}
+
+export function setEnrollmentDisabled(ctx: Ctx, id: string, disabled: boolean) {
+  const { store } = ctx.service;
+  requireEnrollment(ctx, id);
+  store.run(store.q.updateTable('enrollments').set({ disabled: disabled ? 1 : 0, updated_at: nowIso() }).where('id', '=', id));
+  return view(requireEnrollment(ctx, id));
+}
+
+/** The calling application's own enrollment, found through its token. */
+export function ownEnrollment(ctx: Ctx) {
+  if (!ctx.caller.enrollmentId) throw notFound('enrollment of this token');
+  return view(requireEnrollment(ctx, ctx.caller.enrollmentId));
+}
+
+export function updateOwnEnrollment(ctx: Ctx, data: unknown) {
+  const { store } = ctx.service;
+  const current = ownEnrollment(ctx);
+  store.run(
+    store.q.updateTable('enrollments').set({ data: JSON.stringify(data ?? {}), updated_at: nowIso() }).where('id', '=', current.id),
+  );
+  return ownEnrollment(ctx);
+}

@@ -1,0 +1,45 @@
+import type { HandlersOf } from '../api/handler.ts';
+import type { accessOperations } from '../api/contract/access.ts';
+import { createCompany, listCompanies, renameCompany, requireCompany } from './companies.ts';
+import { enroll, listEnrollments, ownEnrollment, setEnrollmentDisabled, updateOwnEnrollment } from './enrollments.ts';
+import { getLocalApi, setLocalApi } from './local-api.ts';
+import { exchangeLoginCode } from './login-codes.ts';
+import { createToken, listTokens, revokeToken, rotateToken, tokenView } from './tokens.ts';
+
+export const accessHandlers: HandlersOf<typeof accessOperations> = {
+  getSession: (ctx) => ({
+    company: requireCompany(ctx.service.store, ctx.caller.companyId),
+    ...(ctx.caller.kind === 'owner' ? { data_dir: ctx.service.dataDir } : {}),
+    caller: { kind: ctx.caller.kind, ...(ctx.caller.tokenId ? { token_id: ctx.caller.tokenId } : {}) },
+    instance_id: ctx.service.instanceId,
+  }),
+  exchangeLoginCode: (ctx, { body }) => exchangeLoginCode(ctx.service, body.code),
+  getLocalApi: (ctx) => getLocalApi(ctx.service),
+  setLocalApi: (ctx, { body }) => setLocalApi(ctx.service, body.enabled, body.port),
+  listCompanies: (ctx) => ({ list: listCompanies(ctx.service.store) }),
+  createCompany: (ctx, { body }) => {
+    const { store } = ctx.service;
+    return store.tx(() => {
+      const company = createCompany(store, body.name);
+      const { secret } = createToken(store, company.id, 'owner', 'owner (made with the company)');
+      return { ...company, owner_token: secret };
+    });
+  },
+  renameCompany: (ctx, { params, body }) => renameCompany(ctx.service.store, params.id, body.name),
+  listTokens: (ctx) => ({ list: listTokens(ctx.service.store, ctx.caller.companyId) }),
+  createToken: (ctx, { body }) => {
+    const { store } = ctx.service;
+    const { id, secret } = createToken(store, ctx.caller.companyId, body.kind, body.name);
+    const row = store.first(store.q.selectFrom('tokens').selectAll().where('id', '=', id))!;
+    return { ...tokenView(row), token: secret };
+  },
+  rotateToken: (ctx, { params }) => rotateToken(ctx.service.store, ctx.caller.companyId, params.id),
+  revokeToken: (ctx, { params }) => revokeToken(ctx.service.store, ctx.caller.companyId, params.id),
+  putEnrollment: (ctx, { params, body }) => enroll(ctx, params.id, body),
+  listEnrollments: (ctx) => listEnrollments(ctx),
+  setEnrollmentDisabled: (ctx, { params, body }) => setEnrollmentDisabled(ctx, params.id, body.disabled),
+  getOwnEnrollment: (ctx) => ownEnrollment(ctx),
+  putOwnEnrollment: (ctx, { body }) => updateOwnEnrollment(ctx, body.data),
+  patchOwnEnrollment: (ctx, { body }) => updateOwnEnrollment(ctx, body.data),
+  postOwnEnrollment: (ctx, { body }) => updateOwnEnrollment(ctx, body.data),
+};

@@ -1,0 +1,34 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { ApiError } from '../api/errors.ts';
+import type { Service } from '../service.ts';
+import { createToken } from './tokens.ts';
+
+const TTL_MS = 10 * 60_000;
+const codes = new WeakMap<Service, Map<string, { companyId: string; expires: number }>>();
+
+const hash = (code: string) => createHash('sha256').update(code).digest('hex');
+
+/**
+ * A one-time login code for the browser UI: `serve` prints a URL with it instead
+ * of the API token, so the secret that stays valid never reaches a terminal or a
+ * log. The code works once, for ten minutes, and is kept only in memory.
+ */
+export function issueLoginCode(service: Service, companyId: string): string {
+  const code = randomBytes(18).toString('base64url');
+  const map = codes.get(service) ?? new Map();
+  codes.set(service, map);
+  map.set(hash(code), { companyId, expires: Date.now() + TTL_MS });
+  return code;
+}
+
+export function exchangeLoginCode(service: Service, code: string): { token: string; company_id: string } {
+  const map = codes.get(service);
+  const key = hash(code);
+  const found = map?.get(key);
+  map?.delete(key);
+  if (!found || found.expires < Date.now()) {
+    throw new ApiError('unauthorized', 'the login code is not valid (it works once, for ten minutes); restart serve for a new one');
+  }
+  const { secret } = createToken(service.store, found.companyId, 'user', `browser session ${new Date().toISOString().slice(0, 16)}`);
+  return { token: secret, company_id: found.companyId };
+}
