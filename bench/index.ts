@@ -13,6 +13,7 @@ import { aimMet, formatTable, type Benchmark, type BenchResult } from './lib/rep
 const BENCHMARKS: Array<() => Promise<{ default: Benchmark }>> = [
   () => import('./silo.ts'),
   () => import('./sequence.ts'),
+  () => import('./transform.ts'),
 ];
 
 const RESULTS_FILE = new URL('./results.json', import.meta.url);

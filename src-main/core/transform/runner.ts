@@ -32,6 +32,14 @@ export const DEFAULT_RUNNER_OPTIONS: RunnerOptions = {
 /** A fault on a job or entry; a step's own faults may carry a JSON path. */
 type Fault = { code: string; message: string; provider: string; path?: string };
 
+type StepOutcome = Outcome & { apply?: () => void };
+
+const failure = (err: unknown): Outcome => ({
+  status: 'ERR',
+  code: 'exception',
+  message: String((err as Error)?.message ?? err).slice(0, 500),
+});
+
 type Outcome = { status: 'OK' | 'KO' | 'SKIP' | 'ERR' | 'TIMEOUT' | 'CANCEL'; code?: string; message?: string; faults?: Fault[] };
 
 /**
@@ -50,6 +58,7 @@ export class JobRunner {
   #scheduled = false;
   #running = false;
   #idle: Array<() => void> = [];
+  readonly #definitions = new Map<string, WorkflowDefinition>();
 
   constructor(service: Service, opts: Partial<RunnerOptions> = {}) {
     this.#service = service;
@@ -108,6 +117,18 @@ export class JobRunner {
     if (job && !job.completed_at) this.#cancelNow(job);
   }
 
+  /** Workflow versions never change once written, so each is parsed once. */
+  #definition(ctx: Ctx, workflowId: string, version: number): WorkflowDefinition {
+    const key = `${workflowId}:${version}`;
+    let def = this.#definitions.get(key);
+    if (!def) {
+      def = loadDefinition(ctx, workflowId, version).def;
+      if (this.#definitions.size > 500) this.#definitions.clear();
+      this.#definitions.set(key, def);
+    }
+    return def;
+  }
+
   #isFinished(jobId: string): boolean {
     const { store } = this.#service;
     const row = store.first(store.q.selectFrom('jobs').select('completed_at').where('id', '=', jobId));
@@ -156,7 +177,7 @@ export class JobRunner {
     const job = store.first(store.q.selectFrom('jobs').selectAll().where('id', '=', jobId));
     if (!job || job.completed_at || !this.#running) return;
     const ctx: Ctx = { service: this.#service, caller: { companyId: job.company_id, kind: 'owner' } };
-    const { def } = loadDefinition(ctx, job.workflow_id, job.workflow_version);
+    const def = this.#definition(ctx, job.workflow_id, job.workflow_version);
 
     if (job.cancel_requested) {
       this.#cancelNow(job);
@@ -179,22 +200,34 @@ export class JobRunner {
     }
 
     const attempt = job.attempt + 1;
-    store.tx(() => {
-      this.#appendEvent(intent, { status: 'RUN' }, false);
+    const startedAt = nowIso();
+    const markRun = () => {
+      this.#appendEvent(intent, { status: 'RUN' }, false, startedAt);
       store.run(
         store.q
           .updateTable('jobs')
-          .set({ status: 'RUN', attempt, steps_run: job.attempt === 0 ? job.steps_run + 1 : job.steps_run, updated_at: nowIso() })
+          .set({ status: 'RUN', attempt, steps_run: job.attempt === 0 ? job.steps_run + 1 : job.steps_run, updated_at: startedAt })
           .where('id', '=', jobId),
       );
-    });
+    };
 
-    const outcome = await this.#execute(ctx, job, located.step, attempt);
-    this.#record(ctx, jobId, def, located.step, located.inRescue, outcome);
+    const pending = this.#execute(ctx, job, located.step, attempt);
+    if (pending instanceof Promise) {
+      // A step that waits (on the network, on rendering): show it running meanwhile.
+      store.tx(markRun);
+      this.#record(ctx, jobId, def, located.step, located.inRescue, await pending);
+    } else {
+      // A step that answered at once: its RUN event, effects, outcome and routing in one commit.
+      this.#record(ctx, jobId, def, located.step, located.inRescue, pending, markRun);
+    }
   }
 
-  /** Runs the provider with its timeout; an exception is an ERR (worth a retry), never a crash. */
-  async #execute(ctx: Ctx, job: JobRow, step: Step, attempt: number): Promise<Outcome & { apply?: () => void }> {
+  /**
+   * Calls the provider. A synchronous answer comes back as it is; a promise is
+   * raced against the step's timeout. An exception is an ERR (worth a retry),
+   * never a crash of the engine.
+   */
+  #execute(ctx: Ctx, job: JobRow, step: Step, attempt: number): StepOutcome | Promise<StepOutcome> {
     const provider = this.#service.providers.get(step.provider);
     if (!provider) return { status: 'KO', code: 'unknown-provider', message: `no provider ${step.provider}` };
     const config = provider.config.safeParse(step.config);
@@ -202,7 +235,6 @@ export class JobRunner {
 
     const timeoutMs = provider.timeoutMs ?? this.#opts.defaultTimeoutMs;
     const abort = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
     const stepCtx = makeStepContext(
       ctx,
       {
@@ -217,27 +249,38 @@ export class JobRunner {
       attempt,
       abort.signal,
     );
+    let answer: StepResult | Promise<StepResult>;
     try {
-      const timeout = new Promise<Outcome>((resolve) => {
-        timer = setTimeout(() => {
-          abort.abort(new Error('step timed out'));
-          resolve({ status: 'TIMEOUT', code: 'timeout', message: `the step ran past ${timeoutMs} ms` });
-        }, timeoutMs);
-      });
-      const result: StepResult | Outcome = await Promise.race([Promise.resolve(provider.run(stepCtx, config.data)), timeout]);
-      return result;
+      answer = provider.run(stepCtx, config.data);
     } catch (err) {
-      return { status: 'ERR', code: 'exception', message: String((err as Error)?.message ?? err).slice(0, 500) };
-    } finally {
-      clearTimeout(timer);
+      return failure(err);
     }
+    if (!(answer instanceof Promise)) return answer;
+
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<StepOutcome>((resolve) => {
+      timer = setTimeout(() => {
+        abort.abort(new Error('step timed out'));
+        resolve({ status: 'TIMEOUT', code: 'timeout', message: `the step ran past ${timeoutMs} ms` });
+      }, timeoutMs);
+    });
+    return Promise.race([answer.catch(failure), timeout]).finally(() => clearTimeout(timer));
   }
 
   /** One transaction: the step's effects, its outcome, faults, and where the job goes next. */
-  #record(ctx: Ctx, jobId: string, def: WorkflowDefinition, step: Step, inRescue: boolean, outcome: Outcome & { apply?: () => void }): void {
+  #record(
+    ctx: Ctx,
+    jobId: string,
+    def: WorkflowDefinition,
+    step: Step,
+    inRescue: boolean,
+    outcome: StepOutcome,
+    before?: () => void,
+  ): void {
     const { store } = this.#service;
     let ended = false;
     store.tx(() => {
+      before?.();
       const job = store.first(store.q.selectFrom('jobs').selectAll().where('id', '=', jobId))!;
       const intent = this.#intent(job.current_intent_id!);
       let result: Outcome = outcome;
@@ -328,12 +371,17 @@ export class JobRunner {
     return id;
   }
 
-  #appendEvent(intent: IntentRow, outcome: { status: string; code?: string; message?: string }, completed: boolean): void {
+  #appendEvent(
+    intent: IntentRow,
+    outcome: { status: string; code?: string; message?: string },
+    completed: boolean,
+    at: string = nowIso(),
+  ): void {
     const { store } = this.#service;
     const fresh = this.#intent(intent.id);
     const events = JSON.parse(fresh.events) as IntentEvent[];
     events.push({
-      at: nowIso(),
+      at,
       index: events.length + 1,
       status: outcome.status,
       ...(outcome.code !== undefined ? { code: outcome.code } : {}),
