@@ -5,7 +5,7 @@ import { conflict, notFound } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import type { EnrollmentsTable } from '../db/tables.ts';
 import { nowIso } from '../clock.ts';
-import { createToken } from './tokens.ts';
+import { createToken, forgetResolvedTokens } from './tokens.ts';
 
 type EnrollmentRow = Selectable<EnrollmentsTable>;
 
@@ -82,6 +82,7 @@ export function setEnrollmentDisabled(ctx: Ctx, id: string, disabled: boolean) {
   const { store } = ctx.service;
   requireEnrollment(ctx, id);
   store.run(store.q.updateTable('enrollments').set({ disabled: disabled ? 1 : 0, updated_at: nowIso() }).where('id', '=', id));
+  forgetResolvedTokens(store);
   return view(requireEnrollment(ctx, id));
 }
 

@@ -23,6 +23,17 @@ const TOUCH_EVERY_MS = 60_000;
 
 export const hashToken = (secret: string): string => createHash('sha256').update(secret).digest('hex');
 
+/**
+ * Resolved callers by token hash, so a busy client does not pay a query per call.
+ * Every write that can change what a token stands for (revoke, rotate, an
+ * enrollment disabled) clears it, so a revoked token stops working at once.
+ */
+const resolved = new WeakMap<Store, Map<string, { caller: Caller; lastUsed: number }>>();
+
+export function forgetResolvedTokens(store: Store): void {
+  resolved.delete(store);
+}
+
 const newSecret = () => PREFIX + randomBytes(32).toString('base64url');
 
 /** A new random 256-bit token. Only its SHA-256 is stored; the secret is returned once. */
@@ -59,6 +70,10 @@ export function createToken(
 export function resolveToken(store: Store, secret: string): Caller | undefined {
   if (!secret.startsWith(PREFIX) || secret.length > 200) return undefined;
   const hash = hashToken(secret);
+  const cache = resolved.get(store) ?? new Map();
+  resolved.set(store, cache);
+  const hit = cache.get(hash);
+  if (hit && Date.now() - hit.lastUsed < TOUCH_EVERY_MS) return hit.caller;
   const row = store.first(
     store.q
       .selectFrom('tokens')
@@ -72,12 +87,15 @@ export function resolveToken(store: Store, secret: string): Caller | undefined {
   if (!row.last_used_at || Date.now() - Date.parse(row.last_used_at) > TOUCH_EVERY_MS) {
     store.run(store.q.updateTable('tokens').set({ last_used_at: nowIso() }).where('id', '=', row.id));
   }
-  return {
+  const caller: Caller = {
     companyId: row.company_id,
     kind: row.kind as CallerKind,
     tokenId: row.id,
     ...(row.enrollment_id ? { enrollmentId: row.enrollment_id } : {}),
   };
+  if (cache.size > 10_000) cache.clear();
+  cache.set(hash, { caller, lastUsed: Date.now() });
+  return caller;
 }
 
 export function tokenView(row: TokenRow) {
@@ -105,6 +123,7 @@ function requireToken(store: Store, companyId: string, id: string): TokenRow {
 
 export function revokeToken(store: Store, companyId: string, id: string) {
   requireToken(store, companyId, id);
+  forgetResolvedTokens(store);
   store.run(
     store.q.updateTable('tokens').set({ revoked_at: nowIso() }).where('id', '=', id).where('revoked_at', 'is', null),
   );
@@ -117,5 +136,6 @@ export function rotateToken(store: Store, companyId: string, id: string) {
   if (row.revoked_at) throw notFound(`active token ${id}`);
   const secret = newSecret();
   store.run(store.q.updateTable('tokens').set({ hash: hashToken(secret), last_used_at: null }).where('id', '=', id));
+  forgetResolvedTokens(store);
   return { ...tokenView(requireToken(store, companyId, id)), token: secret };
 }
