@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import './token-form.css';
 
 interface TokenFormProps {
   notice?: string;
@@ -17,27 +18,36 @@ export function TokenForm({ notice, onSubmit }: TokenFormProps) {
 
   return (
     <main className="token-screen">
-      <form className="token-form" onSubmit={submit} aria-labelledby="token-title">
-        <h1 id="token-title">Silodesk</h1>
+      <form className="token-form card" onSubmit={submit} aria-labelledby="token-title">
+        <div className="brand">
+          <span className="brand-mark" aria-hidden="true">
+            S
+          </span>
+          <h1 id="token-title">Silodesk</h1>
+        </div>
         <p>
-          Enter an API token to open this Silodesk. <code>npm run serve</code> writes one to{' '}
-          <code>api-token</code> in its data folder.
+          Open the sign-in link <code>npm run serve</code> printed, or enter an API token. <code>serve</code> writes
+          the owner's token to <code>api-token</code> in its data folder.
         </p>
         {notice && (
-          <p className="notice" role="alert">
+          <p className="notice notice-error" role="alert">
             {notice}
           </p>
         )}
-        <label htmlFor="token-input">API token</label>
-        <input
-          id="token-input"
-          type="password"
-          autoComplete="off"
-          spellCheck={false}
-          value={value}
-          onChange={(event) => setValue(event.target.value)}
-        />
-        <button type="submit" disabled={!value.trim()}>
+        <div className="field">
+          <label htmlFor="token-input">API token</label>
+          <input
+            id="token-input"
+            className="input"
+            type="password"
+            autoComplete="off"
+            spellCheck={false}
+            autoFocus
+            value={value}
+            onChange={(event) => setValue(event.target.value)}
+          />
+        </div>
+        <button type="submit" className="btn btn-primary" disabled={!value.trim()}>
           Open
         </button>
       </form>

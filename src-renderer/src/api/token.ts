@@ -11,23 +11,41 @@ export interface TokenEnv {
 export const browserTokenEnv = (): TokenEnv => ({ location: window.location, history: window.history, storage: window.sessionStorage });
 
 /**
- * The token to start with. A `#token=…` fragment (as `npm run serve` links print
- * it) wins and is then removed from the address bar, so it does not linger in
- * history or get copied along with the URL; otherwise the one kept for this tab.
+ * Takes `name` out of the address bar's fragment and answers its value, so a
+ * secret never lingers in history or gets copied along with the URL.
+ */
+function takeFromFragment(env: TokenEnv, name: string): string | undefined {
+  const hash = env.location.hash.replace(/^#/, '');
+  // A UI route (`#/entries`) is not a key=value fragment: leave it alone.
+  if (hash.startsWith('/')) return undefined;
+  const fragment = new URLSearchParams(hash);
+  if (!fragment.has(name)) return undefined;
+  const value = fragment.get(name)?.trim();
+  fragment.delete(name);
+  const rest = fragment.toString();
+  env.history.replaceState(env.history.state, '', `${env.location.pathname}${env.location.search}${rest ? `#${rest}` : ''}`);
+  return value || undefined;
+}
+
+/**
+ * The token to start with. A `#token=…` fragment wins and is then removed from
+ * the address bar; otherwise the one kept for this tab.
  */
 export function initialToken(env: TokenEnv): string | undefined {
-  const fragment = new URLSearchParams(env.location.hash.replace(/^#/, ''));
-  const fromUrl = fragment.get('token')?.trim();
-  if (fragment.has('token')) {
-    fragment.delete('token');
-    const rest = fragment.toString();
-    env.history.replaceState(env.history.state, '', `${env.location.pathname}${env.location.search}${rest ? `#${rest}` : ''}`);
-  }
+  const fromUrl = takeFromFragment(env, 'token');
   if (fromUrl) {
     saveToken(env, fromUrl);
     return fromUrl;
   }
   return env.storage.getItem(STORAGE_KEY) ?? undefined;
+}
+
+/**
+ * The one-time login code of a `#login=…` link (as `npm run serve` prints it),
+ * removed from the address bar at once: it is traded for a token, never kept.
+ */
+export function takeLoginCode(env: TokenEnv): string | undefined {
+  return takeFromFragment(env, 'login');
 }
 
 export function saveToken(env: TokenEnv, token: string): void {

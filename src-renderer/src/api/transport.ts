@@ -1,5 +1,6 @@
 import { operations, type OperationName } from '../../../src-main/core/api/contract/index.ts';
 import type { OperationContract } from '../../../src-main/core/api/operation.ts';
+import type { IpcAnswer } from '../../../src-main/ipc/channel.ts';
 import type { SilodeskBridge } from '../../../src-preload/api.ts';
 import { ApiClientError } from './errors.ts';
 
@@ -17,11 +18,26 @@ export interface Transport {
   call(name: OperationName, input: CallInput): Promise<unknown>;
 }
 
+/**
+ * The bridge as a preload that knows about companies exposes it: the third argument
+ * is the company the window acts for, sent on as `{ name, input, company_id }`.
+ */
+interface CompanyAwareBridge {
+  call(name: string, input: unknown, companyId?: string): Promise<IpcAnswer>;
+}
+
+export interface IpcTransportOptions {
+  /** read on every call: the company chosen in Settings (none means the install's default) */
+  companyId?(): string | undefined;
+}
+
 /** Calls through the preload bridge. Binary results arrive as `{mime, name, size, bytes}`. */
-export function ipcTransport(bridge: SilodeskBridge): Transport {
+export function ipcTransport(bridge: SilodeskBridge, options: IpcTransportOptions = {}): Transport {
+  const companyAware = bridge as CompanyAwareBridge;
   return {
     async call(name, input) {
-      const answer = await bridge.call(name, input);
+      const companyId = options.companyId?.();
+      const answer = companyId ? await companyAware.call(name, input, companyId) : await bridge.call(name, input);
       if (answer.ok) return answer.data;
       throw ApiClientError.fromBody(answer.error);
     },

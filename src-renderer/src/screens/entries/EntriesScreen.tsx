@@ -1,0 +1,275 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { Entry } from '../../api/types.ts';
+import { useApi } from '../../app/ApiContext.tsx';
+import { onEntryChanged, useChangeVersion } from '../../app/changes.ts';
+import { useShortcuts } from '../../app/keyboard.ts';
+import { navigate, type Route } from '../../app/routes.ts';
+import { useApiQuery } from '../../app/useApiQuery.ts';
+import { useDebounced } from '../../app/useDebounced.ts';
+import { formatCount, plural } from '../../format/count.ts';
+import { EmptyState } from '../../ui/EmptyState.tsx';
+import { Icon } from '../../ui/Icon.tsx';
+import { EntryView } from '../entry/EntryView.tsx';
+import { useImport } from '../import/ImportProvider.tsx';
+import { RunWorkflowDialog } from '../workflows/RunWorkflowDialog.tsx';
+import { MoveDialog, TagDialog, type ResolveTargets } from './BulkDialogs.tsx';
+import { EntryGrid } from './EntryGrid.tsx';
+import { EntryToolbar } from './EntryToolbar.tsx';
+import { hasNarrowing, loadAllEntries, NO_FILTERS, type EntryFilters } from './filters.ts';
+import { FolderSidebar } from './FolderSidebar.tsx';
+import { SelectionBar } from './SelectionBar.tsx';
+import { useEntrySource } from './useEntrySource.ts';
+import { useSelection } from './useSelection.ts';
+import './entries.css';
+
+type BulkAction = 'move' | 'tag' | 'run';
+const SEARCH_DEBOUNCE_MS = 200;
+
+/**
+ * The main screen: folders, search and filters, the entry list, and the entry view
+ * over it. `route` is undefined while another screen is shown; the list then stays
+ * mounted but hidden, so its pages, scroll position and selection are kept.
+ */
+export function EntriesScreen({ route }: { route?: Extract<Route, { screen: 'entries' }> }) {
+  const visible = route !== undefined;
+  const openId = route?.entryId;
+  const api = useApi();
+  const importer = useImport();
+  const [filters, setFilters] = useState<Omit<EntryFilters, 'q'>>(NO_FILTERS);
+  const [query, setQuery] = useState('');
+  const q = useDebounced(query.trim(), SEARCH_DEBOUNCE_MS);
+  const effective = useMemo<EntryFilters>(() => ({ ...filters, q }), [filters, q]);
+  const source = useEntrySource(effective);
+  const selection = useSelection();
+  const [activeId, setActiveId] = useState<string>();
+  const [bulk, setBulk] = useState<BulkAction>();
+  const searchRef = useRef<HTMLInputElement>(null);
+
+  const foldersVersion = useChangeVersion('folders');
+  const entriesVersion = useChangeVersion('entries');
+  const folders = useApiQuery((a) => a.listFolders(), [foldersVersion, entriesVersion]);
+  const folderList = folders.data?.list ?? [];
+
+  // A new set of results starts with nothing selected.
+  const filterKey = JSON.stringify(effective);
+  const { clear } = selection;
+  useEffect(() => clear(), [filterKey, clear]);
+
+  const rows = source.rows;
+
+  // An entry that changed on its own is fetched again and replaced in place.
+  const { replace } = source;
+  const shown = useRef(rows);
+  shown.current = rows;
+  useEffect(
+    () =>
+      onEntryChanged((id) => {
+        if (!shown.current.some((r) => r.id === id)) return;
+        api.getEntry({ params: { id } }).then(replace, () => {});
+      }),
+    [api, replace],
+  );
+  const total = useMemo(() => {
+    if (!source.hasMore && source.ready) return rows.length;
+    if (hasNarrowing(effective)) return undefined;
+    const counts = folders.data?.list;
+    if (!counts) return undefined;
+    return effective.folder !== undefined ? (counts.find((f) => f.folder === effective.folder)?.count ?? 0) : counts.reduce((s, f) => s + f.count, 0);
+  }, [source.hasMore, source.ready, rows.length, effective, folders.data]);
+
+  const knownTags = useMemo(() => {
+    const seen = new Set<string>();
+    for (const row of rows) for (const t of row.tags) if (seen.size < 300) seen.add(t);
+    return [...seen].sort();
+  }, [rows]);
+
+  const open = useCallback((id: string) => {
+    setActiveId(id);
+    navigate({ screen: 'entries', entryId: id });
+  }, []);
+
+  const focusGrid = () => document.querySelector<HTMLElement>('.entry-grid')?.focus({ preventScroll: true });
+
+  // Back from an entry: the list has the focus again, on the row that was open.
+  const wasOpen = useRef(openId);
+  useEffect(() => {
+    if (wasOpen.current && !openId && visible) focusGrid();
+    if (openId) setActiveId(openId);
+    wasOpen.current = openId;
+  }, [openId, visible]);
+
+  const step = (delta: number) => {
+    const ids = rows.map((r) => r.id);
+    if (ids.length === 0) return;
+    const current = ids.indexOf(openId ?? activeId ?? '');
+    const next = ids[Math.max(0, Math.min(ids.length - 1, current < 0 ? 0 : current + delta))];
+    if (openId) {
+      if (next !== openId) navigate({ screen: 'entries', entryId: next, tab: route?.tab }, { replace: true });
+      setActiveId(next);
+    } else {
+      setActiveId(next);
+      focusGrid();
+    }
+    if (current >= ids.length - 5) source.loadMore();
+  };
+
+  useShortcuts(visible, {
+    j: () => step(1),
+    k: () => step(-1),
+    x: () => activeId && !openId && selection.toggle(activeId),
+    Escape: (event) => {
+      if (openId) {
+        event.preventDefault();
+        navigate({ screen: 'entries' });
+      }
+    },
+  });
+
+  const resolveTargets: ResolveTargets = useCallback(
+    async (signal, onProgress) => {
+      if (selection.allMatching) return loadAllEntries(api, effective, onProgress, signal);
+      return rows.filter((r) => selection.ids.has(r.id));
+    },
+    [api, effective, rows, selection.allMatching, selection.ids],
+  );
+
+  const selectedCount = selection.allMatching ? (total ?? rows.length) : selection.ids.size;
+  const allLoadedSelected = rows.length > 0 && rows.every((r) => selection.ids.has(r.id));
+  const narrowed = hasNarrowing(effective);
+  const searching = q !== '';
+
+  const clearFilters = () => {
+    setFilters((f) => ({ ...NO_FILTERS, folder: f.folder }));
+    setQuery('');
+  };
+
+  const empty = narrowed ? (
+    <EmptyState icon="search" title="Nothing matches" actions={<button type="button" className="btn" onClick={clearFilters}>Clear search and filters</button>}>
+      {searching ? `No entry mentions “${q}”` : 'No entry matches these filters'}
+      {effective.folder ? ` in ${effective.folder}` : ''}.
+    </EmptyState>
+  ) : (
+    <EmptyState
+      icon="inbox"
+      title={effective.folder ? `${effective.folder} is empty` : 'No entries yet'}
+      actions={
+        <button type="button" className="btn btn-primary" onClick={importer.pickFiles}>
+          <Icon name="upload" /> Import files
+        </button>
+      }
+    >
+      Drop GOBL invoices (JSON), PDFs, images or XML anywhere on this window, or pick files to import.
+    </EmptyState>
+  );
+
+  return (
+    <section className="screen entries-screen" data-hidden={!visible} inert={!visible} aria-label="Entries">
+      <FolderSidebar
+        folders={folderList}
+        current={filters.folder}
+        onSelect={(folder) => {
+          setFilters((f) => ({ ...f, folder }));
+          if (openId) navigate({ screen: 'entries' });
+        }}
+      />
+      <div className="entries-main">
+        <div className="entries-list" data-hidden={!!openId} inert={!!openId}>
+          <EntryToolbar
+            query={query}
+            onQuery={setQuery}
+            filters={effective}
+            onFilters={(change) => setFilters((f) => ({ ...f, ...change }))}
+            onClear={clearFilters}
+            knownTags={knownTags}
+            searchRef={searchRef}
+            onLeaveSearch={() => {
+              if (!activeId && rows[0]) setActiveId(rows[0].id);
+              focusGrid();
+            }}
+          />
+          {selection.ids.size > 0 || selection.allMatching ? (
+            <SelectionBar
+              count={selectedCount}
+              loaded={rows.length}
+              allLoadedSelected={allLoadedSelected}
+              hasMore={source.hasMore}
+              allMatching={selection.allMatching}
+              total={total}
+              onAllMatching={selection.setAllMatching}
+              onMove={() => setBulk('move')}
+              onTag={() => setBulk('tag')}
+              onRun={() => setBulk('run')}
+              onClear={selection.clear}
+            />
+          ) : (
+            <div className="list-summary" aria-live="polite">
+              <h1 className="list-title">{effective.folder ?? 'All entries'}</h1>
+              <span className="muted">
+                {!source.ready
+                  ? 'Loading…'
+                  : total !== undefined
+                    ? plural(total, 'entry', 'entries')
+                    : `${formatCount(rows.length)}+ entries`}
+                {searching && source.ready ? ` for “${q}”` : ''}
+              </span>
+            </div>
+          )}
+          <EntryGrid
+            rows={rows}
+            hasMore={source.hasMore}
+            loading={source.loading}
+            ready={source.ready}
+            error={source.error}
+            total={total}
+            selection={selection}
+            activeId={activeId}
+            onActivate={setActiveId}
+            onOpen={open}
+            loadMore={source.loadMore}
+            retry={source.retry}
+            empty={empty}
+          />
+        </div>
+        {openId && (
+          <EntryView
+            key={openId}
+            entryId={openId}
+            tab={route?.tab}
+            fileId={route?.fileId}
+            onChanged={(entry: Entry) => source.replace(entry)}
+            position={positionOf(rows, openId)}
+          />
+        )}
+      </div>
+
+      <MoveDialog
+        open={bulk === 'move'}
+        count={selectedCount}
+        resolve={resolveTargets}
+        folders={folderList.map((f) => f.folder)}
+        onClose={() => setBulk(undefined)}
+        onDone={() => {
+          setBulk(undefined);
+          selection.clear();
+        }}
+      />
+      <TagDialog
+        open={bulk === 'tag'}
+        count={selectedCount}
+        resolve={resolveTargets}
+        knownTags={knownTags}
+        onClose={() => setBulk(undefined)}
+        onDone={() => {
+          setBulk(undefined);
+          selection.clear();
+        }}
+      />
+      <RunWorkflowDialog open={bulk === 'run'} count={selectedCount} resolve={resolveTargets} onClose={() => setBulk(undefined)} />
+    </section>
+  );
+}
+
+function positionOf(rows: Entry[], id: string): { index: number; count: number } | undefined {
+  const index = rows.findIndex((r) => r.id === id);
+  return index < 0 ? undefined : { index, count: rows.length };
+}

@@ -1,0 +1,322 @@
+import { memo, useCallback, useEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { Entry } from '../../api/types.ts';
+import { entryHref } from '../../app/routes.ts';
+import { formatDay } from '../../format/date.ts';
+import { formatMoney, isNegative } from '../../format/money.ts';
+import { ErrorNotice } from '../../ui/ErrorNotice.tsx';
+import { StateBadge } from '../../ui/StatusBadge.tsx';
+import { docKind, docNumber, entryTitle } from './doc-kind.ts';
+import type { Selection } from './useSelection.ts';
+
+const ROW_HEIGHT = 40;
+/** The sticky column header's height: rows start below it inside the scrolling grid. */
+const HEADER_HEIGHT = 34;
+/** Start fetching the next page this many rows before the end comes into view. */
+const PREFETCH_ROWS = 40;
+
+interface EntryGridProps {
+  rows: Entry[];
+  hasMore: boolean;
+  loading: boolean;
+  ready: boolean;
+  error?: unknown;
+  total?: number;
+  selection: Selection;
+  activeId?: string;
+  onActivate(id: string): void;
+  onOpen(id: string): void;
+  loadMore(): void;
+  retry(): void;
+  empty: ReactNode;
+}
+
+/**
+ * The entry list as an ARIA grid, virtualized: only the rows in view (plus a few)
+ * exist in the DOM, so 100k entries scroll like 100. Focus stays on the grid and
+ * the active row is named by aria-activedescendant.
+ */
+export function EntryGrid(props: EntryGridProps) {
+  const { rows, hasMore, loading, ready, error, total, selection, activeId, onActivate, onOpen, loadMore, retry, empty } = props;
+  // The grid is its own scroll container (so it is the one focusable, scrollable element), with a sticky header.
+  const gridRef = useRef<HTMLDivElement>(null);
+  const count = rows.length + (hasMore || (loading && rows.length > 0) ? 1 : 0);
+
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => gridRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+    scrollMargin: HEADER_HEIGHT,
+    scrollPaddingStart: HEADER_HEIGHT,
+    getItemKey: (index) => rows[index]?.id ?? '__more',
+  });
+  const items = virtualizer.getVirtualItems();
+  const lastShown = items.length ? items[items.length - 1].index : -1;
+
+  useEffect(() => {
+    if (hasMore && lastShown >= rows.length - PREFETCH_ROWS) loadMore();
+  }, [hasMore, lastShown, rows.length, loadMore]);
+
+  const ids = useMemo(() => rows.map((r) => r.id), [rows]);
+  const order = useRef(ids);
+  order.current = ids;
+  const activeIndex = activeId ? order.current.indexOf(activeId) : -1;
+
+  useEffect(() => {
+    if (activeIndex >= 0) virtualizer.scrollToIndex(activeIndex, { align: 'auto' });
+  }, [activeIndex, virtualizer]);
+
+  const move = useCallback(
+    (delta: number, extend: boolean) => {
+      const ids = order.current;
+      if (ids.length === 0) return;
+      const from = activeIndex < 0 ? (delta > 0 ? -1 : ids.length) : activeIndex;
+      const to = Math.max(0, Math.min(ids.length - 1, from + delta));
+      onActivate(ids[to]);
+      if (extend) selection.extendTo(ids[to], ids);
+    },
+    [activeIndex, onActivate, selection],
+  );
+
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    const page = Math.max(1, Math.floor(((gridRef.current?.clientHeight ?? 400) - HEADER_HEIGHT) / ROW_HEIGHT) - 1);
+    const id = activeId && activeIndex >= 0 ? activeId : undefined;
+    const mod = event.ctrlKey || event.metaKey;
+    switch (event.key) {
+      case 'ArrowDown':
+        move(1, event.shiftKey);
+        break;
+      case 'ArrowUp':
+        move(-1, event.shiftKey);
+        break;
+      case 'PageDown':
+        move(page, event.shiftKey);
+        break;
+      case 'PageUp':
+        move(-page, event.shiftKey);
+        break;
+      case 'Home':
+        move(-order.current.length, event.shiftKey);
+        break;
+      case 'End':
+        move(order.current.length, event.shiftKey);
+        break;
+      case 'Enter':
+        if (id) onOpen(id);
+        break;
+      case ' ':
+        if (id) selection.toggle(id);
+        break;
+      case 'a':
+      case 'A':
+        if (!mod) return;
+        selection.selectAll(order.current);
+        break;
+      case 'Escape':
+        if (selection.ids.size === 0) return;
+        selection.clear();
+        break;
+      default:
+        return;
+    }
+    event.preventDefault();
+  }
+
+  const onRowClick = useCallback(
+    (event: MouseEvent, id: string) => {
+      onActivate(id);
+      if (event.shiftKey) selection.extendTo(id, order.current);
+      else if (event.ctrlKey || event.metaKey) selection.toggle(id);
+      else selection.only(id);
+      gridRef.current?.focus({ preventScroll: true });
+    },
+    [onActivate, selection],
+  );
+
+  const onCheck = useCallback(
+    (event: MouseEvent, id: string) => {
+      event.stopPropagation();
+      onActivate(id);
+      if (event.shiftKey) selection.extendTo(id, order.current);
+      else selection.toggle(id);
+    },
+    [onActivate, selection],
+  );
+
+  const allLoadedSelected = rows.length > 0 && rows.every((r) => selection.ids.has(r.id));
+  const someSelected = selection.ids.size > 0 && !allLoadedSelected;
+
+  return (
+    <div className="entry-grid-wrap">
+      {error !== undefined && rows.length === 0 && <ErrorNotice error={error} onRetry={retry} />}
+      <div
+        ref={gridRef}
+        className="entry-grid"
+        role="grid"
+        aria-label="Entries"
+        aria-multiselectable="true"
+        aria-rowcount={total !== undefined ? total + 1 : -1}
+        aria-busy={loading && !ready}
+        aria-activedescendant={activeIndex >= 0 ? `entry-row-${activeId}` : undefined}
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+        onFocus={() => {
+          if (activeIndex < 0 && rows.length > 0) onActivate(rows[0].id);
+        }}
+      >
+        <div role="rowgroup" className="grid-head">
+          <div role="row" aria-rowindex={1} className="grid-row">
+            <div role="columnheader" className="cell-check">
+              <input
+                type="checkbox"
+                aria-label="Select all loaded entries"
+                tabIndex={-1}
+                checked={allLoadedSelected}
+                ref={(el) => {
+                  if (el) el.indeterminate = someSelected;
+                }}
+                onChange={() => (allLoadedSelected ? selection.clear() : selection.selectAll(order.current))}
+              />
+            </div>
+            <div role="columnheader">Date</div>
+            <div role="columnheader">Number</div>
+            <div role="columnheader">Type</div>
+            <div role="columnheader">Supplier</div>
+            <div role="columnheader">Customer</div>
+            <div role="columnheader" className="num">
+              Total
+            </div>
+            <div role="columnheader">State</div>
+            <div role="columnheader">Tags</div>
+          </div>
+        </div>
+        <div role="rowgroup" className="grid-body">
+          {ready && rows.length === 0 && !error ? (
+            <div role="row" aria-rowindex={2} className="grid-empty">
+              <div role="gridcell">{empty}</div>
+            </div>
+          ) : (
+            <div className="grid-sizer" style={{ height: virtualizer.getTotalSize() }}>
+              {items.map((item) => {
+                const entry = rows[item.index];
+                if (!entry) {
+                  return (
+                    <div key={item.key} role="row" aria-rowindex={item.index + 2} className="grid-row grid-more" style={{ transform: `translateY(${item.start - HEADER_HEIGHT}px)` }}>
+                      <div role="gridcell">
+                        {error !== undefined ? (
+                          <span className="more-error">
+                            Could not load more entries.{' '}
+                            <button type="button" className="link-btn" onClick={retry}>
+                              Try again
+                            </button>
+                          </span>
+                        ) : (
+                          <span className="loading-line">
+                            <span className="spinner" aria-hidden="true" /> Loading more…
+                          </span>
+                        )}
+                      </div>
+                    </div>
+                  );
+                }
+                return (
+                  <EntryRow
+                    key={item.key}
+                    entry={entry}
+                    index={item.index}
+                    top={item.start - HEADER_HEIGHT}
+                    selected={selection.ids.has(entry.id) || selection.allMatching}
+                    active={entry.id === activeId}
+                    onClick={onRowClick}
+                    onCheck={onCheck}
+                    onOpen={onOpen}
+                  />
+                );
+              })}
+            </div>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+interface EntryRowProps {
+  entry: Entry;
+  index: number;
+  top: number;
+  selected: boolean;
+  active: boolean;
+  onClick(event: MouseEvent, id: string): void;
+  onCheck(event: MouseEvent, id: string): void;
+  onOpen(id: string): void;
+}
+
+const EntryRow = memo(function EntryRow({ entry, index, top, selected, active, onClick, onCheck, onOpen }: EntryRowProps) {
+  const s = entry.snippet;
+  const number = docNumber(s);
+  const kind = docKind(entry.doc_schema, s.type);
+  const hasParties = !!(s.supplier || s.customer);
+  const title = entryTitle(entry);
+  const label = number ? `${kind} ${number}` : title || kind;
+  return (
+    <div
+      id={`entry-row-${entry.id}`}
+      role="row"
+      aria-rowindex={index + 2}
+      aria-selected={selected}
+      className={`grid-row${selected ? ' is-selected' : ''}${active ? ' is-active' : ''}${entry.invalid ? ' is-invalid' : ''}`}
+      style={{ transform: `translateY(${top}px)` }}
+      onClick={(event) => onClick(event, entry.id)}
+      onDoubleClick={() => onOpen(entry.id)}
+    >
+      <div role="gridcell" className="cell-check">
+        <input type="checkbox" tabIndex={-1} checked={selected} aria-label={`Select ${label}`} onClick={(event) => onCheck(event, entry.id)} readOnly />
+      </div>
+      <div role="gridcell" className="nowrap" title={s.issue_date ? undefined : `Imported ${entry.created_at}`}>
+        {s.issue_date ? formatDay(s.issue_date) : <span className="muted">{formatDay(entry.created_at)}</span>}
+      </div>
+      <div role="gridcell" className="ellipsis">
+        <a href={entryHref(entry.id)} tabIndex={-1} className="entry-link" onClick={(event) => event.stopPropagation()}>
+          {number ?? <span className="muted">no number</span>}
+        </a>
+      </div>
+      <div role="gridcell" className="ellipsis muted">
+        {kind}
+      </div>
+      {hasParties ? (
+        <>
+          <div role="gridcell" className="ellipsis" title={s.supplier}>
+            {s.supplier}
+          </div>
+          <div role="gridcell" className="ellipsis" title={s.customer}>
+            {s.customer ?? <span className="muted">—</span>}
+          </div>
+        </>
+      ) : (
+        <div role="gridcell" className="ellipsis cell-title" title={title}>
+          {title}
+        </div>
+      )}
+      <div role="gridcell" className={`num${isNegative(s.total) ? ' negative' : ''}`}>
+        {formatMoney(s.total, s.currency)}
+      </div>
+      <div role="gridcell">
+        <StateBadge state={entry.state} />
+      </div>
+      <div role="gridcell" className="cell-tags">
+        {entry.tags.length > 0 && (
+          <span className="chips" title={entry.tags.join(', ')}>
+            {entry.tags.slice(0, 3).map((t) => (
+              <span key={t} className="chip">
+                {t}
+              </span>
+            ))}
+            {entry.tags.length > 3 && <span className="muted">+{entry.tags.length - 3}</span>}
+          </span>
+        )}
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,45 @@
+/** What a document is, in a word an accountant uses, from its schema and type. */
+const INVOICE_TYPES: Record<string, string> = {
+  standard: 'Invoice',
+  proforma: 'Proforma',
+  corrective: 'Corrective',
+  'credit-note': 'Credit note',
+  'debit-note': 'Debit note',
+  other: 'Invoice',
+};
+
+const SCHEMA_KINDS: Record<string, string> = {
+  'bill/invoice': 'Invoice',
+  'bill/payment': 'Payment',
+  'bill/order': 'Order',
+  'bill/delivery': 'Delivery',
+  'bill/status': 'Status',
+  'note/message': 'Message',
+  'org/party': 'Party',
+  scan: 'Scan',
+};
+
+/** The part of a schema URL after `draft-0/`: `https://gobl.org/draft-0/bill/invoice` → `bill/invoice`. */
+export const schemaPath = (schema: string | undefined): string => (schema ?? '').replace(/^.*\/draft-\d+\//, '');
+
+export function docKind(schema: string | undefined, type: string | undefined): string {
+  const path = schemaPath(schema);
+  if (path === 'bill/invoice' && type) return INVOICE_TYPES[type] ?? 'Invoice';
+  return SCHEMA_KINDS[path] ?? (path ? path.split('/').pop()! : 'Document');
+}
+
+/** The number as GOBL presents it: series and code joined by a dash. */
+export function docNumber(snippet: Record<string, string>): string | undefined {
+  const { series, code } = snippet;
+  if (series && code) return `${series}-${code}`;
+  return code || undefined;
+}
+
+/**
+ * What to call an entry that has no number. A scan's snippet only knows its id,
+ * so it is named by its file instead.
+ */
+export function entryTitle(entry: { doc_schema: string; snippet: Record<string, string>; attachments: Array<{ name: string }> }): string {
+  if (schemaPath(entry.doc_schema) === 'scan' && entry.attachments[0]) return entry.attachments[0].name;
+  return entry.snippet.title ?? '';
+}
