@@ -14,6 +14,7 @@ const BENCHMARKS: Array<() => Promise<{ default: Benchmark }>> = [
   () => import('./silo.ts'),
   () => import('./sequence.ts'),
   () => import('./transform.ts'),
+  () => import('./sync.ts'),
 ];
 
 const RESULTS_FILE = new URL('./results.json', import.meta.url);

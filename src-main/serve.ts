@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -18,6 +18,10 @@ const { values } = parseArgs({
     port: { type: 'string', default: '4100' },
     host: { type: 'string', default: '127.0.0.1' },
     quiet: { type: 'boolean', default: false },
+    // sync this instance's default company with a remote Silodesk (also settable in the UI)
+    remote: { type: 'string' },
+    'remote-token-file': { type: 'string' },
+    'sync-interval': { type: 'string', default: '15' },
   },
 });
 
@@ -35,6 +39,25 @@ const dataDir = resolve(values.data!);
 const service = await openService(dataDir, { log: (line) => console.error(line) });
 const company = ensureDefaultCompany(service.store);
 ensureOwnerTokenFile(service.store, company, join(dataDir, 'api-token'));
+if (values.remote) {
+  // The token comes from a file, never the command line, where any user could read it.
+  if (!values['remote-token-file']) {
+    console.error('silodesk: --remote needs --remote-token-file FILE (a file holding the remote token)');
+    process.exit(2);
+  }
+  const interval = Number(values['sync-interval']);
+  try {
+    service.sync.configure(company.id, {
+      remote_url: values.remote,
+      token: readFileSync(resolve(values['remote-token-file']), 'utf8').trim(),
+      interval_minutes: Number.isInteger(interval) && interval >= 0 ? interval : 15,
+      paused: false,
+    });
+  } catch (err) {
+    console.error(`silodesk: cannot sync with ${values.remote}: ${(err as Error).message}`);
+    process.exit(2);
+  }
+}
 
 const webRoot = join(dirname(fileURLToPath(import.meta.url)), '..', 'out', 'web');
 const server = await startHttpServer(service, {

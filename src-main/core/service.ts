@@ -10,6 +10,8 @@ import { InstanceKeys, type KeySealer } from './keys/instance-keys.ts';
 import type { Provider } from './transform/provider.ts';
 import { providers as builtinProviders } from './transform/providers/index.ts';
 import { JobRunner, type RunnerOptions } from './transform/runner.ts';
+import { SyncController } from './sync/controller.ts';
+import type { SyncOptions } from './sync/run-context.ts';
 
 /** Deployment choices that are not data: who may be called, where files may go. */
 export interface ServiceConfig {
@@ -23,6 +25,10 @@ export interface ServiceConfig {
   runJobs: boolean;
   /** step providers added to the built-in ones (an embedding app's own steps) */
   extraProviders: Provider<any>[];
+  /** sync tuning (tests shorten retries and the timer) */
+  sync: Partial<SyncOptions>;
+  /** false: no automatic sync every N minutes (sync still runs when asked) */
+  autoSync: boolean;
 }
 
 /** The whole service of one data dir: database, files and instance identity. */
@@ -38,6 +44,8 @@ export interface Service {
   keys: InstanceKeys;
   /** the workflow job engine */
   jobs: JobRunner;
+  /** sync with a remote instance: settings, runs, status */
+  sync: SyncController;
   /** step providers by id: the built-in ones plus `config.extraProviders` */
   providers: Map<string, Provider<any>>;
   /** operational messages (never secrets or document data) */
@@ -75,6 +83,8 @@ export async function openService(
       runner: config.runner ?? {},
       runJobs: config.runJobs ?? true,
       extraProviders: config.extraProviders ?? [],
+      sync: config.sync ?? {},
+      autoSync: config.autoSync ?? true,
     },
     store,
     blobs,
@@ -82,14 +92,18 @@ export async function openService(
     cursorSecret,
     keys,
     jobs: undefined as unknown as JobRunner,
+    sync: undefined as unknown as SyncController,
     providers: new Map([...builtinProviders, ...(config.extraProviders ?? [])].map((p) => [p.id, p])),
     log: config.log,
     async close() {
+      await service.sync.stop();
       await service.jobs.stop();
       sqlite.close();
     },
   };
   service.jobs = new JobRunner(service, service.config.runner);
+  service.sync = new SyncController(service, service.config.sync);
+  if (service.config.autoSync) service.sync.start();
   // Unfinished jobs from before a crash or a quit are due again: they resume here.
   if (service.config.runJobs) service.jobs.start();
   return service;

@@ -354,3 +354,28 @@ describe('bulk import', () => {
     expect((await t.call('GET', `/silo/v1/entries/${good[2].id}`)).body.data.doc.code).toBe('IMP-2');
   });
 });
+
+describe('filters for the UI', () => {
+  it('finds entries by document uuid, lists tags with counts, and filters search by state, tag and date', async () => {
+    const base = fixtures.find((f) => f.file === 'es-invoice-es-es.json')!.envelope.doc;
+    const docUuid = uuidv7();
+    const a = await t.call('POST', '/silo/v1/entries', { data: { ...base, uuid: docUuid, code: 'FLT-1' }, tags: ['flt-q1', 'flt-audit'], state: 'paid' });
+    await t.call('POST', '/silo/v1/entries', { data: { ...base, uuid: uuidv7(), code: 'FLT-2', issue_date: '2019-01-01' }, tags: ['flt-q1'] });
+
+    const byDoc = await t.call('GET', `/silo/v1/entries?doc_uuid=${docUuid}`);
+    expect(byDoc.body.list.map((e: any) => e.id)).toEqual([a.body.id]);
+
+    const tags = await t.call('GET', '/silo/v1/tags');
+    expect(tags.body.list.filter((x: any) => x.tag.startsWith('flt-'))).toEqual([
+      { tag: 'flt-q1', count: 2 },
+      { tag: 'flt-audit', count: 1 },
+    ]);
+
+    const q = 'q=FLT&limit=100';
+    const ids = async (extra: string) => (await t.call('GET', `/silo/v1/search?${q}&${extra}`)).body.list.map((e: any) => e.data?.doc?.code ?? e.snippet.code);
+    expect(await ids('tag=flt-q1')).toHaveLength(2);
+    expect(await ids('state=paid&tag=flt-q1')).toEqual(['FLT-1']);
+    expect(await ids('tag=flt-q1&date_to=2020-01-01')).toEqual(['FLT-2']);
+    expect(await ids('tag=flt-q1&date_from=2020-01-01')).toEqual(['FLT-1']);
+  });
+});

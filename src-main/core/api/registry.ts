@@ -1,6 +1,7 @@
 import { accessHandlers } from '../access/handlers.ts';
 import { sequenceHandlers } from '../sequence/handlers.ts';
 import { siloHandlers } from '../silo/handlers.ts';
+import { syncHandlers } from '../sync/handlers.ts';
 import { transformHandlers } from '../transform/handlers.ts';
 import { operations, type OperationName } from './contract/index.ts';
 import type { Handlers } from './handler.ts';
@@ -13,6 +14,7 @@ export const handlers: Handlers = {
   ...sequenceHandlers,
   ...transformHandlers,
   ...accessHandlers,
+  ...syncHandlers,
 };
 
 export interface RegisteredOperation {

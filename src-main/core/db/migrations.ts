@@ -31,6 +31,11 @@ export const migrations: Record<string, Migration> = {
       for (const statement of ACCESS) await sql.raw(statement).execute(db);
     },
   },
+  '0006_sync': {
+    async up(db: Kysely<any>) {
+      for (const statement of SYNC) await sql.raw(statement).execute(db);
+    },
+  },
 };
 
 const INITIAL = [
@@ -251,4 +256,117 @@ const ACCESS = [
    ) STRICT`,
   `CREATE UNIQUE INDEX enrollments_company_app ON enrollments(company_id, app_id)`,
   `CREATE INDEX tokens_company ON tokens(company_id, created_at)`,
+];
+
+// Sync (DESIGN §6). `sync_changes` is the outbox and the change feed at once: one
+// row per record (log-compacted: a change deletes the record's row and inserts it
+// again, so it moves to a new, higher seq and a feed never replays superseded
+// states). AUTOINCREMENT so a seq is never reused, even after the highest row
+// moves: a cursor past it must never see an older change under its number.
+// `version` is this instance's per-record version; `remote_version` and
+// `synced_version` are what the configured remote and this instance last agreed on.
+const SYNC = [
+  `CREATE TABLE sync_changes (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     company_id TEXT NOT NULL,
+     kind TEXT NOT NULL CHECK (kind IN ('entry', 'attachment', 'meta', 'workflow', 'series', 'series_entry')),
+     record_id TEXT NOT NULL,
+     version INTEGER NOT NULL,
+     deleted INTEGER NOT NULL DEFAULT 0,
+     origin TEXT NOT NULL,
+     remote_version INTEGER,
+     synced_version INTEGER,
+     at TEXT NOT NULL
+   ) STRICT`,
+  `CREATE UNIQUE INDEX sync_changes_record ON sync_changes(company_id, kind, record_id)`,
+  `CREATE INDEX sync_changes_feed ON sync_changes(company_id, seq)`,
+  // The outbox proper: local changes the remote has not acknowledged yet.
+  `CREATE INDEX sync_changes_pending ON sync_changes(company_id, seq)
+     WHERE origin = 'local' AND (synced_version IS NULL OR version > synced_version)`,
+  `CREATE INDEX sync_changes_deleted_entries ON sync_changes(company_id, seq) WHERE kind = 'entry' AND deleted = 1`,
+  // Everything stored before sync existed is a local change not yet pushed, parents
+  // before children and series entries in chain order.
+  `INSERT INTO sync_changes (company_id, kind, record_id, version, origin, at)
+     SELECT company_id, 'series', id, 1, 'local', updated_at FROM series ORDER BY created_at, id`,
+  `INSERT INTO sync_changes (company_id, kind, record_id, version, origin, at)
+     SELECT s.company_id, 'series_entry', e.id, 1, 'local', e.created_at
+     FROM series_entries e JOIN series s ON s.id = e.series_id ORDER BY e.series_id, e.idx`,
+  `INSERT INTO sync_changes (company_id, kind, record_id, version, origin, at)
+     SELECT company_id, 'workflow', id, 1, 'local', updated_at FROM workflows ORDER BY created_at, id`,
+  `INSERT INTO sync_changes (company_id, kind, record_id, version, origin, at)
+     SELECT company_id, 'entry', id, 1, 'local', updated_at FROM entries ORDER BY seq`,
+  `INSERT INTO sync_changes (company_id, kind, record_id, version, origin, at)
+     SELECT company_id, 'attachment', entry_id || ':' || id, 1, 'local', created_at FROM attachments ORDER BY created_at`,
+  `INSERT INTO sync_changes (company_id, kind, record_id, version, origin, at)
+     SELECT e.company_id, 'meta', m.entry_id || ':' || m.src || ':' || m.key, 1, 'local', m.updated_at
+     FROM entry_meta m JOIN entries e ON e.id = m.entry_id ORDER BY m.updated_at`,
+  // One remote per company. The token is kept here (the data dir is the user's own,
+  // mode 0700) and never answered by any operation.
+  `CREATE TABLE sync_config (
+     company_id TEXT PRIMARY KEY REFERENCES companies(id),
+     remote_url TEXT NOT NULL,
+     token TEXT NOT NULL,
+     interval_minutes INTEGER NOT NULL,
+     paused INTEGER NOT NULL,
+     remote_instance_id TEXT,
+     remote_company_id TEXT,
+     pull_cursor TEXT,
+     full_pull INTEGER NOT NULL DEFAULT 0,
+     last_attempt_at TEXT,
+     last_success_at TEXT,
+     last_error TEXT,
+     last_error_kind TEXT,
+     last_error_at TEXT,
+     updated_at TEXT NOT NULL
+   ) STRICT`,
+  // The losing side of a conflict, kept until someone decides.
+  `CREATE TABLE sync_conflicts (
+     id TEXT PRIMARY KEY,
+     company_id TEXT NOT NULL,
+     kind TEXT NOT NULL,
+     record_id TEXT NOT NULL,
+     copy_entry_id TEXT,
+     local_version INTEGER NOT NULL,
+     remote_version INTEGER NOT NULL,
+     remote_origin TEXT NOT NULL,
+     loser TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     resolved_at TEXT,
+     resolution TEXT
+   ) STRICT`,
+  `CREATE INDEX sync_conflicts_open ON sync_conflicts(company_id, created_at) WHERE resolved_at IS NULL`,
+  // Changes a remote refused as invalid (push) or that could not be applied here
+  // (pull): kept and shown, never blocking the rest; retried on request or when
+  // the record changes again.
+  `CREATE TABLE sync_parked (
+     id TEXT PRIMARY KEY,
+     company_id TEXT NOT NULL,
+     direction TEXT NOT NULL CHECK (direction IN ('push', 'pull')),
+     kind TEXT NOT NULL,
+     record_id TEXT NOT NULL,
+     version INTEGER NOT NULL,
+     error TEXT NOT NULL,
+     parked_at TEXT NOT NULL,
+     retry INTEGER NOT NULL DEFAULT 0,
+     UNIQUE (company_id, direction, kind, record_id)
+   ) STRICT`,
+  // Records a full pull has seen; at its end, what the remote once held and no
+  // longer serves (it was restored from an older backup) is pushed to it again.
+  `CREATE TABLE sync_seen (
+     company_id TEXT NOT NULL,
+     kind TEXT NOT NULL,
+     record_id TEXT NOT NULL,
+     PRIMARY KEY (company_id, kind, record_id)
+   ) STRICT, WITHOUT ROWID`,
+  // Entries that never sync: conflict copies, which hold a losing version on the
+  // instance that lost it until someone decides (with their meta and attachments).
+  `CREATE TABLE sync_local_only (entry_id TEXT PRIMARY KEY) STRICT, WITHOUT ROWID`,
+  // Public keys of other instances, so copies of their series verify offline.
+  `CREATE TABLE sync_peer_keys (
+     kid TEXT PRIMARY KEY,
+     instance_id TEXT NOT NULL,
+     jwk TEXT NOT NULL,
+     created_at TEXT NOT NULL
+   ) STRICT`,
+  `CREATE INDEX sync_peer_keys_instance ON sync_peer_keys(instance_id)`,
 ];

@@ -209,7 +209,101 @@ export interface EnrollmentsTable {
   updated_at: string;
 }
 
+/** One row per synced record: its place in the change feed and its versions (see migration 0006). */
+export interface SyncChangesTable {
+  seq: Generated<number>;
+  company_id: string;
+  /** entry | attachment | meta | workflow | series | series_entry */
+  kind: string;
+  record_id: string;
+  /** this instance's version of the record, +1 on every change */
+  version: number;
+  deleted: Generated<number>;
+  /** 'local' for changes made here, else the instance id the change came from */
+  origin: string;
+  /** the remote's version at the last agreement (push acknowledged or pull applied) */
+  remote_version: number | null;
+  /** this instance's version at that agreement; a local change past it is unpushed */
+  synced_version: number | null;
+  at: string;
+}
+
+export interface SyncConfigTable {
+  company_id: string;
+  remote_url: string;
+  token: string;
+  interval_minutes: number;
+  paused: number;
+  remote_instance_id: string | null;
+  remote_company_id: string | null;
+  /** the remote's opaque feed cursor after the last applied page */
+  pull_cursor: string | null;
+  /** 1 while a full pull (first sync, or restart after a 410) is under way */
+  full_pull: Generated<number>;
+  last_attempt_at: string | null;
+  last_success_at: string | null;
+  last_error: string | null;
+  last_error_kind: string | null;
+  last_error_at: string | null;
+  updated_at: string;
+}
+
+export interface SyncConflictsTable {
+  id: string;
+  company_id: string;
+  kind: string;
+  record_id: string;
+  /** the entry in the `conflicts` folder holding the losing document (entry conflicts) */
+  copy_entry_id: string | null;
+  local_version: number;
+  remote_version: number;
+  remote_origin: string;
+  /** JSON of the losing record; `null` when the losing side was a deletion */
+  loser: string;
+  created_at: string;
+  resolved_at: string | null;
+  resolution: string | null;
+}
+
+export interface SyncParkedTable {
+  id: string;
+  company_id: string;
+  direction: string;
+  kind: string;
+  record_id: string;
+  version: number;
+  /** JSON error body */
+  error: string;
+  parked_at: string;
+  /** 1: someone asked to try it again at the next sync (pull side) */
+  retry: Generated<number>;
+}
+
+export interface SyncLocalOnlyTable {
+  entry_id: string;
+}
+
+export interface SyncSeenTable {
+  company_id: string;
+  kind: string;
+  record_id: string;
+}
+
+export interface SyncPeerKeysTable {
+  kid: string;
+  instance_id: string;
+  jwk: string;
+  created_at: string;
+}
+
 export interface Tables {
+  sync_changes: SyncChangesTable;
+  sync_config: SyncConfigTable;
+  sync_conflicts: SyncConflictsTable;
+  sync_parked: SyncParkedTable;
+  sync_peer_keys: SyncPeerKeysTable;
+  sync_seen: SyncSeenTable;
+  sync_local_only: SyncLocalOnlyTable;
   enrollments: EnrollmentsTable;
   workflows: WorkflowsTable;
   workflow_versions: WorkflowVersionsTable;

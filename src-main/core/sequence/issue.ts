@@ -2,6 +2,7 @@ import { canonicalJson } from '../gobl/index.ts';
 import { conflict, validationError } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';
+import { recordChange } from '../sync/change-log.ts';
 import { chainHashOf, sha256Hex, sortedMeta, type EntryPayload } from './chain.ts';
 import { entryCode } from './code.ts';
 import { seriesEntryView, type SeriesEntryRow, type SeriesEntryView } from './rows.ts';
@@ -86,6 +87,7 @@ export function issueEntry(ctx: Ctx, seriesId: string, id: string, input: IssueI
     store.run(
       store.q.updateTable('series').set({ last_index: index, last_entry_id: id, updated_at: at }).where('id', '=', seriesId),
     );
+    recordChange(store, { company_id: series.company_id, kind: 'series_entry', record_id: id });
     return row;
   });
 }

@@ -2,6 +2,7 @@ import { canonicalJson } from '../gobl/index.ts';
 import { conflict, notFound, validationError } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';
+import { recordChange } from '../sync/change-log.ts';
 import { sha256Hex, type SeriesPayload } from './chain.ts';
 import { seriesView, type SeriesRow, type SeriesView } from './rows.ts';
 
@@ -116,6 +117,7 @@ function updateSeries(ctx: Ctx, existing: SeriesRow, next: SeriesInput, requestH
     ...(changed.length > 0 ? numberingValues(ctx, existing.id, next, at) : {}),
   };
   ctx.service.store.run(ctx.service.store.q.updateTable('series').set(values).where('id', '=', existing.id));
+  recordChange(ctx.service.store, { company_id: existing.company_id, kind: 'series', record_id: existing.id });
   return { ...existing, ...values };
 }
 
@@ -149,6 +151,7 @@ function insertSeries(ctx: Ctx, id: string, input: SeriesInput, requestHash: str
     updated_at: at,
   };
   ctx.service.store.run(ctx.service.store.q.insertInto('series').values(row));
+  recordChange(ctx.service.store, { company_id: row.company_id, kind: 'series', record_id: id });
   return row;
 }
 

@@ -1,7 +1,7 @@
 import { canonicalJson } from '../gobl/index.ts';
 import type { Ctx } from '../api/handler.ts';
-import type { InstanceKeys } from '../keys/instance-keys.ts';
 import { decodeJws, SignatureError } from '../keys/jws.ts';
+import { verifierFor, type JwsVerifier } from '../sync/peer-keys.ts';
 import { sha256Hex } from './chain.ts';
 import { entryCode } from './code.ts';
 import type { SeriesEntryRow, SeriesRow } from './rows.ts';
@@ -27,7 +27,7 @@ class Broken extends Error {}
  * names an entry the chain does not reach), rows swapped, a forged signature.
  */
 export async function verifySeries(ctx: Ctx, seriesId: string): Promise<VerifyResult> {
-  const { store, keys } = ctx.service;
+  const { store } = ctx.service;
   // The head and the first page are read together (no await between), so an entry
   // issued while we verify is simply beyond the head we walk to.
   const series = requireSeriesRow(ctx, seriesId);
@@ -38,6 +38,8 @@ export async function verifySeries(ctx: Ctx, seriesId: string): Promise<VerifyRe
     return store.all(q.orderBy('idx').limit(PAGE));
   };
   let rows = pageAfter(undefined);
+  // A copy of another instance's series verifies with that issuer's keys, as synced.
+  const keys = verifierFor(ctx.service, series.issuer);
 
   const seriesProblem = await checkSeries(keys, series);
   if (seriesProblem) return { valid: false, count: 0, broken: { id: series.id, reason: seriesProblem } };
@@ -71,7 +73,7 @@ export async function verifySeries(ctx: Ctx, seriesId: string): Promise<VerifyRe
 
 const broken = (count: number, id: string, reason: string): VerifyResult => ({ valid: false, count, broken: { id, reason } });
 
-async function checkSeries(keys: InstanceKeys, series: SeriesRow): Promise<string | undefined> {
+async function checkSeries(keys: JwsVerifier, series: SeriesRow): Promise<string | undefined> {
   try {
     const sigs = parseSigs(series.sigs);
     const payload = await verifySig(keys, sigs[0]);
@@ -96,7 +98,7 @@ async function checkSeries(keys: InstanceKeys, series: SeriesRow): Promise<strin
 }
 
 async function checkEntry(
-  keys: InstanceKeys,
+  keys: JwsVerifier,
   series: SeriesRow,
   row: SeriesEntryRow,
   expected: number,
@@ -153,7 +155,7 @@ function parseSigs(text: string): string[] {
   return sigs as string[];
 }
 
-async function verifySig(keys: InstanceKeys, jws: string): Promise<Record<string, unknown>> {
+async function verifySig(keys: JwsVerifier, jws: string): Promise<Record<string, unknown>> {
   try {
     return await keys.verify(jws);
   } catch (err) {

@@ -4,6 +4,7 @@ import { ApiError, conflict, notFound, validationError } from '../api/errors.ts'
 import type { Ctx } from '../api/handler.ts';
 import type { BinaryResult } from '../api/operation.ts';
 import { nowIso } from '../clock.ts';
+import { recordChange } from '../sync/change-log.ts';
 import { attachmentView, type AttachmentRow } from './entry-view.ts';
 import { requireEntryRow } from './entries.ts';
 import { isInlineSafe, mimeFromName, unsafeFileNameReason } from './file-name.ts';
@@ -78,6 +79,7 @@ export function storeAttachment(
         .set((eb) => ({ version: eb('version', '+', 1), updated_at: values.created_at }))
         .where('id', '=', entryId),
     );
+    recordChange(store, { company_id: values.company_id, kind: 'attachment', record_id: `${entryId}:${file.id}` });
     return values;
   });
 }

@@ -3,6 +3,7 @@ import { canonicalJson, defaultFolderOf } from '../gobl/index.ts';
 import { conflict, notFound } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';
+import { recordChange } from '../sync/change-log.ts';
 import { deriveDocument, refuseInvalid, toEnvelope, type DerivedDocument } from './document.ts';
 import { writeDerivedIndexes } from './derived-index.ts';
 import { entryView, entryViews, type EntryRow, type EntryView } from './entry-view.ts';
@@ -94,7 +95,9 @@ export function commitEntry(ctx: Ctx, p: PreparedEntry): { row: EntryRow; create
     );
     if (holder) throw conflict(`key ${JSON.stringify(p.input.key)} is already used by entry ${holder.id}`);
   }
-  return { row: insertEntry(ctx, p.id, p.doc, p.input, p.requestHash), created: true };
+  const row = insertEntry(ctx, p.id, p.doc, p.input, p.requestHash);
+  recordChange(store, { company_id: row.company_id, kind: 'entry', record_id: row.id });
+  return { row, created: true };
 }
 
 /** Creates one entry (idempotent under its id); see prepareEntry and commitEntry. */

@@ -3,7 +3,7 @@ import type { siloOperations } from '../api/contract/silo.ts';
 import { getAttachment, putAttachment } from './attachments.ts';
 import { createEntry, getEntry, getEntryByKey } from './entries.ts';
 import { importEntries } from './import.ts';
-import { listEntries, listFolders, listRelated } from './list.ts';
+import { listEntries, listFolders, listRelated, listTags } from './list.ts';
 import { deleteMeta, getMeta, putMeta } from './meta.ts';
 import { patchEntry } from './patch.ts';
 import { searchEntries } from './search.ts';
@@ -18,6 +18,7 @@ export const siloHandlers: HandlersOf<typeof siloOperations> = {
   patchEntry: (ctx, { params, body }) => patchEntry(ctx, params.id, body),
   listRelated: (ctx, { params, query }) => listRelated(ctx, params.id, query),
   listFolders: (ctx) => listFolders(ctx),
+  listTags: (ctx) => listTags(ctx),
   searchEntries: (ctx, { query }) => searchEntries(ctx, query),
   putAttachment: (ctx, { params, body }) => putAttachment(ctx, params.entry_id, params.id, body),
   getAttachment: (ctx, { params }) => getAttachment(ctx, params.entry_id, params.id),

@@ -57,7 +57,7 @@ function page(ctx: Ctx, scope: string, base: EntryQuery, q: PageQuery): Omit<Ent
 
 export function listEntries(
   ctx: Ctx,
-  q: PageQuery & { folder?: string; state?: string; tag?: string; date_from?: string; date_to?: string },
+  q: PageQuery & { folder?: string; state?: string; tag?: string; date_from?: string; date_to?: string; doc_uuid?: string },
 ): EntryPage {
   const { store } = ctx.service;
   let base = store.q.selectFrom('entries').selectAll('entries').where('entries.company_id', '=', ctx.caller.companyId);
@@ -69,7 +69,8 @@ export function listEntries(
   }
   if (q.date_from !== undefined) base = base.where('entries.issue_date', '>=', q.date_from);
   if (q.date_to !== undefined) base = base.where('entries.issue_date', '<=', q.date_to);
-  const scope = JSON.stringify(['entries', ctx.caller.companyId, q.folder, q.state, q.tag, q.date_from, q.date_to, q.ascending, q.created_at]);
+  if (q.doc_uuid !== undefined) base = base.where('entries.doc_uuid', '=', q.doc_uuid);
+  const scope = JSON.stringify(['entries', ctx.caller.companyId, q.folder, q.state, q.tag, q.date_from, q.date_to, q.doc_uuid, q.ascending, q.created_at]);
   return { ...page(ctx, scope, base, q), ...(q.folder !== undefined ? { folder: q.folder } : {}) };
 }
 
@@ -137,4 +138,14 @@ export function listFolders(ctx: Ctx): { list: Array<{ folder: string; count: nu
       .orderBy('folder'),
   );
   return { list };
+}
+
+export function listTags(ctx: Ctx): { list: Array<{ tag: string; count: number }> } {
+  const rows = ctx.service.store
+    .statement(
+      `SELECT json_each.value AS tag, count(*) AS count FROM entries, json_each(entries.tags)
+       WHERE entries.company_id = ? GROUP BY json_each.value ORDER BY count DESC, tag`,
+    )
+    .all(ctx.caller.companyId) as Array<{ tag: string; count: number }>;
+  return { list: rows };
 }

@@ -1,6 +1,7 @@
 import { conflict, notFound } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';
+import { recordChange } from '../sync/change-log.ts';
 import { metaView, type MetaRow } from './entry-view.ts';
 import { requireEntryRow } from './entries.ts';
 
@@ -35,6 +36,7 @@ export function putMeta(ctx: Ctx, entryId: string, key: string, input: PutMetaIn
     store.run(
       store.q.updateTable('entries').set((eb) => ({ version: eb('version', '+', 1), updated_at: at })).where('id', '=', entryId),
     );
+    recordChange(store, { company_id: ctx.caller.companyId, kind: 'meta', record_id: `${entryId}:${input.src}:${key}` });
     return store.first(
       store.q.selectFrom('entry_meta').selectAll().where('entry_id', '=', entryId).where('key', '=', key).where('src', '=', input.src),
     )!;
@@ -70,6 +72,7 @@ export function deleteMeta(ctx: Ctx, entryId: string, key: string, src?: string)
     store.run(
       store.q.updateTable('entries').set((eb) => ({ version: eb('version', '+', 1), updated_at: nowIso() })).where('id', '=', entryId),
     );
+    recordChange(store, { company_id: ctx.caller.companyId, kind: 'meta', record_id: `${entryId}:${row.src}:${key}`, deleted: true });
     return { deleted: changes };
   });
 }

@@ -3,6 +3,7 @@ import mergePatch from 'json-merge-patch';
 import { ApiError, conflict, validationError } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';
+import { recordChange } from '../sync/change-log.ts';
 import { deriveDocument, refuseInvalid, toEnvelope, type DerivedDocument, type Envelope } from './document.ts';
 import { writeDerivedIndexes } from './derived-index.ts';
 import { entryViews, type EntryRow, type EntryView } from './entry-view.ts';
@@ -77,6 +78,7 @@ export function writeEntryChange(
     };
     store.run(store.q.updateTable('entries').set(values).where('id', '=', row.id));
     writeDerivedIndexes(store, { seq: row.seq, id: row.id, company_id: row.company_id, created_at: row.created_at, folder, tags }, doc);
+    recordChange(store, { company_id: row.company_id, kind: 'entry', record_id: row.id });
     return { ...fresh, ...values };
   });
 }

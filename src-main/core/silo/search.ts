@@ -14,13 +14,20 @@ export function ftsQueryOf(text: string): string | undefined {
 
 export function searchEntries(
   ctx: Ctx,
-  q: { q: string; folder?: string; limit: number; offset: number },
+  q: { q: string; folder?: string; state?: string; tag?: string; date_from?: string; date_to?: string; limit: number; offset: number },
 ): { list: EntryView[]; q: string; limit: number; offset: number; next_offset?: number } {
   const { store } = ctx.service;
   const match = ftsQueryOf(q.q);
   if (!match) return { list: [], q: q.q, limit: q.limit, offset: q.offset };
-  const folderClause = q.folder !== undefined ? 'AND e.folder = ?' : '';
-  const params: unknown[] = [match, ctx.caller.companyId, ...(q.folder !== undefined ? [q.folder] : []), q.limit + 1, q.offset];
+  // Each filter is a fixed SQL fragment with a bound value: nothing from the query string enters the SQL text.
+  const filters: Array<[string, unknown]> = [];
+  if (q.folder !== undefined) filters.push(['e.folder = ?', q.folder]);
+  if (q.state !== undefined) filters.push(['e.state = ?', q.state]);
+  if (q.tag !== undefined) filters.push(['EXISTS (SELECT 1 FROM json_each(e.tags) WHERE json_each.value = ?)', q.tag]);
+  if (q.date_from !== undefined) filters.push(['e.issue_date >= ?', q.date_from]);
+  if (q.date_to !== undefined) filters.push(['e.issue_date <= ?', q.date_to]);
+  const folderClause = filters.map(([sql]) => `AND ${sql}`).join(' ');
+  const params: unknown[] = [match, ctx.caller.companyId, ...filters.map(([, v]) => v), q.limit + 1, q.offset];
   const rows = store
     .statement(
       `SELECT e.* FROM entries_fts f JOIN entries e ON e.seq = f.rowid

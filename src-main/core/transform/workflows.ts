@@ -6,6 +6,7 @@ import type { Ctx } from '../api/handler.ts';
 import { decodeCursor, encodeCursor } from '../api/cursor.ts';
 import type { workflowBody, workflowPatchBody } from '../api/contract/transform.ts';
 import { nowIso } from '../clock.ts';
+import { recordChange } from '../sync/change-log.ts';
 import { checkDefinition, normalizeStep, type Step, type WorkflowDefinition } from './definition.ts';
 
 type WorkflowBody = z.output<typeof workflowBody>;
@@ -112,6 +113,7 @@ export function putWorkflow(ctx: Ctx, id: string, body: WorkflowBody): WorkflowV
       }),
     );
     store.run(store.q.insertInto('workflow_versions').values({ workflow_id: id, version: 1, definition: JSON.stringify(def), created_at: at }));
+    recordChange(store, { company_id: ctx.caller.companyId, kind: 'workflow', record_id: id });
   });
   return getWorkflow(ctx, id);
 }
@@ -144,6 +146,7 @@ export function patchWorkflow(ctx: Ctx, id: string, patch: WorkflowPatch): Workf
     );
     if (changes !== 1) throw conflict(`workflow ${id} changed meanwhile; retry`);
     store.run(store.q.insertInto('workflow_versions').values({ workflow_id: id, version, definition: JSON.stringify(def), created_at: at }));
+    recordChange(store, { company_id: ctx.caller.companyId, kind: 'workflow', record_id: id });
   });
   return getWorkflow(ctx, id);
 }

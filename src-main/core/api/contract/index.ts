@@ -1,6 +1,7 @@
 import { accessOperations } from './access.ts';
 import { sequenceOperations } from './sequence.ts';
 import { siloOperations } from './silo.ts';
+import { syncOperations } from './sync.ts';
 import { transformOperations } from './transform.ts';
 import { utilsOperations } from './utils.ts';
 
@@ -11,6 +12,7 @@ export const operations = {
   ...sequenceOperations,
   ...transformOperations,
   ...accessOperations,
+  ...syncOperations,
 };
 
 export type Operations = typeof operations;

@@ -115,6 +115,8 @@ export const siloOperations = {
       /** the document's issue date range, inclusive (YYYY-MM-DD) */
       date_from: isoDate.optional(),
       date_to: isoDate.optional(),
+      /** entries holding the document with this uuid (e.g. the invoice a credit note's preceding[] names) */
+      doc_uuid: uuid.optional(),
       ...pageQuery,
     }),
     output: entryPageSchema,
@@ -220,6 +222,14 @@ export const siloOperations = {
     access: ['owner', 'user', 'app'],
     output: z.object({ list: z.array(z.object({ folder: z.string(), count: z.number().int() })) }),
   }),
+  listTags: defineOperation({
+    method: 'GET',
+    path: '/silo/v1/tags',
+    summary: 'Tags in use in the current company with their entry counts',
+    area: 'silo',
+    access: ['owner', 'user', 'app'],
+    output: z.object({ list: z.array(z.object({ tag: z.string(), count: z.number().int() })) }),
+  }),
   searchEntries: defineOperation({
     method: 'GET',
     path: '/silo/v1/search',
@@ -229,6 +239,10 @@ export const siloOperations = {
     query: z.object({
       q: z.string().min(1, 'must not be empty').max(200),
       folder: folder.optional(),
+      state: state.optional(),
+      tag: tag.optional(),
+      date_from: isoDate.optional(),
+      date_to: isoDate.optional(),
       limit: listLimit,
       offset: queryInt(0, 10_000).default(0),
     }),

@@ -1,0 +1,100 @@
+import type { SyncChange } from '../api/contract/sync.ts';
+import { ApiError, fieldsOf, toApiError } from '../api/errors.ts';
+import { withOrigin } from './change-log.ts';
+import { changeRow, hasPendingChildren, isPending, markAgreed } from './change-rows.ts';
+import { keepLoser } from './conflicts.ts';
+import { park, unpark } from './parked.ts';
+import { isSyncKind, recordKinds, sameState } from './records/index.ts';
+import type { SyncRun } from './run-context.ts';
+
+export type PullOutcome = 'applied' | 'agreed' | 'skipped' | 'conflict' | 'parked' | 'repush';
+
+/** One item in its own savepoint: an item that cannot be applied here is parked, the page goes on. */
+export function applyItemSafely(run: SyncRun, item: SyncChange, full: boolean): PullOutcome {
+  const { store } = run.ctx.service;
+  // Seen by this full pull even if it cannot be applied here: the remote has it.
+  if (full && isSyncKind(item.kind)) {
+    store.run(store.q.insertInto('sync_seen').values({ company_id: run.companyId, kind: item.kind, record_id: item.id }).onConflict((oc) => oc.doNothing()));
+  }
+  try {
+    return store.tx(() => applyItem(run, item, full));
+  } catch (err) {
+    if (!isSyncKind(item.kind)) return 'skipped';
+    const error = toApiError(err);
+    if (error.key === 'internal') run.ctx.service.log?.(`sync: applying pulled ${item.kind} ${item.id} failed: ${(err as Error)?.stack ?? err}`);
+    park(store, run.companyId, 'pull', item.kind, item.id, item.version, error.toBody());
+    run.progress.parked++;
+    return 'parked';
+  }
+}
+
+/**
+ * The rules, by server versions only:
+ * - an item at or below the remote version already agreed is a repeat (skipped),
+ *   except in a full pull, where it means the remote lost our later state: pushed again;
+ * - the same state on both sides is simply agreed;
+ * - a local change not yet pushed, against a newer remote version, is a conflict:
+ *   the remote's version wins (the server took it first) and ours is kept;
+ *   unless the remote's version is our own earlier push (its origin is us);
+ * - otherwise the remote's state is written here.
+ */
+export function applyItem(run: SyncRun, item: SyncChange, full: boolean): PullOutcome {
+  const { ctx, companyId, remoteInstanceId } = run;
+  const { store, instanceId } = ctx.service;
+  if (!isSyncKind(item.kind)) return 'skipped';
+  const kind = recordKinds[item.kind];
+  if (!kind.validId(item.id)) throw new ApiError('validation', `not a ${item.kind} id`, { '$.id': item.id });
+  let record: unknown = null;
+  if (!item.deleted) {
+    const parsed = kind.schema.safeParse(item.record);
+    if (!parsed.success) throw new ApiError('validation', `the pulled ${item.kind} is not valid`, fieldsOf(parsed.error, '$.record'));
+    record = parsed.data;
+  }
+  const row = changeRow(store, companyId, item.kind, item.id);
+  const local = kind.read(ctx, item.id, { revealSecrets: true });
+  const same = sameState(item.kind, local, record);
+
+  if (row && row.remote_version !== null && item.version <= row.remote_version) {
+    if (!full || item.version === row.remote_version) return 'skipped';
+    // The remote serves an older version than we agreed on: it was restored from a
+    // backup. The same state is agreed again at its version; a state it lost goes
+    // back up, based on what it has now.
+    const pending = isPending(row);
+    store.run(
+      store.q
+        .updateTable('sync_changes')
+        .set(same ? { remote_version: item.version, ...(pending ? {} : { synced_version: row.version }) } : { origin: 'local', remote_version: item.version, synced_version: null })
+        .where('seq', '=', row.seq),
+    );
+    return same ? 'agreed' : 'repush';
+  }
+  if (same) {
+    if (row) markAgreed(store, row, item.version, row.version);
+    unpark(store, companyId, 'pull', item.kind, item.id);
+    return 'agreed';
+  }
+  let outcome: PullOutcome = 'applied';
+  // Deleting an entry deletes its files and meta too: unpushed changes to those are ours to keep.
+  const deletesMine = item.kind === 'entry' && record === null && local !== undefined && hasPendingChildren(store, companyId, item.id);
+  if (isPending(row) || deletesMine) {
+    if (item.origin === instanceId && row) {
+      store.run(store.q.updateTable('sync_changes').set({ remote_version: item.version }).where('seq', '=', row.seq));
+      return 'skipped';
+    }
+    keepLoser(ctx, {
+      kind: item.kind,
+      id: item.id,
+      loser: local,
+      localVersion: row?.version ?? 0,
+      remoteVersion: item.version,
+      remoteOrigin: item.origin,
+      deletedByRemote: record === null,
+    });
+    outcome = 'conflict';
+  }
+  withOrigin(store, remoteInstanceId, () => kind.apply(ctx, item.id, record));
+  const after = changeRow(store, companyId, item.kind, item.id);
+  if (after) markAgreed(store, after, item.version, after.version);
+  unpark(store, companyId, 'pull', item.kind, item.id);
+  return outcome;
+}

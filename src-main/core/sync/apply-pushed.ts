@@ -1,0 +1,85 @@
+import { ApiError, badRequest, fieldsOf, toApiError } from '../api/errors.ts';
+import type { Ctx } from '../api/handler.ts';
+import type { PushResult } from '../api/contract/sync.ts';
+import { recordChange, withOrigin, type SyncKind } from './change-log.ts';
+import { changeRow } from './change-rows.ts';
+import { isSyncKind, recordKinds, sameState } from './records/index.ts';
+
+export interface PushedChange {
+  kind: string;
+  id: string;
+  base_version: number | null;
+  deleted?: boolean;
+  record?: unknown;
+}
+
+/**
+ * Applies one record another instance pushed, as this instance's next version of
+ * it. Accepted when the record is new here or this instance still holds the
+ * version the change was based on; the same state again (a retry whose answer was
+ * lost, or the same change made on both sides) answers `unchanged` with the
+ * version held; anything else is a conflict, decided on the pushing side when it
+ * pulls this instance's newer version. Call inside a transaction.
+ */
+export function applyPushedChange(ctx: Ctx, origin: string, change: PushedChange): PushResult {
+  const { kind, id } = change;
+  if (!isSyncKind(kind)) throw badRequest(`unknown record kind ${JSON.stringify(kind)}`, { kind: 'unknown kind' });
+  const handler = recordKinds[kind];
+  if (!handler.validId(id)) throw badRequest(`not a ${kind} id: ${JSON.stringify(id)}`, { id: `not a ${kind} id` });
+  let record: unknown = null;
+  if (!change.deleted) {
+    const parsed = handler.schema.safeParse(change.record);
+    if (!parsed.success) throw new ApiError('validation', `the ${kind} record is not valid`, fieldsOf(parsed.error, '$.record'));
+    record = parsed.data;
+  }
+
+  const { store } = ctx.service;
+  const companyId = ctx.caller.companyId;
+  const row = changeRow(store, companyId, kind, id);
+  const current = handler.read(ctx, id, { revealSecrets: true });
+  const version = () => changeRow(store, companyId, kind, id)?.version ?? 0;
+
+  if (sameState(kind, current, record)) {
+    // Already this state. A record that predates the change log gets its row now.
+    if (!row && current !== undefined) recordChange(store, { company_id: companyId, kind, record_id: id });
+    return { kind, id, status: 'unchanged', version: version() };
+  }
+  // New here, or based on the version held: accepted. A deletion here is a version like any other.
+  if (row && row.version !== change.base_version) {
+    return { kind, id, status: 'conflict', version: row.version, current_origin: row.origin === 'local' ? ctx.service.instanceId : row.origin };
+  }
+  withOrigin(store, origin, () => handler.apply(ctx, id, record));
+  return { kind, id, status: 'applied', version: version() };
+}
+
+/** Each item as its own savepoint in one transaction: one bad record never stops the others. */
+export function applyPushedBatch(ctx: Ctx, origin: string, changes: PushedChange[]): PushResult[] {
+  const { store } = ctx.service;
+  refuseOwnOrigin(ctx, origin);
+  return store.tx(() =>
+    changes.map((change) => {
+      try {
+        return store.tx(() => applyPushedChange(ctx, origin, change));
+      } catch (err) {
+        const error = toApiError(err);
+        if (error.key === 'internal') ctx.service.log?.(`sync: applying ${change.kind} ${change.id} failed: ${(err as Error)?.stack ?? err}`);
+        return { kind: change.kind, id: change.id, status: 'error' as const, error: error.toBody() };
+      }
+    }),
+  );
+}
+
+export function applyPushedOne(ctx: Ctx, origin: string, kind: SyncKind, id: string, change: Omit<PushedChange, 'kind' | 'id'>): PushResult {
+  refuseOwnOrigin(ctx, origin);
+  const result = ctx.service.store.tx(() => applyPushedChange(ctx, origin, { ...change, kind, id }));
+  if (result.status === 'conflict') {
+    throw new ApiError('conflict', `this instance holds version ${result.version} of ${kind} ${id}, newer than base_version`, {
+      '$.base_version': `the current version is ${result.version}`,
+    });
+  }
+  return result;
+}
+
+function refuseOwnOrigin(ctx: Ctx, origin: string): void {
+  if (origin === ctx.service.instanceId) throw badRequest('origin is this instance itself', { '$.origin': 'must be the pushing instance' });
+}

@@ -1,0 +1,65 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { TEMP_PREFIX, TEMP_SUFFIX } from '../files/atomic-write.ts';
+import type { BlobStore } from '../files/blob-store.ts';
+
+/**
+ * Stores many attachment files at once with the content store's guarantees (temp
+ * file, fsync, rename, then fsync of the folder, all before this resolves), but
+ * asynchronously and several at a time: a sync moves thousands of files, and
+ * doing them one by one on the main thread would hold up every other request
+ * (or the window) for seconds, and leave the disk waiting on one fsync at a time.
+ * Each folder is synced once however many files landed in it.
+ */
+export async function storeBlobs(blobs: BlobStore, items: Uint8Array[], concurrency = 8): Promise<string[]> {
+  const hashes = items.map((bytes) => createHash('sha256').update(bytes).digest('hex'));
+  const folders = new Set<string>();
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      const target = blobs.pathOf(hashes[i]);
+      if (existsSync(target) && statSync(target).size === items[i].byteLength) continue;
+      await mkdir(dirname(target), { recursive: true });
+      await writeDurably(join(blobs.root, 'tmp'), target, items[i]);
+      folders.add(dirname(target));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  await Promise.all([...folders].map(syncFolderAsync));
+  return hashes;
+}
+
+async function writeDurably(tempDir: string, target: string, bytes: Uint8Array): Promise<void> {
+  const temp = join(tempDir, `${TEMP_PREFIX}${randomBytes(8).toString('hex')}${TEMP_SUFFIX}`);
+  try {
+    const file = await open(temp, 'wx', 0o600);
+    try {
+      await file.writeFile(bytes);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await rename(temp, target);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw err;
+  }
+}
+
+async function syncFolderAsync(dir: string): Promise<void> {
+  // Windows cannot open a folder to fsync it; NTFS journals the rename itself.
+  if (process.platform === 'win32') return;
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // a file system that cannot sync folders still renamed atomically
+  }
+}

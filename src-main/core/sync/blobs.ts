@@ -1,0 +1,63 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { ApiError, validationError } from '../api/errors.ts';
+import type { Ctx } from '../api/handler.ts';
+import { MAX_ATTACHMENT_BYTES } from '../silo/attachments.ts';
+import { storeBlobs } from './blob-writes.ts';
+
+/** How much one read answer carries; the client asks again for what did not fit. */
+export const READ_BUDGET_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Bytes of this company only: a hash counts as held when an attachment of the
+ * caller's company references it and the file is here. So no company learns,
+ * or reads, which files another company on the same instance holds.
+ */
+function heldHashes(ctx: Ctx, hashes: string[]): Set<string> {
+  if (hashes.length === 0) return new Set();
+  const { store, blobs } = ctx.service;
+  const rows = store.all(
+    store.q
+      .selectFrom('attachments')
+      .select('hash')
+      .distinct()
+      .where('company_id', '=', ctx.caller.companyId)
+      .where('hash', 'in', hashes),
+  );
+  return new Set(rows.map((r) => r.hash).filter((h) => blobs.has(h)));
+}
+
+export function findMissingBlobs(ctx: Ctx, hashes: string[]): { missing: string[] } {
+  const held = heldHashes(ctx, [...new Set(hashes)]);
+  return { missing: [...new Set(hashes)].filter((h) => !held.has(h)) };
+}
+
+/** Stores bytes ahead of their records. Every hash is checked before anything is written. */
+export async function putBlobs(ctx: Ctx, blobs: Array<{ hash: string; data: string }>): Promise<{ stored: number }> {
+  const decoded = blobs.map((blob, i) => {
+    const bytes = Buffer.from(blob.data, 'base64');
+    if (bytes.byteLength > MAX_ATTACHMENT_BYTES) {
+      throw new ApiError('too-large', `blob ${i} is ${bytes.byteLength} bytes; the limit is ${MAX_ATTACHMENT_BYTES}`);
+    }
+    const hash = createHash('sha256').update(bytes).digest('hex');
+    if (hash !== blob.hash) throw validationError('the bytes do not match their hash', { [`$.blobs[${i}].hash`]: `the bytes hash to ${hash}` });
+    return bytes;
+  });
+  await storeBlobs(ctx.service.blobs, decoded);
+  return { stored: decoded.length };
+}
+
+export function readBlobs(ctx: Ctx, hashes: string[]): { blobs: Array<{ hash: string; data: string }>; missing: string[] } {
+  const unique = [...new Set(hashes)];
+  const held = heldHashes(ctx, unique);
+  const out: Array<{ hash: string; data: string }> = [];
+  let budget = READ_BUDGET_BYTES;
+  for (const hash of unique) {
+    if (!held.has(hash)) continue;
+    const bytes = readFileSync(ctx.service.blobs.pathOf(hash));
+    if (out.length > 0 && bytes.byteLength > budget) break;
+    budget -= bytes.byteLength;
+    out.push({ hash, data: bytes.toString('base64') });
+  }
+  return { blobs: out, missing: unique.filter((h) => !held.has(h)) };
+}

@@ -1,0 +1,70 @@
+import type { Store } from '../db/store.ts';
+import { nowIso } from '../clock.ts';
+
+export type SyncKind = 'entry' | 'attachment' | 'meta' | 'workflow' | 'series' | 'series_entry';
+
+export interface ChangeRef {
+  company_id: string;
+  kind: SyncKind;
+  record_id: string;
+  /** the change removed the record (a tombstone stays in the feed) */
+  deleted?: boolean;
+}
+
+/**
+ * Who the writes running now are made for. Every write path calls recordChange
+ * with no idea why it is writing; sync, when it applies a record pulled from (or
+ * pushed by) another instance, runs the same write paths inside `withOrigin`, so
+ * the change is recorded as that instance's and is never pushed back. Writes are
+ * synchronous (better-sqlite3), so a scope set around them cannot leak into
+ * another request.
+ */
+const origins = new WeakMap<Store, string | null>();
+
+/** `origin` null: record nothing (local-only rows such as conflict copies). */
+export function withOrigin<T>(store: Store, origin: string | null, fn: () => T): T {
+  const had = origins.has(store);
+  const previous = origins.get(store);
+  origins.set(store, origin);
+  try {
+    return fn();
+  } finally {
+    if (had) origins.set(store, previous!);
+    else origins.delete(store);
+  }
+}
+
+/**
+ * Writes a record's change into the outbox/feed, in the caller's transaction (call
+ * it right after the write it describes). The record's row moves to a new seq and
+ * its version goes up by one; what the remote last agreed on is carried over, so
+ * an unpushed change is simply `version > synced_version`.
+ */
+export function recordChange(store: Store, ref: ChangeRef): { seq: number; version: number } | undefined {
+  const origin = origins.has(store) ? origins.get(store)! : 'local';
+  if (origin === null || isLocalOnly(store, ref)) return undefined;
+  return store
+    .statement(
+      `INSERT OR REPLACE INTO sync_changes
+         (seq, company_id, kind, record_id, version, deleted, origin, remote_version, synced_version, at)
+       SELECT NULL, @company, @kind, @record, COALESCE(old.version, 0) + 1, @deleted, @origin, old.remote_version, old.synced_version, @at
+       FROM (SELECT 1) LEFT JOIN sync_changes old
+         ON old.company_id = @company AND old.kind = @kind AND old.record_id = @record
+       RETURNING seq, version`,
+    )
+    .get({ company: ref.company_id, kind: ref.kind, record: ref.record_id, deleted: ref.deleted ? 1 : 0, origin, at: nowIso() }) as {
+    seq: number;
+    version: number;
+  };
+}
+
+/** A conflict copy, or a file or meta of one: changes to it stay on this instance. */
+function isLocalOnly(store: Store, ref: ChangeRef): boolean {
+  if (ref.kind !== 'entry' && ref.kind !== 'attachment' && ref.kind !== 'meta') return false;
+  const entryId = ref.kind === 'entry' ? ref.record_id : ref.record_id.slice(0, ref.record_id.indexOf(':'));
+  return store.statement('SELECT 1 FROM sync_local_only WHERE entry_id = ?').get(entryId) !== undefined;
+}
+
+export function markLocalOnly(store: Store, entryId: string): void {
+  store.statement('INSERT OR IGNORE INTO sync_local_only (entry_id) VALUES (?)').run(entryId);
+}

@@ -1,0 +1,74 @@
+import type { Selectable } from 'kysely';
+import type { Store } from '../db/store.ts';
+import type { SyncChangesTable } from '../db/tables.ts';
+import type { SyncKind } from './change-log.ts';
+
+export type ChangeRow = Selectable<SyncChangesTable>;
+
+export function changeRow(store: Store, companyId: string, kind: SyncKind, recordId: string): ChangeRow | undefined {
+  return store.first(
+    store.q
+      .selectFrom('sync_changes')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('kind', '=', kind)
+      .where('record_id', '=', recordId),
+  );
+}
+
+/** A change made here that the remote has not acknowledged. */
+export const isPending = (row: ChangeRow | undefined): boolean =>
+  row !== undefined && row.origin === 'local' && (row.synced_version === null || row.version > row.synced_version);
+
+/** Both sides hold the same state: remember which versions those were. */
+export function markAgreed(store: Store, row: ChangeRow, remoteVersion: number, localVersion: number): void {
+  store.run(
+    store.q
+      .updateTable('sync_changes')
+      .set({ remote_version: remoteVersion, synced_version: localVersion })
+      .where('seq', '=', row.seq),
+  );
+}
+
+/**
+ * The pending rows of a company, in feed order, after `afterSeq`: the outbox.
+ * The WHERE repeats the partial index's condition word for word so SQLite uses it.
+ * A change parked at its current version waits for a retry; a newer change is tried again.
+ */
+export function pendingRows(store: Store, companyId: string, afterSeq: number, limit: number): ChangeRow[] {
+  return store
+    .statement(
+      `SELECT c.* FROM sync_changes c
+       WHERE c.company_id = ? AND c.seq > ?
+         AND c.origin = 'local' AND (c.synced_version IS NULL OR c.version > c.synced_version)
+         AND NOT EXISTS (SELECT 1 FROM sync_parked p WHERE p.company_id = c.company_id AND p.direction = 'push'
+                         AND p.kind = c.kind AND p.record_id = c.record_id AND p.version = c.version)
+       ORDER BY c.seq LIMIT ?`,
+    )
+    .all(companyId, afterSeq, limit) as ChangeRow[];
+}
+
+export function pendingCount(store: Store, companyId: string): number {
+  return (store
+    .statement(
+      `SELECT count(*) AS n FROM sync_changes c
+       WHERE c.company_id = ? AND c.origin = 'local' AND (c.synced_version IS NULL OR c.version > c.synced_version)
+         AND NOT EXISTS (SELECT 1 FROM sync_parked p WHERE p.company_id = c.company_id AND p.direction = 'push'
+                         AND p.kind = c.kind AND p.record_id = c.record_id AND p.version = c.version)`,
+    )
+    .get(companyId) as { n: number }
+  ).n;
+}
+
+/** Unpushed local changes to an entry's attachments or meta (ids `entry-id:…`). */
+export function hasPendingChildren(store: Store, companyId: string, entryId: string): boolean {
+  return (
+    store
+      .statement(
+        `SELECT 1 FROM sync_changes
+         WHERE company_id = ? AND kind IN ('attachment', 'meta') AND record_id > ? AND record_id < ?
+           AND origin = 'local' AND (synced_version IS NULL OR version > synced_version) LIMIT 1`,
+      )
+      .get(companyId, `${entryId}:`, `${entryId};`) !== undefined
+  );
+}

@@ -1,0 +1,160 @@
+import { ApiError } from '../api/errors.ts';
+import type { Ctx } from '../api/handler.ts';
+import type { SyncStatus } from '../api/contract/sync.ts';
+import { nowIso } from '../clock.ts';
+import type { Service } from '../service.ts';
+import { DEFAULT_RETRY } from './backoff.ts';
+import { RemoteError, RemoteUnreachable, SyncCancelled } from './remote-client.ts';
+import { runSync } from './run.ts';
+import { MassDeletionRefused, type Progress, type SyncOptions } from './run-context.ts';
+import { forgetSettings, loadConfig, saveOutcome, saveSettings, settingsView, type SettingsInput } from './settings.ts';
+import { syncStatus } from './status.ts';
+
+export const DEFAULT_SYNC_OPTIONS: SyncOptions = {
+  tickMs: 30_000,
+  retry: DEFAULT_RETRY,
+  // A page or batch of 200 is applied in about a fifth of a second on the other
+  // side: big enough that round trips do not dominate, small enough not to hold
+  // the event loop (the window, in the desktop app) for long.
+  pageSize: 200,
+  batchSize: 200,
+  batchBytes: 4 * 1024 * 1024,
+  blobBatchBytes: 8 * 1024 * 1024,
+};
+
+interface ActiveRun {
+  abort: AbortController;
+  done: Promise<SyncStatus>;
+}
+
+/**
+ * Sync for every company of the service: one run at a time per company, started
+ * by hand (`syncNow`) or by the timer every `interval_minutes` while not paused.
+ * A run's failure is never thrown at the caller: it is recorded (kind, message,
+ * time) and shown by `status`, and the next run starts over from the saved
+ * cursors and the outbox.
+ */
+export class SyncController {
+  readonly #service: Service;
+  readonly options: SyncOptions;
+  readonly #runs = new Map<string, ActiveRun>();
+  readonly #progress = new Map<string, Progress>();
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(service: Service, options: Partial<SyncOptions> = {}) {
+    this.#service = service;
+    this.options = { ...DEFAULT_SYNC_OPTIONS, ...options, retry: { ...DEFAULT_RETRY, ...options.retry } };
+  }
+
+  /** Starts automatic sync. */
+  start(): void {
+    if (this.#timer) return;
+    this.#timer = setInterval(() => this.#tick(), this.options.tickMs);
+    this.#timer.unref();
+  }
+
+  /** Stops the timer, cancels runs under way and waits for them to settle (their progress is saved per page). */
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    const runs = [...this.#runs.values()];
+    for (const run of runs) run.abort.abort();
+    await Promise.all(runs.map((r) => r.done));
+  }
+
+  configure(companyId: string, input: SettingsInput) {
+    return settingsView(saveSettings(this.#service.store, companyId, input));
+  }
+
+  forget(companyId: string) {
+    this.cancel(companyId);
+    forgetSettings(this.#service.store, companyId);
+    return settingsView(undefined);
+  }
+
+  settings(companyId: string) {
+    return settingsView(loadConfig(this.#service.store, companyId));
+  }
+
+  isRunning(companyId: string): boolean {
+    return this.#runs.has(companyId);
+  }
+
+  /** Starts a sync (or joins the one under way); resolves with the status once it has ended. */
+  syncNow(companyId: string, opts: { allowMassDeletion?: boolean } = {}): Promise<SyncStatus> {
+    const active = this.#runs.get(companyId);
+    if (active) return active.done;
+    if (!loadConfig(this.#service.store, companyId)) throw new ApiError('conflict', 'sync is not configured for this company; set a remote first');
+    const abort = new AbortController();
+    const progress: Progress = {
+      phase: 'connect', started_at: nowIso(), pushed: 0, pulled: 0, bytes_sent: 0, bytes_received: 0,
+      pending_at_start: 0, conflicts: 0, parked: 0,
+    };
+    this.#progress.set(companyId, progress);
+    const done = this.#execute(companyId, abort.signal, progress, opts.allowMassDeletion ?? false).finally(() => this.#runs.delete(companyId));
+    // #execute never rejects; `done` hands the status to whoever waits
+    const run: ActiveRun = { abort, done: done.then(() => this.status(companyId)) };
+    this.#runs.set(companyId, run);
+    return run.done;
+  }
+
+  cancel(companyId: string): void {
+    this.#runs.get(companyId)?.abort.abort();
+  }
+
+  status(companyId: string): SyncStatus {
+    const ctx: Ctx = { service: this.#service, caller: { companyId, kind: 'owner' } };
+    return syncStatus(ctx, this.#runs.has(companyId), this.#progress.get(companyId));
+  }
+
+  async #execute(companyId: string, signal: AbortSignal, progress: Progress, allowMassDeletion: boolean): Promise<void> {
+    const { store, log } = this.#service;
+    const attemptAt = nowIso();
+    const started = performance.now();
+    // One line per run for the operator: counts and time, never a token or a document.
+    const summary = () =>
+      `pushed ${progress.pushed}, pulled ${progress.pulled}, conflicts ${progress.conflicts}, parked ${progress.parked}, ` +
+      `${progress.bytes_sent} B out, ${progress.bytes_received} B in, ${Math.round(performance.now() - started)} ms`;
+    try {
+      await runSync(this.#service, companyId, this.options, signal, progress, allowMassDeletion);
+      if (signal.aborted) throw new SyncCancelled();
+      saveOutcome(store, companyId, { attemptAt, successAt: nowIso() });
+      log?.(`sync ${companyId}: ok, ${summary()}`);
+    } catch (err) {
+      const error = classify(err);
+      log?.(`sync ${companyId}: ${error.kind}: ${error.message}; ${summary()}`);
+      if (error.kind === 'internal') log?.(`sync: internal error: ${(err as Error)?.stack ?? err}`);
+      // a company deleted meanwhile, or a database closed under us, has nowhere to record this
+      try {
+        saveOutcome(store, companyId, { attemptAt, error });
+      } catch {
+        // nothing more to do
+      }
+    }
+  }
+
+  #tick(): void {
+    const now = Date.now();
+    const rows = this.#service.store.all(this.#service.store.q.selectFrom('sync_config').selectAll().where('paused', '=', 0).where('interval_minutes', '>', 0));
+    for (const row of rows) {
+      if (this.#runs.has(row.company_id)) continue;
+      const last = row.last_attempt_at ? Date.parse(row.last_attempt_at) : 0;
+      // Offline, it looks again every minute, so it syncs soon after the network is back.
+      const minutes = row.last_error_kind === 'network' ? Math.min(1, row.interval_minutes) : row.interval_minutes;
+      if (now - last >= minutes * 60_000) void this.syncNow(row.company_id).catch(() => undefined);
+    }
+  }
+}
+
+/** What went wrong, in words the badge and the settings screen can show (never the token). */
+export function classify(err: unknown): { kind: string; message: string } {
+  if (err instanceof SyncCancelled) return { kind: 'cancelled', message: 'cancelled; the next sync resumes where this one stopped' };
+  if (err instanceof RemoteUnreachable) return { kind: 'network', message: `the remote cannot be reached: ${err.message}` };
+  if (err instanceof MassDeletionRefused) return { kind: 'refused', message: err.message };
+  if (err instanceof RemoteError) {
+    if (err.status === 401 || err.status === 403) return { kind: 'auth', message: `the remote refused the token: ${err.message}` };
+    return { kind: 'remote', message: err.message };
+  }
+  if (err instanceof ApiError) return { kind: 'config', message: err.message };
+  return { kind: 'internal', message: 'sync failed on an internal error; see the log' };
+}

@@ -1,0 +1,50 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { ApiError } from '../api/errors.ts';
+import type { Store } from '../db/store.ts';
+
+/**
+ * Feed cursors are opaque to clients: the position (a change number) with the
+ * instance and company it belongs to, signed with the instance's cursor secret.
+ * Anything this instance cannot vouch for is `gone` (410), which tells a client
+ * to start a full pull: a garbled cursor, another instance's (the remote was
+ * replaced), another company's, or one past the last change ever numbered here
+ * (the remote was restored from a backup older than the cursor).
+ */
+export function encodeFeedCursor(secret: Buffer, instanceId: string, companyId: string, seq: number): string {
+  const payload = Buffer.from(JSON.stringify([instanceId, companyId, seq])).toString('base64url');
+  return `${payload}.${mac(secret, payload)}`;
+}
+
+export function decodeFeedCursor(secret: Buffer, store: Store, instanceId: string, companyId: string, cursor: string): number {
+  const [payload, given, extra] = cursor.split('.');
+  if (!payload || !given || extra !== undefined) throw gone('the cursor is not one of this feed');
+  const expected = Buffer.from(mac(secret, payload));
+  const got = Buffer.from(given);
+  if (got.length !== expected.length || !timingSafeEqual(got, expected)) throw gone('the cursor is not one of this instance');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    throw gone('the cursor is not one of this feed');
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 3 || typeof parsed[2] !== 'number' || !Number.isSafeInteger(parsed[2])) {
+    throw gone('the cursor is not one of this feed');
+  }
+  const [instance, company, seq] = parsed as [unknown, unknown, number];
+  if (instance !== instanceId) throw gone('the cursor was made by another instance');
+  if (company !== companyId) throw gone("the cursor belongs to another company's feed");
+  if (seq < 0 || seq > highWater(store)) throw gone('the cursor is ahead of this feed (was the remote restored from a backup?)');
+  return seq;
+}
+
+/** The highest change number ever given out (AUTOINCREMENT keeps it even when that row moved). */
+export function highWater(store: Store): number {
+  const row = store.statement(`SELECT seq FROM sqlite_sequence WHERE name = 'sync_changes'`).get() as { seq: number } | undefined;
+  return row?.seq ?? 0;
+}
+
+const gone = (why: string) => new ApiError('gone', `${why}; start a full pull without a cursor`);
+
+function mac(secret: Buffer, payload: string): string {
+  return createHmac('sha256', secret).update('sync-feed\0').update(payload).digest('base64url').slice(0, 32);
+}

@@ -1,0 +1,90 @@
+import type { Ctx } from '../api/handler.ts';
+import type { SyncChange } from '../api/contract/sync.ts';
+import type { SyncKind } from './change-log.ts';
+import { changeRow, type ChangeRow } from './change-rows.ts';
+import { decodeFeedCursor, encodeFeedCursor, highWater } from './feed-cursor.ts';
+import { recordKinds } from './records/index.ts';
+import type { ReadOptions } from './records/kind.ts';
+
+export interface FeedPage {
+  instance_id: string;
+  company_id: string;
+  changes: SyncChange[];
+  next_cursor: string;
+  has_more: boolean;
+}
+
+/**
+ * The change feed of the caller's company: rows of the change log after the
+ * cursor, each with the record's current state (log-compacted, so a record shows
+ * once, at its latest change). A record whose parent moved past it in the log (an
+ * attachment whose entry changed later) carries that parent in `requires`, so a
+ * client can always apply a page in order.
+ */
+export function listChanges(ctx: Ctx, q: { cursor?: string; limit: number; exclude_origin?: string }): FeedPage {
+  const { store, instanceId, cursorSecret } = ctx.service;
+  const companyId = ctx.caller.companyId;
+  const from = q.cursor ? decodeFeedCursor(cursorSecret, store, instanceId, companyId, q.cursor) : 0;
+  const exclude = q.exclude_origin === undefined ? undefined : q.exclude_origin === instanceId ? 'local' : q.exclude_origin;
+  let query = store.q
+    .selectFrom('sync_changes')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('seq', '>', from);
+  if (exclude !== undefined) query = query.where('origin', '!=', exclude);
+  const rows = store.all(query.orderBy('seq').limit(q.limit + 1));
+  const hasMore = rows.length > q.limit;
+  if (hasMore) rows.pop();
+
+  const opts: ReadOptions = { revealSecrets: ctx.caller.kind !== 'app' };
+  const changes = rows.map((row) => {
+    const change = changeOf(ctx, row, opts);
+    const parent = recordKinds[row.kind as SyncKind].parentOf?.(row.record_id, change.record);
+    const parentRow = parent ? changeRow(store, companyId, parent.kind, parent.id) : undefined;
+    return parentRow && parentRow.seq > row.seq ? { ...change, requires: [changeOf(ctx, parentRow, opts)] } : change;
+  });
+  // On the last page the cursor moves to the newest change number even when the
+  // rows at the end were left out (exclude_origin), so they are not read again.
+  const nextSeq = hasMore ? rows[rows.length - 1].seq : Math.max(from, highWater(store));
+  return {
+    instance_id: instanceId,
+    company_id: companyId,
+    changes,
+    next_cursor: encodeFeedCursor(cursorSecret, instanceId, companyId, nextSeq),
+    has_more: hasMore,
+  };
+}
+
+/** One record as the feed serves it now: its current state, or a tombstone. */
+export function changeOf(ctx: Ctx, row: ChangeRow, opts: ReadOptions): SyncChange {
+  const record = recordKinds[row.kind as SyncKind].read(ctx, row.record_id, opts);
+  return {
+    seq: row.seq,
+    kind: row.kind as SyncKind,
+    id: row.record_id,
+    version: row.version,
+    origin: row.origin === 'local' ? ctx.service.instanceId : row.origin,
+    ...(record === undefined ? { deleted: true as const } : { record }),
+  };
+}
+
+/** Entries deleted after the cursor (ids only), for the client's mass-deletion check. */
+export function listDeletions(ctx: Ctx, q: { cursor?: string; limit: number }) {
+  const { store, instanceId, cursorSecret } = ctx.service;
+  const companyId = ctx.caller.companyId;
+  const from = q.cursor ? decodeFeedCursor(cursorSecret, store, instanceId, companyId, q.cursor) : 0;
+  const rows = store
+    .statement(
+      `SELECT seq, record_id FROM sync_changes WHERE company_id = ? AND seq > ? AND kind = 'entry' AND deleted = 1
+       ORDER BY seq LIMIT ?`,
+    )
+    .all(companyId, from, q.limit + 1) as Array<{ seq: number; record_id: string }>;
+  const hasMore = rows.length > q.limit;
+  if (hasMore) rows.pop();
+  const nextSeq = hasMore ? rows[rows.length - 1].seq : Math.max(from, highWater(store));
+  return {
+    entry_ids: rows.map((r) => r.record_id),
+    next_cursor: encodeFeedCursor(cursorSecret, instanceId, companyId, nextSeq),
+    has_more: hasMore,
+  };
+}

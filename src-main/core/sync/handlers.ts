@@ -1,0 +1,61 @@
+import type { HandlersOf } from '../api/handler.ts';
+import { badRequest } from '../api/errors.ts';
+import type { syncOperations } from '../api/contract/sync.ts';
+import { applyPushedBatch, applyPushedOne } from './apply-pushed.ts';
+import { findMissingBlobs, putBlobs, readBlobs } from './blobs.ts';
+import { changeRow } from './change-rows.ts';
+import { listConflicts, resolveConflict } from './conflicts.ts';
+import { testConnection } from './connection-test.ts';
+import { changeOf, listChanges, listDeletions } from './feed.ts';
+import { listParked, retryParked } from './parked.ts';
+import { peerKeySets, storePeerKeys } from './peer-keys.ts';
+import { recordKinds } from './records/index.ts';
+import { notFound } from '../api/errors.ts';
+
+export const syncHandlers: HandlersOf<typeof syncOperations> = {
+  listSyncChanges: (ctx, { query }) => listChanges(ctx, query),
+  listSyncDeletions: (ctx, { query }) => listDeletions(ctx, query),
+  getSyncRecord: (ctx, { params }) => {
+    if (!recordKinds[params.kind].validId(params.id)) throw badRequest(`not a ${params.kind} id`, { id: `not a ${params.kind} id` });
+    const row = changeRow(ctx.service.store, ctx.caller.companyId, params.kind, params.id);
+    if (!row) throw notFound(`${params.kind} ${params.id}`);
+    return changeOf(ctx, row, { revealSecrets: ctx.caller.kind !== 'app' });
+  },
+  putSyncRecord: (ctx, { params, body }) => applyPushedOne(ctx, body.origin, params.kind, params.id, body),
+  pushSyncRecords: (ctx, { body }) => ({ results: applyPushedBatch(ctx, body.origin, body.changes) }),
+  findMissingSyncBlobs: (ctx, { body }) => findMissingBlobs(ctx, body.hashes),
+  putSyncBlobs: (ctx, { body }) => putBlobs(ctx, body.blobs),
+  readSyncBlobs: (ctx, { body }) => readBlobs(ctx, body.hashes),
+  getSyncKeys: (ctx) => ({
+    instance_id: ctx.service.instanceId,
+    instances: [{ instance_id: ctx.service.instanceId, keys: ctx.service.keys.jwks().keys }, ...peerKeySets(ctx.service.store)],
+  }),
+  putSyncKeys: (ctx, { body }) => {
+    if (body.instance_id === ctx.service.instanceId) throw badRequest('these are keys of this instance itself', { '$.instance_id': 'must be another instance' });
+    return { instance_id: body.instance_id, added: storePeerKeys(ctx.service.store, body.instance_id, body.keys) };
+  },
+
+  getSyncSettings: (ctx) => ctx.service.sync.settings(ctx.caller.companyId),
+  putSyncSettings: (ctx, { body }) => ctx.service.sync.configure(ctx.caller.companyId, body),
+  deleteSyncSettings: (ctx) => ctx.service.sync.forget(ctx.caller.companyId),
+  testSyncConnection: (ctx, { body }) => testConnection(ctx, body),
+  startSync: async (ctx, { query }) => {
+    const { sync } = ctx.service;
+    const done = sync.syncNow(ctx.caller.companyId, { allowMassDeletion: query.allow_mass_deletion });
+    if (query.wait > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([done, new Promise((resolve) => (timer = setTimeout(resolve, query.wait * 1000)))]);
+      clearTimeout(timer);
+    }
+    return sync.status(ctx.caller.companyId);
+  },
+  cancelSync: (ctx) => {
+    ctx.service.sync.cancel(ctx.caller.companyId);
+    return ctx.service.sync.status(ctx.caller.companyId);
+  },
+  getSyncStatus: (ctx) => ctx.service.sync.status(ctx.caller.companyId),
+  listSyncConflicts: (ctx, { query }) => listConflicts(ctx, query),
+  resolveSyncConflict: (ctx, { params, body }) => resolveConflict(ctx, params.id, body.keep),
+  listParkedChanges: (ctx) => ({ list: listParked(ctx.service.store, ctx.caller.companyId) }),
+  retryParkedChange: (ctx, { params }) => retryParked(ctx.service.store, ctx.caller.companyId, params.id),
+};

@@ -1,0 +1,68 @@
+import { v7 as uuidv7 } from 'uuid';
+import type { ErrorBody } from '../api/errors.ts';
+import { notFound } from '../api/errors.ts';
+import { nowIso } from '../clock.ts';
+import type { Store } from '../db/store.ts';
+import type { SyncKind } from './change-log.ts';
+
+export type Direction = 'push' | 'pull';
+
+/**
+ * A change refused as invalid is set aside with its error, and the sync goes on
+ * with the others. It stays listed until someone retries it or the record
+ * changes again (a pushed change parked at version N does not hold back N+1).
+ */
+export function park(store: Store, companyId: string, direction: Direction, kind: SyncKind, recordId: string, version: number, error: ErrorBody): void {
+  const text = JSON.stringify({ key: error.key, message: error.message, ...(error.fields ? { fields: error.fields } : {}) });
+  store.run(
+    store.q
+      .insertInto('sync_parked')
+      .values({ id: uuidv7(), company_id: companyId, direction, kind, record_id: recordId, version, error: text, parked_at: nowIso(), retry: 0 })
+      .onConflict((oc) =>
+        oc.columns(['company_id', 'direction', 'kind', 'record_id']).doUpdateSet({ version, error: text, parked_at: nowIso(), retry: 0 }),
+      ),
+  );
+}
+
+export function unpark(store: Store, companyId: string, direction: Direction, kind: SyncKind, recordId: string): void {
+  store.run(
+    store.q
+      .deleteFrom('sync_parked')
+      .where('company_id', '=', companyId)
+      .where('direction', '=', direction)
+      .where('kind', '=', kind)
+      .where('record_id', '=', recordId),
+  );
+}
+
+export function listParked(store: Store, companyId: string) {
+  const rows = store.all(store.q.selectFrom('sync_parked').selectAll().where('company_id', '=', companyId).orderBy('parked_at').orderBy('id'));
+  return rows.map((r) => ({
+    id: r.id,
+    direction: r.direction as Direction,
+    kind: r.kind as SyncKind,
+    record_id: r.record_id,
+    version: r.version,
+    error: JSON.parse(r.error) as { key: string; message: string; fields?: Record<string, string> },
+    parked_at: r.parked_at,
+  }));
+}
+
+export function parkedCount(store: Store, companyId: string): number {
+  return store.first(store.q.selectFrom('sync_parked').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', companyId))!.n;
+}
+
+/** A pushed change goes back in the outbox at once; a pulled one is fetched again at the next sync. */
+export function retryParked(store: Store, companyId: string, id: string): { retried: boolean } {
+  const row = store.first(store.q.selectFrom('sync_parked').selectAll().where('id', '=', id).where('company_id', '=', companyId));
+  if (!row) throw notFound(`parked change ${id}`);
+  if (row.direction === 'push') store.run(store.q.deleteFrom('sync_parked').where('id', '=', id));
+  else store.run(store.q.updateTable('sync_parked').set({ retry: 1 }).where('id', '=', id));
+  return { retried: true };
+}
+
+export function pullRetries(store: Store, companyId: string) {
+  return store.all(
+    store.q.selectFrom('sync_parked').selectAll().where('company_id', '=', companyId).where('direction', '=', 'pull').where('retry', '=', 1),
+  );
+}

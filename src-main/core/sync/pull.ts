@@ -1,0 +1,125 @@
+import type { SyncChange } from '../api/contract/sync.ts';
+import { ApiError } from '../api/errors.ts';
+import type { PublicJwk } from '../keys/instance-keys.ts';
+import { applyItemSafely } from './apply-pulled.ts';
+import type { SyncKind } from './change-log.ts';
+import { countRemoteDeletions, localEntryCount, localEntryExists, refusal, refuses } from './deletion-guard.ts';
+import type { FeedPage } from './feed.ts';
+import { fetchBlobs } from './fetch-blobs.ts';
+import { finishFullPull, startFullPull } from './full-pull.ts';
+import { storePeerKeys } from './peer-keys.ts';
+import { pullRetries, unpark } from './parked.ts';
+import { RemoteError } from './remote-client.ts';
+import type { SyncRun } from './run-context.ts';
+import { loadConfig } from './settings.ts';
+
+/**
+ * Applies the remote's feed page by page; each page and the cursor after it are
+ * one transaction, so a pull cut off anywhere (cancel, crash, kill) resumes at the
+ * first page not applied, and a page applied twice changes nothing. A cursor the
+ * remote no longer knows (410) restarts a full pull from the beginning.
+ */
+export async function pullChanges(run: SyncRun): Promise<{ conflicts: number }> {
+  const { ctx, companyId, remote, options, remoteInstanceId } = run;
+  const { store, instanceId } = ctx.service;
+  run.progress.phase = 'pull';
+  await takeRemoteKeys(run);
+  await retryParkedPulls(run);
+
+  let restarted = false;
+  let conflicts = 0;
+  const entriesAtStart = localEntryCount(store, companyId);
+  let deletedSoFar = 0;
+  if (!run.allowMassDeletion) {
+    const hit = await countRemoteDeletions(run);
+    if (refuses(hit, entriesAtStart)) throw refusal(hit, entriesAtStart);
+  }
+
+  const fetchPage = (cursor: string | null, full: boolean): Promise<Fetched | { error: unknown }> => {
+    const qs = new URLSearchParams({ limit: String(options.pageSize) });
+    if (cursor) qs.set('cursor', cursor);
+    // Our own pushes need not come back, except in a full pull, which checks everything.
+    if (!full) qs.set('exclude_origin', instanceId);
+    return remote
+      .json<FeedPage>('GET', `/sync/v1/changes?${qs}`)
+      .then(async (page) => {
+        const items = page.changes.flatMap((c) => [...(c.requires ?? []), c]);
+        await fetchBlobs(run, items);
+        return { page, items };
+      })
+      .catch((error: unknown) => ({ error }));
+  };
+
+  const config = loadConfig(store, companyId)!;
+  let full = config.full_pull === 1 || config.pull_cursor === null;
+  let next = fetchPage(config.pull_cursor, full);
+  for (;;) {
+    const fetched: Fetched | { error: unknown } = await next;
+    if ('error' in fetched) {
+      const err = fetched.error;
+      if (err instanceof RemoteError && err.status === 410 && !restarted) {
+        restarted = true;
+        startFullPull(store, companyId, false);
+        full = true;
+        next = fetchPage(null, true);
+        continue;
+      }
+      throw err;
+    }
+    const { page, items } = fetched;
+    if (page.instance_id !== remoteInstanceId) throw new ApiError('conflict', 'the remote changed identity during the sync');
+    if (run.signal.aborted) return { conflicts };
+    // The next page travels while this one is applied.
+    if (page.has_more) next = fetchPage(page.next_cursor, full);
+
+    const pageDeletes = items.filter((i) => i.kind === 'entry' && i.deleted && localEntryExists(store, companyId, i.id)).length;
+    if (!run.allowMassDeletion && refuses(deletedSoFar + pageDeletes, entriesAtStart)) throw refusal(deletedSoFar + pageDeletes, entriesAtStart);
+    deletedSoFar += pageDeletes;
+
+    store.tx(() => {
+      for (const item of items) {
+        const outcome = applyItemSafely(run, item, full);
+        if (outcome === 'conflict') conflicts++;
+        if (outcome === 'applied' || outcome === 'conflict') run.progress.pulled++;
+      }
+      store.run(store.q.updateTable('sync_config').set({ pull_cursor: page.next_cursor }).where('company_id', '=', companyId));
+      if (!page.has_more && full) finishFullPull(store, companyId);
+    });
+    if (!page.has_more) return { conflicts };
+  }
+}
+
+interface Fetched {
+  page: FeedPage;
+  items: SyncChange[];
+}
+
+async function takeRemoteKeys(run: SyncRun): Promise<void> {
+  const { store, instanceId } = run.ctx.service;
+  const answer = await run.remote.json<{ instances: Array<{ instance_id: string; keys: PublicJwk[] }> }>('GET', '/sync/v1/keys');
+  for (const set of answer.instances) {
+    if (set.instance_id !== instanceId && set.keys.length > 0) storePeerKeys(store, set.instance_id, set.keys);
+  }
+}
+
+/** Pulled changes parked here and since retried: fetched again and applied. */
+async function retryParkedPulls(run: SyncRun): Promise<void> {
+  const { store } = run.ctx.service;
+  for (const parked of pullRetries(store, run.companyId)) {
+    let item: SyncChange;
+    try {
+      item = await run.remote.json<SyncChange>('GET', `/sync/v1/records/${parked.kind}/${encodeURIComponent(parked.record_id)}`);
+    } catch (err) {
+      // The remote no longer has it at all: nothing left to apply.
+      if (err instanceof RemoteError && err.status === 404) {
+        unpark(store, run.companyId, 'pull', parked.kind as SyncKind, parked.record_id);
+        continue;
+      }
+      throw err;
+    }
+    await fetchBlobs(run, [...(item.requires ?? []), item]);
+    store.tx(() => {
+      for (const one of [...(item.requires ?? []), item]) applyItemSafely(run, one, false);
+    });
+  }
+}

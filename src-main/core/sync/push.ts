@@ -1,0 +1,174 @@
+import { readFile } from 'node:fs/promises';
+import type { PushResult } from '../api/contract/sync.ts';
+import type { ErrorBody } from '../api/errors.ts';
+import type { SyncKind } from './change-log.ts';
+import { changeRow, isPending, pendingRows, type ChangeRow } from './change-rows.ts';
+import { park, unpark } from './parked.ts';
+import { recordKinds } from './records/index.ts';
+import type { SyncRun } from './run-context.ts';
+
+interface Outgoing {
+  row: ChangeRow;
+  record: unknown;
+}
+
+/**
+ * Sends the outbox: this company's local changes the remote has not acknowledged,
+ * in change order, parents before children (an entry before its attachments, a
+ * series before its entries; entries of a series are in chain order already,
+ * since issued entries never move in the log). Attachment bytes go first. Each
+ * acknowledgement is stored as the remote's version of the record, so a push cut
+ * off anywhere resumes with what is left, and a retried record the remote
+ * already took is recognised by its content and answered `unchanged`.
+ */
+export async function pushChanges(run: SyncRun): Promise<{ conflicts: number }> {
+  const { ctx, companyId, remote, options } = run;
+  const { store, instanceId, keys } = ctx.service;
+  run.progress.phase = 'push';
+  // The remote checks copies of this instance's series against these keys.
+  await remote.json('PUT', '/sync/v1/keys', { instance_id: instanceId, keys: keys.jwks().keys });
+
+  let after = 0;
+  let conflicts = 0;
+  // Parents already sent ahead of their children in this push: never sent ahead twice.
+  const sentAhead = new Set<string>();
+  for (;;) {
+    if (run.signal.aborted) return { conflicts };
+    const rows = pendingRows(store, companyId, after, options.batchSize);
+    if (rows.length === 0) return { conflicts };
+    const batch = cutToSize(withParentsFirst(run, rows, sentAhead), options.batchBytes);
+    // Past the outbox rows this request carries (a parent pulled forward does not
+    // count); rows it could not carry come again in the next one.
+    const fetched = new Set(rows.map((r) => r.seq));
+    after = Math.max(after, ...batch.map((o) => o.row.seq).filter((seq) => fetched.has(seq)));
+
+    const body = {
+      origin: instanceId,
+      changes: batch.map(({ row, record }) => ({
+        kind: row.kind,
+        id: row.record_id,
+        base_version: row.remote_version,
+        ...(record === undefined ? { deleted: true } : { record }),
+      })),
+    };
+    await uploadBlobs(run, batch);
+    const { results } = await remote.json<{ results: PushResult[] }>('POST', '/sync/v1/records', body);
+    store.tx(() => {
+      results.forEach((result, i) => {
+        if (acknowledge(run, batch[i].row, result) === 'conflict') conflicts++;
+      });
+    });
+  }
+}
+
+type Outcome = 'done' | 'conflict' | 'deferred' | 'parked';
+
+function acknowledge(run: SyncRun, row: ChangeRow, result: PushResult): Outcome {
+  const { store, instanceId } = run.ctx.service;
+  const kind = row.kind as SyncKind;
+  if (result.status === 'applied' || result.status === 'unchanged') {
+    // The record may have changed again while the request was out: only what was sent is agreed.
+    store.run(
+      store.q
+        .updateTable('sync_changes')
+        .set({ remote_version: result.version!, synced_version: row.version })
+        .where('company_id', '=', run.companyId)
+        .where('kind', '=', kind)
+        .where('record_id', '=', row.record_id)
+        .where((eb) => eb.or([eb('synced_version', 'is', null), eb('synced_version', '<', row.version)])),
+    );
+    unpark(store, run.companyId, 'push', kind, row.record_id);
+    run.progress.pushed++;
+    return 'done';
+  }
+  if (result.status === 'conflict') {
+    // The remote's newer version is our own earlier push whose answer was lost:
+    // nothing to decide, the next push is based on it.
+    if (result.current_origin === instanceId) {
+      store.run(
+        store.q.updateTable('sync_changes').set({ remote_version: result.version! })
+          .where('company_id', '=', run.companyId).where('kind', '=', kind).where('record_id', '=', row.record_id),
+      );
+      return 'deferred';
+    }
+    // Decided when the pull brings the remote's version (it wins; ours is kept as a copy).
+    return 'conflict';
+  }
+  const error = result.error as ErrorBody;
+  // Waiting for an earlier record (a series entry after a gap) or a server fault: tried again next time.
+  if (error.key === 'conflict' || error.key === 'internal' || error.key === 'unavailable') return 'deferred';
+  park(store, run.companyId, 'push', kind, row.record_id, row.version, error);
+  run.progress.parked++;
+  return 'parked';
+}
+
+/**
+ * An attachment (or meta) whose entry changed after it sits later in the log: the
+ * entry goes first in the same request. Likewise a series before its entries.
+ */
+function withParentsFirst(run: SyncRun, rows: ChangeRow[], sentAhead: Set<string>): Outgoing[] {
+  const { ctx, companyId } = run;
+  const out: Outgoing[] = [];
+  const queued = new Set<string>();
+  const read = (row: ChangeRow) => recordKinds[row.kind as SyncKind].read(ctx, row.record_id, { revealSecrets: true });
+  for (const row of rows) {
+    const record = read(row);
+    const parent = recordKinds[row.kind as SyncKind].parentOf?.(row.record_id, record);
+    const parentKey = parent && `${parent.kind}/${parent.id}`;
+    if (parent && parentKey && !queued.has(parentKey) && !sentAhead.has(parentKey)) {
+      const parentRow = changeRow(ctx.service.store, companyId, parent.kind, parent.id);
+      if (parentRow && parentRow.seq > row.seq && isPending(parentRow)) {
+        out.push({ row: parentRow, record: read(parentRow) });
+        queued.add(parentKey);
+        sentAhead.add(parentKey);
+      }
+    }
+    const key = `${row.kind}/${row.record_id}`;
+    if (queued.has(key)) continue;
+    queued.add(key);
+    out.push({ row, record });
+  }
+  return out;
+}
+
+/** At least one record; then as many as fit in `max` bytes of JSON. */
+function cutToSize(items: Outgoing[], max: number): Outgoing[] {
+  let size = 0;
+  const out: Outgoing[] = [];
+  for (const item of items) {
+    const bytes = item.record === undefined ? 100 : JSON.stringify(item.record).length;
+    if (out.length > 0 && size + bytes > max) break;
+    size += bytes;
+    out.push(item);
+  }
+  return out;
+}
+
+/** Sends the bytes of the batch's attachments that the remote does not hold yet. */
+async function uploadBlobs(run: SyncRun, batch: Outgoing[]): Promise<void> {
+  const { remote, ctx, options } = run;
+  const hashes = [
+    ...new Set(
+      batch
+        .filter((o) => o.row.kind === 'attachment' && o.record !== undefined)
+        .map((o) => (o.record as { hash: string }).hash),
+    ),
+  ];
+  if (hashes.length === 0) return;
+  const { missing } = await remote.json<{ missing: string[] }>('POST', '/sync/v1/blobs/missing', { hashes });
+  let group: Array<{ hash: string; data: string }> = [];
+  let size = 0;
+  const flush = async () => {
+    if (group.length === 0) return;
+    await remote.json('POST', '/sync/v1/blobs', { blobs: group });
+    group = [];
+    size = 0;
+  };
+  for (const hash of missing) {
+    const bytes = await readFile(ctx.service.blobs.pathOf(hash));
+    if (size > 0 && size + bytes.byteLength > options.blobBatchBytes) await flush();
+    group.push({ hash, data: bytes.toString('base64') });
+    size += bytes.byteLength;
+  }
+  await flush();
+}

@@ -1,0 +1,105 @@
+import { statSync } from 'node:fs';
+import { validationError } from '../../api/errors.ts';
+import type { Ctx } from '../../api/handler.ts';
+import { attachmentRecord, type SyncRecordOf } from '../../api/contract/sync.ts';
+import { nowIso } from '../../clock.ts';
+import { requireEntryRow } from '../../silo/entries.ts';
+import type { AttachmentRow } from '../../silo/entry-view.ts';
+import { unsafeFileNameReason } from '../../silo/file-name.ts';
+import { recordChange } from '../change-log.ts';
+import type { RecordKind } from './kind.ts';
+
+type AttachmentRecord = SyncRecordOf['attachment'];
+
+const ID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}):([A-Za-z0-9][A-Za-z0-9._-]{0,127})$/;
+
+/** An attachment's id is only unique within its entry: sync names it `entry-id:file-id`. */
+export function splitAttachmentId(id: string): { entryId: string; fileId: string } | undefined {
+  const m = ID.exec(id);
+  return m ? { entryId: m[1], fileId: m[2] } : undefined;
+}
+
+export const attachmentKind: RecordKind<AttachmentRecord> = {
+  kind: 'attachment',
+  schema: attachmentRecord,
+  validId: (id) => ID.test(id),
+  parentOf: (id) => ({ kind: 'entry', id: splitAttachmentId(id)!.entryId }),
+  read(ctx, id) {
+    const row = findRow(ctx, id);
+    return row ? attachmentRecordOf(row) : undefined;
+  },
+  content: (r) => ({ name: r.name, desc: r.desc, mime: r.mime.toLowerCase(), meta: r.meta, hash: r.hash, size: r.size }),
+  /**
+   * The bytes arrive first (content-addressed); the record links them. Another
+   * state under the same id replaces the row: attachments have no versions of
+   * their own, and the losing state is kept by the conflict that decided it.
+   */
+  apply(ctx, id, record) {
+    const { store, blobs } = ctx.service;
+    const { entryId, fileId } = splitAttachmentId(id)!;
+    const row = findRow(ctx, id);
+    if (record !== null) {
+      if (record.entry_id !== entryId || record.id !== fileId) {
+        throw validationError('record entry_id and id must match the id in the path', { '$.record.id': `must be ${id}` });
+      }
+      requireEntryRow(ctx, entryId);
+      const reason = unsafeFileNameReason(record.name);
+      if (reason) throw validationError(`attachment name ${reason}`, { '$.record.name': reason });
+      if (!blobs.has(record.hash)) {
+        throw validationError('the attachment bytes are not here; send them first', { '$.record.hash': 'no stored bytes with this hash' });
+      }
+      const size = statSync(blobs.pathOf(record.hash)).size;
+      if (size !== record.size) throw validationError('size does not match the stored bytes', { '$.record.size': `the bytes are ${size} long` });
+    }
+    if (!row && record === null) return;
+    if (row) store.run(store.q.deleteFrom('attachments').where('entry_id', '=', entryId).where('id', '=', fileId));
+    if (record !== null) {
+      store.run(
+        store.q.insertInto('attachments').values({
+          entry_id: entryId,
+          id: fileId,
+          company_id: ctx.caller.companyId,
+          name: record.name,
+          desc: record.desc,
+          mime: record.mime.toLowerCase(),
+          hash: record.hash,
+          size: record.size,
+          meta: JSON.stringify(record.meta),
+          created_at: new Date(record.created_at).toISOString(),
+        }),
+      );
+    }
+    store.run(
+      store.q.updateTable('entries').set((eb) => ({ version: eb('version', '+', 1), updated_at: nowIso() })).where('id', '=', entryId),
+    );
+    recordChange(store, { company_id: ctx.caller.companyId, kind: 'attachment', record_id: id, deleted: record === null });
+  },
+};
+
+function findRow(ctx: Ctx, id: string): AttachmentRow | undefined {
+  const parts = splitAttachmentId(id);
+  if (!parts) return undefined;
+  const { store } = ctx.service;
+  return store.first(
+    store.q
+      .selectFrom('attachments')
+      .selectAll()
+      .where('entry_id', '=', parts.entryId)
+      .where('id', '=', parts.fileId)
+      .where('company_id', '=', ctx.caller.companyId),
+  );
+}
+
+export function attachmentRecordOf(row: AttachmentRow): AttachmentRecord {
+  return {
+    entry_id: row.entry_id,
+    id: row.id,
+    name: row.name,
+    desc: row.desc,
+    mime: row.mime,
+    meta: JSON.parse(row.meta) as Record<string, unknown>,
+    hash: row.hash,
+    size: row.size,
+    created_at: row.created_at,
+  };
+}

@@ -1,0 +1,110 @@
+import { ApiError, validationError } from '../../api/errors.ts';
+import type { Ctx } from '../../api/handler.ts';
+import { entryRecord, type SyncRecordOf } from '../../api/contract/sync.ts';
+import { deriveDocument, toEnvelope } from '../../silo/document.ts';
+import { commitEntry, findEntryRow, prepareEntry } from '../../silo/entries.ts';
+import type { EntryRow } from '../../silo/entry-view.ts';
+import { writeEntryChange } from '../../silo/patch.ts';
+import { recordChange } from '../change-log.ts';
+import type { RecordKind } from './kind.ts';
+
+type EntryRecord = SyncRecordOf['entry'];
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export const entryKind: RecordKind<EntryRecord> = {
+  kind: 'entry',
+  schema: entryRecord,
+  validId: (id) => UUID.test(id),
+  read(ctx, id) {
+    const row = findEntryRow(ctx, id);
+    return row ? entryRecordOf(row) : undefined;
+  },
+  content: (r) => ({ key: r.key ?? null, folder: r.folder, state: r.state, tags: r.tags, data: r.data }),
+  apply(ctx, id, record) {
+    const row = findEntryRow(ctx, id);
+    if (record === null) {
+      if (row) deleteEntry(ctx, row);
+      return;
+    }
+    if (record.id !== id) throw validationError('record id must equal the id in the path', { '$.record.id': `must equal ${id}` });
+    refuseForeignId(ctx, 'entries', id);
+    refuseKeyClash(ctx, id, record.key);
+    const labels = { folder: record.folder, tags: record.tags, state: record.state };
+    if (!row) {
+      // The other instance accepted it; a document it stored flagged invalid stays flagged here.
+      commitEntry(ctx, prepareEntry(id, { data: record.data, key: record.key, ...labels, allow_invalid: true }));
+      keepCreatedAt(ctx, id, record.created_at);
+      return;
+    }
+    const { store } = ctx.service;
+    if ((row.key ?? undefined) !== record.key) {
+      store.run(store.q.updateTable('entries').set({ key: record.key ?? null }).where('id', '=', id));
+    }
+    writeEntryChange(ctx, { ...row, key: record.key ?? null }, deriveDocument(toEnvelope(id, record.data).envelope), labels);
+  },
+};
+
+export function entryRecordOf(row: EntryRow): EntryRecord {
+  return {
+    id: row.id,
+    ...(row.key !== null ? { key: row.key } : {}),
+    folder: row.folder,
+    state: row.state,
+    tags: JSON.parse(row.tags) as string[],
+    data: JSON.parse(row.data) as Record<string, unknown>,
+    created_at: row.created_at,
+  };
+}
+
+/**
+ * Ids are unique per instance, not per company: the same document stored in two
+ * companies here cannot take the same id twice. Refused as invalid (it is parked
+ * and shown), since retrying will not change it.
+ */
+export function refuseForeignId(ctx: Ctx, table: 'entries' | 'workflows' | 'series', id: string): void {
+  const { store } = ctx.service;
+  const row = store.first(store.q.selectFrom(table).select('company_id').where('id', '=', id));
+  if (row && row.company_id !== ctx.caller.companyId) {
+    throw validationError(`id ${id} is taken by another company on this instance`, { '$.record.id': 'taken by another company here' });
+  }
+}
+
+/** A key names one entry per company; a synced entry that would take another's key is refused, not merged. */
+function refuseKeyClash(ctx: Ctx, id: string, key: string | undefined): void {
+  if (key === undefined) return;
+  const { store } = ctx.service;
+  const holder = store.first(
+    store.q.selectFrom('entries').select('id').where('company_id', '=', ctx.caller.companyId).where('key', '=', key).where('id', '!=', id),
+  );
+  if (holder) throw validationError(`key ${JSON.stringify(key)} is used by another entry here`, { '$.record.key': `used by entry ${holder.id}` });
+}
+
+/** Lists sort by created_at: a synced entry keeps the moment it was first stored, on every instance. */
+function keepCreatedAt(ctx: Ctx, id: string, createdAt: string): void {
+  const { store } = ctx.service;
+  const at = new Date(createdAt).toISOString();
+  store.run(store.q.updateTable('entries').set({ created_at: at }).where('id', '=', id));
+  store.run(store.q.updateTable('mentions').set({ created_at: at }).where('entry_id', '=', id));
+}
+
+/**
+ * Removes an entry with everything that hangs on it (attachment rows, meta,
+ * mentions, its search row, finished jobs). The attachment bytes stay in the
+ * content store. Refused while a job is working on the entry.
+ */
+export function deleteEntry(ctx: Ctx, row: EntryRow): void {
+  const { store } = ctx.service;
+  const running = store.first(
+    store.q.selectFrom('jobs').select('id').where('silo_entry_id', '=', row.id).where('completed_at', 'is', null),
+  );
+  if (running) throw new ApiError('conflict', `entry ${row.id} has a job under way (${running.id}); it is deleted once the job ends`);
+  store.run(
+    store.q.deleteFrom('intents').where('job_id', 'in', store.q.selectFrom('jobs').select('id').where('silo_entry_id', '=', row.id)),
+  );
+  store.run(store.q.deleteFrom('jobs').where('silo_entry_id', '=', row.id));
+  store.statement('DELETE FROM entries_fts WHERE rowid = ?').run(row.seq);
+  store.run(store.q.deleteFrom('entries').where('id', '=', row.id));
+  recordChange(store, { company_id: row.company_id, kind: 'entry', record_id: row.id, deleted: true });
+  store.run(store.q.deleteFrom('sync_local_only').where('entry_id', '=', row.id));
+}

@@ -1,0 +1,78 @@
+import { validationError } from '../../api/errors.ts';
+import type { Ctx } from '../../api/handler.ts';
+import { metaRecord, type SyncRecordOf } from '../../api/contract/sync.ts';
+import type { MetaRow } from '../../silo/entry-view.ts';
+import { deleteMeta, putMeta } from '../../silo/meta.ts';
+import type { RecordKind } from './kind.ts';
+
+type MetaRecord = SyncRecordOf['meta'];
+
+const KEY = '[A-Za-z0-9][A-Za-z0-9._-]{0,63}';
+const ID = new RegExp(`^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}):(${KEY}):(${KEY})$`);
+
+/** A meta record is named as the API shows it: `entry-id:src:key`. */
+export function splitMetaId(id: string): { entryId: string; src: string; key: string } | undefined {
+  const m = ID.exec(id);
+  return m ? { entryId: m[1], src: m[2], key: m[3] } : undefined;
+}
+
+export const metaKind: RecordKind<MetaRecord> = {
+  kind: 'meta',
+  schema: metaRecord,
+  validId: (id) => ID.test(id),
+  parentOf: (id) => ({ kind: 'entry', id: splitMetaId(id)!.entryId }),
+  read(ctx, id) {
+    const row = findRow(ctx, id);
+    return row ? metaRecordOf(row) : undefined;
+  },
+  content: (r) => ({ ref: r.ref, value: r.value, shared: r.shared, link_scope: r.link_scope, link_url: r.link_url }),
+  apply(ctx, id, record) {
+    const { entryId, src, key } = splitMetaId(id)!;
+    if (record === null) {
+      if (findRow(ctx, id)) deleteMeta(ctx, entryId, key, src);
+      return;
+    }
+    if (record.entry_id !== entryId || record.src !== src || record.key !== key) {
+      throw validationError('record entry_id, src and key must match the id in the path', { '$.record.key': `must be ${id}` });
+    }
+    putMeta(ctx, entryId, key, {
+      src,
+      ref: record.ref,
+      value: record.value,
+      shared: record.shared,
+      link_scope: record.link_scope,
+      link_url: record.link_url,
+    });
+  },
+};
+
+function findRow(ctx: Ctx, id: string): MetaRow | undefined {
+  const parts = splitMetaId(id);
+  if (!parts) return undefined;
+  const { store } = ctx.service;
+  return store.first(
+    store.q
+      .selectFrom('entry_meta')
+      .innerJoin('entries', 'entries.id', 'entry_meta.entry_id')
+      .selectAll('entry_meta')
+      .where('entry_meta.entry_id', '=', parts.entryId)
+      .where('entry_meta.src', '=', parts.src)
+      .where('entry_meta.key', '=', parts.key)
+      .where('entries.company_id', '=', ctx.caller.companyId),
+  );
+}
+
+function metaRecordOf(row: MetaRow): MetaRecord {
+  return {
+    entry_id: row.entry_id,
+    src: row.src,
+    key: row.key,
+    ref: row.ref,
+    value: JSON.parse(row.value) as MetaRecord['value'],
+    shared: row.shared === 1,
+    link_scope: row.link_scope,
+    link_url: row.link_url,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}

@@ -1,0 +1,103 @@
+import { ApiError, notFound, validationError } from '../../api/errors.ts';
+import { seriesEntryRecord, type SyncRecordOf } from '../../api/contract/sync.ts';
+import { canonicalJson } from '../../gobl/index.ts';
+import { chainHashOf, sha256Hex, sortedMeta } from '../../sequence/chain.ts';
+import { entryCode } from '../../sequence/code.ts';
+import type { SeriesEntryRow } from '../../sequence/rows.ts';
+import { recordChange } from '../change-log.ts';
+import type { RecordKind } from './kind.ts';
+import { checkSeriesEntrySigned } from './series-signature.ts';
+
+type SeriesEntryRecord = SyncRecordOf['series_entry'];
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * A copy appends an issued entry only where the issuer put it: the next index,
+ * linked to the copy's current head, signed by the issuer over exactly these
+ * fields and the previous entry's hash. An entry that would leave a gap waits
+ * (409, tried again later); one that would fork or renumber the chain is refused.
+ * Entries never change once issued.
+ */
+export const seriesEntryKind: RecordKind<SeriesEntryRecord> = {
+  kind: 'series_entry',
+  schema: seriesEntryRecord,
+  validId: (id) => UUID.test(id),
+  parentOf: (_id, record) => (record ? { kind: 'series', id: record.series_id } : undefined),
+  read(ctx, id) {
+    const { store } = ctx.service;
+    const row = store.first(
+      store.q
+        .selectFrom('series_entries')
+        .innerJoin('series', 'series.id', 'series_entries.series_id')
+        .selectAll('series_entries')
+        .where('series_entries.id', '=', id)
+        .where('series.company_id', '=', ctx.caller.companyId),
+    );
+    return row ? seriesEntryRecordOf(row) : undefined;
+  },
+  content: (r) => ({ series_id: r.series_id, index: r.index, code: r.code, meta: r.meta, previous_id: r.previous_id ?? null, sigs: r.sigs }),
+  apply(ctx, id, record) {
+    if (record === null) throw validationError('series entries are never deleted', { '$.deleted': 'not supported for series entries' });
+    if (record.id !== id) throw validationError('record id must equal the id in the path', { '$.record.id': `must equal ${id}` });
+    const { store, instanceId } = ctx.service;
+    if (store.first(store.q.selectFrom('series_entries').select('id').where('id', '=', id))) {
+      throw new ApiError('forbidden', `series entry ${id} already exists with other content; issued entries never change`);
+    }
+    const series = store.first(
+      store.q.selectFrom('series').selectAll().where('id', '=', record.series_id).where('company_id', '=', ctx.caller.companyId),
+    );
+    if (!series) throw notFound(`series ${record.series_id}`);
+    if (series.issuer === instanceId) {
+      throw new ApiError('forbidden', `series ${series.id} is issued by this instance; only it numbers its entries`);
+    }
+    const expected = series.last_entry_id === null ? series.start : series.last_index + 1;
+    if (record.index > expected) {
+      throw new ApiError('conflict', `series ${series.id} is at index ${expected - 1}; entry ${record.index} waits for the ones before it`);
+    }
+    if (record.index < expected || (record.previous_id ?? null) !== series.last_entry_id) {
+      throw new ApiError('forbidden', `index ${record.index} of series ${series.id} is already taken here; a chain is never forked or renumbered`);
+    }
+    if (record.code !== entryCode(series, record.index)) {
+      throw validationError('the code does not follow the series numbering', { '$.record.code': `must be ${entryCode(series, record.index)}` });
+    }
+    const previous = series.last_entry_id
+      ? store.first(store.q.selectFrom('series_entries').select('sigs').where('id', '=', series.last_entry_id))
+      : undefined;
+    const previousHash = previous ? chainHashOf((JSON.parse(previous.sigs) as string[])[0]) : '';
+    checkSeriesEntrySigned(store, series.issuer, record, previousHash);
+
+    const meta = sortedMeta(record.meta);
+    store.run(
+      store.q.insertInto('series_entries').values({
+        id,
+        series_id: series.id,
+        idx: record.index,
+        code: record.code,
+        meta: JSON.stringify(meta),
+        previous_id: record.previous_id ?? null,
+        sigs: JSON.stringify(record.sigs),
+        // as the issuer computes it, so a replay of the issuing request reads the same everywhere
+        request_hash: sha256Hex(canonicalJson({ meta, sig: record.sigs[1] })),
+        // stored exactly as signed: the chain check compares it with the payload
+        created_at: record.created_at,
+        updated_at: record.created_at,
+      }),
+    );
+    store.run(store.q.updateTable('series').set({ last_index: record.index, last_entry_id: id }).where('id', '=', series.id));
+    recordChange(store, { company_id: ctx.caller.companyId, kind: 'series_entry', record_id: id });
+  },
+};
+
+function seriesEntryRecordOf(row: SeriesEntryRow): SeriesEntryRecord {
+  return {
+    id: row.id,
+    series_id: row.series_id,
+    index: row.idx,
+    code: row.code,
+    meta: JSON.parse(row.meta) as Record<string, string>,
+    ...(row.previous_id ? { previous_id: row.previous_id } : {}),
+    sigs: JSON.parse(row.sigs) as string[],
+    created_at: row.created_at,
+  };
+}

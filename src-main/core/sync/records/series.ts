@@ -1,0 +1,86 @@
+import { ApiError, validationError } from '../../api/errors.ts';
+import { seriesRecord, type SyncRecordOf } from '../../api/contract/sync.ts';
+import { nowIso } from '../../clock.ts';
+import type { SeriesRow } from '../../sequence/rows.ts';
+import { recordChange } from '../change-log.ts';
+import { refuseForeignId } from './entry.ts';
+import type { RecordKind } from './kind.ts';
+import { checkSeriesSigned } from './series-signature.ts';
+
+type SeriesRecord = SyncRecordOf['series'];
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const NUMBERING = ['code', 'prefix', 'padding', 'suffix', 'start'] as const;
+
+/**
+ * Series are single-writer: the instance named `issuer` is the only one that
+ * changes one. Elsewhere the series is a read-only copy that takes the issuer's
+ * state as signed; the copy's head moves only as entries arrive, never here.
+ */
+export const seriesKind: RecordKind<SeriesRecord> = {
+  kind: 'series',
+  schema: seriesRecord,
+  validId: (id) => UUID.test(id),
+  read(ctx, id) {
+    const { store } = ctx.service;
+    const row = store.first(store.q.selectFrom('series').selectAll().where('id', '=', id).where('company_id', '=', ctx.caller.companyId));
+    return row ? seriesRecordOf(row) : undefined;
+  },
+  content: (r) => ({
+    name: r.name, description: r.description, code: r.code, prefix: r.prefix, padding: r.padding, suffix: r.suffix,
+    start: r.start, issuer: r.issuer, sigs: r.sigs,
+  }),
+  apply(ctx, id, record) {
+    if (record === null) throw validationError('series are never deleted', { '$.deleted': 'not supported for series' });
+    if (record.id !== id) throw validationError('record id must equal the id in the path', { '$.record.id': `must equal ${id}` });
+    const { store, instanceId } = ctx.service;
+    refuseForeignId(ctx, 'series', id);
+    const row = store.first(store.q.selectFrom('series').selectAll().where('id', '=', id));
+    if (row && row.issuer === instanceId) {
+      throw new ApiError('forbidden', `series ${id} is issued by this instance; a copy elsewhere cannot change it`);
+    }
+    if (row && row.issuer !== record.issuer) throw new ApiError('forbidden', `series ${id} is issued by ${row.issuer}; its issuer never changes`);
+    // Our own series coming back (this instance was restored from a backup) needs no peer check.
+    if (record.issuer !== instanceId) checkSeriesSigned(store, record);
+    if (row && row.last_entry_id !== null && NUMBERING.some((k) => row[k] !== record[k])) {
+      throw new ApiError('forbidden', `series ${id} has entries; its numbering never changes`);
+    }
+    const values = {
+      name: record.name,
+      description: record.description,
+      code: record.code,
+      prefix: record.prefix,
+      padding: record.padding,
+      suffix: record.suffix,
+      start: record.start,
+      sigs: JSON.stringify(record.sigs),
+      updated_at: nowIso(),
+    };
+    if (row) store.run(store.q.updateTable('series').set(values).where('id', '=', id));
+    else {
+      store.run(
+        store.q.insertInto('series').values({
+          id, company_id: ctx.caller.companyId, issuer: record.issuer, last_index: 0, last_entry_id: null,
+          request_hash: '', created_at: new Date(record.created_at).toISOString(), ...values,
+        }),
+      );
+    }
+    recordChange(store, { company_id: ctx.caller.companyId, kind: 'series', record_id: id });
+  },
+};
+
+function seriesRecordOf(row: SeriesRow): SeriesRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    code: row.code,
+    prefix: row.prefix,
+    padding: row.padding,
+    suffix: row.suffix,
+    start: row.start,
+    issuer: row.issuer,
+    sigs: JSON.parse(row.sigs) as string[],
+    created_at: row.created_at,
+  };
+}

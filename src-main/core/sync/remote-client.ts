@@ -1,0 +1,114 @@
+import type { ErrorBody } from '../api/errors.ts';
+import { nextDelayMs, retryAfterMs, type RetryPolicy } from './backoff.ts';
+
+/** The remote answered with an error that retrying will not fix (4xx other than 429). */
+export class RemoteError extends Error {
+  readonly status: number;
+  readonly body?: ErrorBody;
+  constructor(status: number, body: ErrorBody | undefined, what: string) {
+    super(`${what}: the remote answered ${status}${body?.message ? ` (${body.message})` : ''}`);
+    this.status = status;
+    this.body = body;
+  }
+}
+
+/** The remote could not be reached, or kept failing (network, 5xx, 429), through every retry. */
+export class RemoteUnreachable extends Error {}
+
+/** The sync was cancelled while waiting on the remote. */
+export class SyncCancelled extends Error {
+  constructor() {
+    super('sync cancelled');
+  }
+}
+
+export interface RemoteClientOptions {
+  baseUrl: string;
+  token: string;
+  retry: RetryPolicy;
+  signal: AbortSignal;
+  /** called with the bytes of each request body sent and each answer received */
+  onBytes?: (sent: number, received: number) => void;
+  /** waits (tests can speed time up); must reject when the signal aborts */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/**
+ * The client side of sync: JSON over global fetch to another Silodesk. Network
+ * errors, timeouts, 5xx and 429 are retried with backoff and jitter, honouring
+ * Retry-After; every call the sync makes is idempotent, so a retry is always safe.
+ * The token goes only in the Authorization header and into no message.
+ */
+export class RemoteClient {
+  readonly #o: RemoteClientOptions;
+
+  constructor(options: RemoteClientOptions) {
+    this.#o = options;
+  }
+
+  async json<T>(method: 'GET' | 'PUT' | 'POST', path: string, body?: unknown): Promise<T> {
+    const { retry, signal } = this.#o;
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const what = `${method} ${path.split('?')[0]}`;
+    let lastProblem = '';
+    for (let attempt = 1; attempt <= retry.maxAttempts; attempt++) {
+      if (signal.aborted) throw new SyncCancelled();
+      let retryAfter: number | undefined;
+      try {
+        const res = await fetch(this.#o.baseUrl + path, {
+          method,
+          headers: {
+            authorization: `Bearer ${this.#o.token}`,
+            accept: 'application/json',
+            ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
+          },
+          body: payload,
+          signal: AbortSignal.any([signal, AbortSignal.timeout(retry.timeoutMs)]),
+        });
+        const text = await res.text();
+        this.#o.onBytes?.(payload === undefined ? 0 : Buffer.byteLength(payload), Buffer.byteLength(text));
+        if (res.ok) return JSON.parse(text) as T;
+        if (res.status !== 429 && res.status < 500) throw new RemoteError(res.status, parseError(text), what);
+        lastProblem = `${what}: the remote answered ${res.status}`;
+        retryAfter = retryAfterMs(res.headers.get('retry-after'));
+      } catch (err) {
+        if (err instanceof RemoteError) throw err;
+        if (signal.aborted) throw new SyncCancelled();
+        lastProblem = `${what}: ${describeNetworkError(err)}`;
+      }
+      if (attempt < retry.maxAttempts) await (this.#o.sleep ?? sleep)(nextDelayMs(retry, attempt, retryAfter), signal);
+    }
+    throw new RemoteUnreachable(`${lastProblem} (after ${retry.maxAttempts} tries)`);
+  }
+}
+
+function parseError(text: string): ErrorBody | undefined {
+  try {
+    const body = JSON.parse(text) as ErrorBody;
+    return typeof body === 'object' && body !== null && typeof body.message === 'string' ? body : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** undici hides the reason in `cause`; a message never includes the URL's secrets (there are none) or the token. */
+function describeNetworkError(err: unknown): string {
+  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e?.name === 'TimeoutError') return 'timed out';
+  return e?.cause?.code ?? e?.cause?.message ?? e?.message ?? 'network error';
+}
+
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new SyncCancelled());
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new SyncCancelled());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

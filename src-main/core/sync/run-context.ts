@@ -1,0 +1,45 @@
+import type { Ctx } from '../api/handler.ts';
+import type { RetryPolicy } from './backoff.ts';
+import type { RemoteClient } from './remote-client.ts';
+
+export interface SyncOptions {
+  /** how often the automatic-sync timer looks for companies that are due */
+  tickMs: number;
+  retry: RetryPolicy;
+  /** feed page size asked of the remote */
+  pageSize: number;
+  /** records per push request */
+  batchSize: number;
+  /** a push request is cut when its records pass this many bytes */
+  batchBytes: number;
+  /** attachment bytes per upload request */
+  blobBatchBytes: number;
+}
+
+export interface Progress {
+  phase: 'connect' | 'push' | 'pull' | 'done';
+  started_at: string;
+  pushed: number;
+  pulled: number;
+  bytes_sent: number;
+  bytes_received: number;
+  pending_at_start: number;
+  conflicts: number;
+  parked: number;
+}
+
+/** Everything one sync of one company works with. */
+export interface SyncRun {
+  ctx: Ctx;
+  companyId: string;
+  remote: RemoteClient;
+  remoteInstanceId: string;
+  options: SyncOptions;
+  signal: AbortSignal;
+  progress: Progress;
+  /** this once, apply a pull even if it deletes more than half of the entries */
+  allowMassDeletion: boolean;
+}
+
+/** A pull that would delete more than half of the company's entries. */
+export class MassDeletionRefused extends Error {}

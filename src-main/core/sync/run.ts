@@ -1,0 +1,73 @@
+import { ApiError } from '../api/errors.ts';
+import type { Ctx } from '../api/handler.ts';
+import type { Service } from '../service.ts';
+import { pendingCount } from './change-rows.ts';
+import { startFullPull } from './full-pull.ts';
+import { pullChanges } from './pull.ts';
+import { pushChanges } from './push.ts';
+import { RemoteClient } from './remote-client.ts';
+import type { Progress, SyncOptions, SyncRun } from './run-context.ts';
+import { loadConfig } from './settings.ts';
+
+export interface Session {
+  company: { id: string; name: string };
+  instance_id: string;
+  caller: { kind: string };
+}
+
+export function remoteClientFor(config: { remote_url: string; token: string }, options: SyncOptions, signal: AbortSignal, progress?: Progress) {
+  return new RemoteClient({
+    baseUrl: config.remote_url,
+    token: config.token,
+    retry: options.retry,
+    signal,
+    onBytes: (sent, received) => {
+      if (!progress) return;
+      progress.bytes_sent += sent;
+      progress.bytes_received += received;
+    },
+  });
+}
+
+/**
+ * One sync of one company: make sure the remote is who we think it is, push the
+ * outbox, pull the feed, then push once more what the pull left to send (a
+ * conflict resolved in our favour, a state the remote had lost).
+ */
+export async function runSync(
+  service: Service,
+  companyId: string,
+  options: SyncOptions,
+  signal: AbortSignal,
+  progress: Progress,
+  allowMassDeletion: boolean,
+): Promise<void> {
+  const { store } = service;
+  const config = loadConfig(store, companyId);
+  if (!config) throw new ApiError('conflict', 'sync is not configured for this company');
+  const remote = remoteClientFor(config, options, signal, progress);
+  progress.phase = 'connect';
+  const session = await remote.json<Session>('GET', '/access/v1/session');
+  if (session.instance_id === service.instanceId) throw new ApiError('bad-request', 'the remote URL points at this instance itself');
+
+  if (config.remote_instance_id !== session.instance_id || config.remote_company_id !== session.company.id) {
+    // Another remote (or another company on it) than the one we synced with: its
+    // versions mean nothing here. Everything is news to it, and its feed from the start.
+    if (config.remote_instance_id !== null) startFullPull(store, companyId, true);
+    store.run(
+      store.q
+        .updateTable('sync_config')
+        .set({ remote_instance_id: session.instance_id, remote_company_id: session.company.id })
+        .where('company_id', '=', companyId),
+    );
+  }
+  const ctx: Ctx = { service, caller: { companyId, kind: 'owner' } };
+  const run: SyncRun = { ctx, companyId, remote, remoteInstanceId: session.instance_id, options, signal, progress, allowMassDeletion };
+  progress.pending_at_start = pendingCount(store, companyId);
+
+  await pushChanges(run);
+  const pulled = await pullChanges(run);
+  progress.conflicts += pulled.conflicts;
+  if (!signal.aborted && pendingCount(store, companyId) > 0) await pushChanges(run);
+  progress.phase = 'done';
+}

@@ -1,0 +1,232 @@
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import { v4 as uuidv4, v7 as uuidv7 } from 'uuid';
+import { expect } from 'vitest';
+import { ensureDefaultCompany, ensureOwnerTokenFile } from '../../src-main/core/access/bootstrap.ts';
+import type { Ctx } from '../../src-main/core/api/handler.ts';
+import type { SyncStatus } from '../../src-main/core/api/contract/sync.ts';
+import { openService, type Service } from '../../src-main/core/service.ts';
+import type { SyncOptions } from '../../src-main/core/sync/run-context.ts';
+import { startHttpServer, type RunningServer } from '../../src-main/http/server.ts';
+import { loadEnvelope } from '../fixtures/gobl/load.ts';
+
+/** Retries short enough for tests, long enough to outlast a restart of the remote. */
+export const FAST_SYNC: Partial<SyncOptions> = {
+  retry: { baseMs: 20, maxMs: 300, maxAttempts: 6, maxRetryAfterMs: 5_000, timeoutMs: 15_000 },
+};
+
+export interface Instance {
+  service: Service;
+  url: string;
+  port: number;
+  token: string;
+  companyId: string;
+  ctx: Ctx;
+  dataDir: string;
+  server: RunningServer;
+  /** every request served: `METHOD /path STATUS` */
+  requests: string[];
+  call(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: any; headers: Headers }>;
+  /** stops serving HTTP (the data stays); `listen` serves again on the same port */
+  stopServing(): Promise<void>;
+  listen(): Promise<void>;
+  /** closes and reopens the service on the same data dir and port; `database` replaces silodesk.db first */
+  restart(database?: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A real service on a temp data dir, served on 127.0.0.1, rate limit out of the way unless asked. */
+export async function startInstance(
+  opts: { sync?: Partial<SyncOptions>; rateLimit?: { perSecond: number; burst: number } } = {},
+): Promise<Instance> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'silodesk-sync-'));
+  const open = () => openService(dataDir, { runner: { retryBaseMs: 20 }, sync: { ...FAST_SYNC, ...opts.sync }, autoSync: false });
+  let service = await open();
+  const company = ensureDefaultCompany(service.store);
+  ensureOwnerTokenFile(service.store, company, join(dataDir, 'api-token'));
+  const token = readFileSync(join(dataDir, 'api-token'), 'utf8').trim();
+  const rateLimit = opts.rateLimit ?? { perSecond: 1e6, burst: 1e6 };
+  const requests: string[] = [];
+  const log = (line: string) => {
+    if (line.startsWith('internal error')) console.error(line);
+    else requests.push(line.replace(/ [\d.]+ms$/, ''));
+  };
+  let server = await startHttpServer(service, { host: '127.0.0.1', port: 0, rateLimit, log });
+  const port = server.port;
+  const instance: Instance = {
+    get service() {
+      return service;
+    },
+    url: server.url,
+    port,
+    token,
+    companyId: company.id,
+    get ctx() {
+      return { service, caller: { companyId: company.id, kind: 'owner' as const } };
+    },
+    requests,
+    dataDir,
+    get server() {
+      return server;
+    },
+    async call(method, path, body, asToken = token) {
+      const res = await fetch(instance.url + path, {
+        method,
+        headers: { authorization: `Bearer ${asToken}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // binary: keep the text
+      }
+      return { status: res.status, body: parsed as any, headers: res.headers };
+    },
+    async stopServing() {
+      await server.close();
+    },
+    async listen() {
+      server = await startHttpServer(service, { host: '127.0.0.1', port, rateLimit, log });
+    },
+    async restart(database?: string) {
+      await server.close();
+      await service.close();
+      if (database) {
+        for (const suffix of ['-wal', '-shm']) rmSync(join(dataDir, `silodesk.db${suffix}`), { force: true });
+        copyFileSync(database, join(dataDir, 'silodesk.db'));
+      }
+      service = await open();
+      server = await startHttpServer(service, { host: '127.0.0.1', port, rateLimit, log });
+    },
+    async close() {
+      await server.close().catch(() => undefined);
+      await service.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return instance;
+}
+
+/** `local` syncs with `remote` (owner token of the remote's default company). */
+export async function connect(local: Instance, remote: Instance, token = remote.token): Promise<void> {
+  const res = await local.call('PUT', '/sync/v1/settings', { remote_url: remote.url, token, interval_minutes: 0 });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
+/** Syncs and expects it to end well. */
+export async function sync(local: Instance, opts: { allowMassDeletion?: boolean } = {}): Promise<SyncStatus> {
+  const status = await local.service.sync.syncNow(local.companyId, opts);
+  expect(status.last_error, JSON.stringify(status.last_error)).toBeUndefined();
+  return status;
+}
+
+export function invoiceDoc(code: string): Record<string, any> {
+  const doc = loadEnvelope('es-invoice-es-es.json').doc;
+  doc.uuid = uuidv7();
+  doc.code = code;
+  return doc;
+}
+
+export async function putEntry(t: Instance, body: Record<string, unknown> = {}, id = uuidv7()): Promise<any> {
+  const res = await t.call('PUT', `/silo/v1/entries/${id}`, { data: invoiceDoc(`INV-${id.slice(-6)}`), ...body });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
+
+export async function patch(t: Instance, id: string, body: Record<string, unknown>): Promise<any> {
+  const res = await t.call('PATCH', `/silo/v1/entries/${id}`, body);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
+
+export async function attach(t: Instance, entryId: string, fileId: string, bytes: Buffer, name = `${fileId}.txt`): Promise<any> {
+  const res = await t.call('PUT', `/silo/v1/entries/${entryId}/files/${fileId}`, { name, data: bytes.toString('base64') });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
+
+export async function putMeta(t: Instance, entryId: string, key: string, value: unknown): Promise<any> {
+  const res = await t.call('PUT', `/silo/v1/entries/${entryId}/meta/${key}`, { src: 'erp', value });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
+
+export async function createSeries(t: Instance, code: string): Promise<any> {
+  const res = await t.call('PUT', `/sequence/v1/series/${uuidv4()}`, { name: `Series ${code}`, code, prefix: `${code}-`, padding: 4 });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
+
+export async function issue(t: Instance, seriesId: string, meta: Record<string, string> = {}): Promise<any> {
+  const res = await t.call('PUT', `/sequence/v1/series/${seriesId}/entries/${uuidv4()}`, { meta });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
+
+export const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
+
+/**
+ * Everything two instances must agree on after a sync, read straight from the
+ * database (entries outside the conflicts folder, with their document digest and
+ * labels; attachments with the hash of the stored bytes; meta; current workflow
+ * definitions; series and their entries).
+ */
+export function snapshot(t: Instance) {
+  return snapshotOf(t.service.store.sqlite, t.companyId, (hash) => t.service.blobs.pathOf(hash));
+}
+
+/** The same, from any Silodesk database (e.g. one a killed child process left behind). */
+export function snapshotOf(db: Database.Database, c: string, blobPath: (hash: string) => string) {
+  const entries = db
+    .prepare(`SELECT id, key, folder, state, tags, digest_val, data FROM entries WHERE company_id = ? AND folder != 'conflicts' ORDER BY id`)
+    .all(c) as any[];
+  const attachments = (
+    db
+      .prepare(
+        `SELECT a.entry_id, a.id, a.name, a.hash, a.size FROM attachments a JOIN entries e ON e.id = a.entry_id
+         WHERE e.company_id = ? AND e.folder != 'conflicts' ORDER BY a.entry_id, a.id`,
+      )
+      .all(c) as any[]
+  ).map((a) => ({ ...a, bytes: sha256(readFileSync(blobPath(a.hash))) }));
+  const meta = db
+    .prepare(
+      `SELECT m.entry_id, m.src, m.key, m.value, m.ref FROM entry_meta m JOIN entries e ON e.id = m.entry_id
+       WHERE e.company_id = ? AND e.folder != 'conflicts' ORDER BY m.entry_id, m.src, m.key`,
+    )
+    .all(c);
+  const workflows = (
+    db
+      .prepare(
+        `SELECT w.id, v.definition FROM workflows w JOIN workflow_versions v ON v.workflow_id = w.id AND v.version = w.version
+         WHERE w.company_id = ? ORDER BY w.id`,
+      )
+      .all(c) as any[]
+  ).map((w) => ({ id: w.id, definition: JSON.parse(w.definition) }));
+  const series = db
+    .prepare(`SELECT id, name, code, prefix, padding, start, issuer, last_index, last_entry_id, sigs FROM series WHERE company_id = ? ORDER BY id`)
+    .all(c);
+  const seriesEntries = db
+    .prepare(
+      `SELECT e.id, e.series_id, e.idx, e.code, e.meta, e.previous_id, e.sigs, e.created_at FROM series_entries e
+       JOIN series s ON s.id = e.series_id WHERE s.company_id = ? ORDER BY e.series_id, e.idx`,
+    )
+    .all(c);
+  return { entries, attachments, meta, workflows, series, seriesEntries };
+}
+
+export async function verifySeries(t: Instance, seriesId: string) {
+  const res = await t.call('GET', `/sequence/v1/series/${seriesId}/verify`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body as { valid: boolean; count: number; broken?: { id: string; reason: string } };
+}
+
+export async function conflicts(t: Instance): Promise<any[]> {
+  const res = await t.call('GET', '/sync/v1/conflicts');
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.list;
+}

@@ -1,0 +1,268 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { v7 as uuidv7 } from 'uuid';
+import { afterEach, describe, expect, it } from 'vitest';
+import { importEntries } from '../../src-main/core/silo/import.ts';
+import { storeAttachment } from '../../src-main/core/silo/attachments.ts';
+import {
+  attach, connect, invoiceDoc, patch, putEntry, snapshot, startInstance, sync, type Instance,
+} from './sync-helpers.ts';
+
+let open: Instance[] = [];
+afterEach(async () => {
+  await Promise.all(open.map((i) => i.close()));
+  open = [];
+});
+
+async function instance(opts: Parameters<typeof startInstance>[0] = {}): Promise<Instance> {
+  const t = await startInstance(opts);
+  open.push(t);
+  return t;
+}
+
+async function pair(localOpts: Parameters<typeof startInstance>[0] = {}, remoteOpts: Parameters<typeof startInstance>[0] = {}) {
+  const [local, remote] = await Promise.all([instance(localOpts), instance(remoteOpts)]);
+  await connect(local, remote);
+  return { local, remote };
+}
+
+/** `n` entries with a small attachment each, written in-process (fast). */
+function seed(t: Instance, n: number, attachmentBytes = 2000): string[] {
+  const items = Array.from({ length: n }, (_, i) => ({ id: uuidv7(), data: invoiceDoc(`SEED-${i}`) }));
+  const { failed } = importEntries(t.ctx, items);
+  expect(failed).toBe(0);
+  for (const item of items) storeAttachment(t.ctx, item.id, { id: 'scan', name: 'scan.pdf', bytes: randomBytes(attachmentBytes) });
+  return items.map((i) => i.id);
+}
+
+const entryCount = (t: Instance) =>
+  (t.service.store.sqlite.prepare(`SELECT count(*) AS n FROM entries WHERE company_id = ? AND folder != 'conflicts'`).get(t.companyId) as { n: number }).n;
+const config = (t: Instance) => t.service.store.sqlite.prepare('SELECT * FROM sync_config WHERE company_id = ?').get(t.companyId) as any;
+
+/** An entry removed on the remote, as a tool with a sync token can do (Silodesk's own API deletes no entries). */
+async function deleteOnRemote(remote: Instance, id: string): Promise<void> {
+  const row = remote.service.store.sqlite.prepare(`SELECT version FROM sync_changes WHERE kind = 'entry' AND record_id = ?`).get(id) as { version: number };
+  const res = await remote.call('PUT', `/sync/v1/records/entry/${id}`, { origin: '0190c1a0-3333-7000-8000-000000000001', base_version: row.version, deleted: true });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
+describe('sync resilience', () => {
+  it('restarts with a full pull when the remote answers 410 to the saved cursor, without duplicating anything', async () => {
+    const { local, remote } = await pair();
+    await putEntry(local);
+    await putEntry(remote);
+    await sync(local);
+    const r2 = await putEntry(remote, { tags: ['after'] });
+    local.service.store.sqlite.prepare(`UPDATE sync_config SET pull_cursor = 'not-a-cursor'`).run();
+    remote.requests.length = 0;
+
+    const status = await sync(local);
+    const feedCalls = remote.requests.filter((r) => r.startsWith('GET /sync/v1/changes'));
+    expect(feedCalls[0]).toBe('GET /sync/v1/changes 410');
+    expect(feedCalls.slice(1).every((r) => r.endsWith(' 200'))).toBe(true);
+    expect(config(local)).toMatchObject({ full_pull: 0 });
+    expect(status.conflicts).toBe(0);
+    expect((await local.call('GET', `/silo/v1/entries/${r2.id}`)).body.tags).toEqual(['after']);
+    expect(entryCount(local)).toBe(3);
+    expect(snapshot(local)).toEqual(snapshot(remote));
+  });
+
+  it('pushes again what a remote restored from an older backup has lost', async () => {
+    const { local, remote } = await pair();
+    const kept = await putEntry(local);
+    await sync(local);
+    const backupDir = mkdtempSync(join(tmpdir(), 'silodesk-backup-'));
+    const backup = join(backupDir, 'remote.db');
+    await remote.service.store.sqlite.backup(backup);
+    const lost = await putEntry(local);
+    await patch(local, kept.id, { tags: ['changed-after-backup'] });
+    await sync(local);
+    expect(entryCount(remote)).toBe(2);
+
+    await remote.restart(backup);
+    rmSync(backupDir, { recursive: true, force: true });
+    expect(entryCount(remote)).toBe(1);
+    const status = await sync(local);
+    expect(status.conflicts).toBe(0);
+    expect(entryCount(remote)).toBe(2);
+    expect((await remote.call('GET', `/silo/v1/entries/${lost.id}`)).status).toBe(200);
+    expect((await remote.call('GET', `/silo/v1/entries/${kept.id}`)).body.tags).toEqual(['changed-after-backup']);
+    expect(snapshot(local)).toEqual(snapshot(remote));
+  });
+
+  it('refuses a pull that would delete most entries, deletes nothing, and applies it when told to', async () => {
+    const { local, remote } = await pair();
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push((await putEntry(local)).id);
+    await sync(local);
+    // one deletion is fine
+    await deleteOnRemote(remote, ids[0]);
+    await sync(local);
+    expect(entryCount(local)).toBe(5);
+    for (const id of ids.slice(1, 4)) await deleteOnRemote(remote, id);
+    const cursor = config(local).pull_cursor;
+
+    const refused = await local.service.sync.syncNow(local.companyId);
+    expect(refused.state).toBe('error');
+    expect(refused.last_error).toMatchObject({ kind: 'refused', message: expect.stringContaining('would delete 3 of the 5 entries') });
+    expect(entryCount(local)).toBe(5);
+    expect(config(local).pull_cursor).toBe(cursor);
+
+    const res = await local.call('POST', '/sync/v1/run?wait=30&allow_mass_deletion=true');
+    expect(res.body).toMatchObject({ state: 'synced' });
+    expect(entryCount(local)).toBe(2);
+    expect(snapshot(local)).toEqual(snapshot(remote));
+  });
+
+  it('parks what the other side refuses as invalid, goes on with the rest, and retries on request', async () => {
+    const { local, remote } = await pair();
+    const mine = await putEntry(local, { key: 'K-1' });
+    const other = await putEntry(local);
+    const theirs = await putEntry(remote, { key: 'K-1' });
+
+    const status = await local.service.sync.syncNow(local.companyId);
+    expect(status).toMatchObject({ state: 'error', parked: 2, pending: 0 });
+    expect((await remote.call('GET', `/silo/v1/entries/${other.id}`)).status).toBe(200);
+    const parked = (await local.call('GET', '/sync/v1/parked')).body.list;
+    expect(parked.map((p: any) => [p.direction, p.record_id])).toEqual([
+      ['push', mine.id],
+      ['pull', theirs.id],
+    ]);
+    expect(parked[0].error).toMatchObject({ key: 'validation', fields: { '$.record.key': expect.stringContaining(theirs.id) } });
+
+    // someone removes the remote's entry that held the key; both parked changes are retried
+    await deleteOnRemote(remote, theirs.id);
+    for (const p of parked) expect((await local.call('POST', `/sync/v1/parked/${p.id}/retry`)).body).toEqual({ retried: true });
+    const after = await sync(local);
+    expect(after).toMatchObject({ state: 'synced', parked: 0, pending: 0 });
+    expect((await remote.call('GET', `/silo/v1/entries/${mine.id}`)).body.key).toBe('K-1');
+    expect(snapshot(local)).toEqual(snapshot(remote));
+  });
+
+  it('can be cancelled, and the next sync resumes where it stopped', async () => {
+    const { local, remote } = await pair({ sync: { pageSize: 10 } });
+    seed(remote, 120);
+    const run = local.service.sync.syncNow(local.companyId);
+    while ((local.service.sync.status(local.companyId).progress?.pulled ?? 0) === 0) await new Promise((r) => setTimeout(r, 2));
+    local.service.sync.cancel(local.companyId);
+    const cancelled = await run;
+    expect(cancelled.last_error).toMatchObject({ kind: 'cancelled' });
+    expect(cancelled.state).not.toBe('error');
+    const partial = entryCount(local);
+    expect(partial).toBeGreaterThan(0);
+    expect(partial).toBeLessThan(120);
+
+    // 240 records (entry + file) in pages of 10: starting over would read 24 pages
+    remote.requests.length = 0;
+    await sync(local);
+    const pages = remote.requests.filter((r) => r.startsWith('GET /sync/v1/changes')).length;
+    expect(pages).toBeLessThanOrEqual(Math.ceil((240 - 2 * partial) / 10) + 2);
+    expect(entryCount(local)).toBe(120);
+    expect(snapshot(local)).toEqual(snapshot(remote));
+  });
+
+  it('rides out the remote stopping and restarting during a push: retries succeed, nothing is lost or doubled', async () => {
+    const { local, remote } = await pair({ sync: { batchSize: 10, retry: { baseMs: 50, maxMs: 400, maxAttempts: 12, maxRetryAfterMs: 5000, timeoutMs: 10_000 } } });
+    seed(local, 150);
+    const run = local.service.sync.syncNow(local.companyId);
+    while (entryCount(remote) === 0) await new Promise((r) => setTimeout(r, 2));
+    await remote.stopServing();
+    const atStop = entryCount(remote);
+    expect(atStop).toBeLessThan(150);
+    await new Promise((r) => setTimeout(r, 500));
+    await remote.listen();
+    const status = await run;
+    expect(status.last_error).toBeUndefined();
+    expect(status.state).toBe('synced');
+    expect(entryCount(remote)).toBe(150);
+    expect(snapshot(local)).toEqual(snapshot(remote));
+  });
+
+  it('is offline while the remote is unreachable, keeps the changes pending, and catches up later', async () => {
+    const { local, remote } = await pair({ sync: { retry: { baseMs: 5, maxMs: 20, maxAttempts: 3, maxRetryAfterMs: 1000, timeoutMs: 2000 } } });
+    await remote.stopServing();
+    await putEntry(local);
+    const offline = await local.service.sync.syncNow(local.companyId);
+    expect(offline).toMatchObject({ state: 'offline', pending: 1, last_error: { kind: 'network' } });
+    await remote.listen();
+    expect(await sync(local)).toMatchObject({ state: 'synced', pending: 0, last_success_at: expect.any(String) });
+  });
+
+  it('syncs by itself every N minutes while not paused', async () => {
+    const { local, remote } = await pair({ sync: { tickMs: 20 } });
+    await putEntry(local);
+    expect((await local.call('PUT', '/sync/v1/settings', { remote_url: remote.url, interval_minutes: 1, paused: true })).status).toBe(200);
+    local.service.sync.start();
+    await new Promise((r) => setTimeout(r, 150));
+    expect(entryCount(remote)).toBe(0);
+    expect((await local.call('PUT', '/sync/v1/settings', { remote_url: remote.url, interval_minutes: 1, paused: false })).status).toBe(200);
+    // never synced: due at once
+    const synced = () => local.service.sync.status(local.companyId);
+    while (!synced().last_success_at || synced().running) await new Promise((r) => setTimeout(r, 10));
+    expect(entryCount(remote)).toBe(1);
+    await putEntry(local);
+    // synced a moment ago: not due for a minute
+    await new Promise((r) => setTimeout(r, 150));
+    expect(entryCount(remote)).toBe(1);
+    local.service.store.sqlite.prepare(`UPDATE sync_config SET last_attempt_at = ?`).run(new Date(Date.now() - 61_000).toISOString());
+    while (entryCount(remote) < 2) await new Promise((r) => setTimeout(r, 10));
+  });
+
+  it('honours 429 Retry-After from a remote that limits its rate', async () => {
+    const { local, remote } = await pair({}, { rateLimit: { perSecond: 3, burst: 3 } });
+    await putEntry(local);
+    await attach(local, (await putEntry(local)).id, 'f', randomBytes(100));
+    const started = Date.now();
+    const status = await sync(local);
+    expect(status.state).toBe('synced');
+    expect(remote.requests.some((r) => r.endsWith(' 429'))).toBe(true);
+    // Retry-After said a second; a client retrying sooner would have been refused again
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(snapshot(local)).toEqual(snapshot(remote));
+  });
+
+  it('pointed at another remote, brings it everything (local and previously pulled records alike)', async () => {
+    const { local, remote } = await pair();
+    await putEntry(local);
+    await putEntry(remote);
+    await sync(local);
+    const fresh = await instance();
+    await connect(local, fresh);
+    const status = await sync(local);
+    expect(status.conflicts).toBe(0);
+    expect(entryCount(fresh)).toBe(2);
+    expect(snapshot(local)).toEqual(snapshot(fresh));
+  });
+});
+
+describe('sync settings', () => {
+  it('keep the token to themselves and accept only http(s) remotes, plain http only on this machine', async () => {
+    const { local, remote } = await pair();
+    const got = (await local.call('GET', '/sync/v1/settings')).body;
+    expect(got).toEqual({ configured: true, remote_url: remote.url, has_token: true, interval_minutes: 0, paused: false });
+    expect(JSON.stringify((await local.call('GET', '/sync/v1/status')).body)).not.toContain(remote.token);
+    for (const url of ['ftp://example.com', 'http://example.com', 'https://user:pw@example.com', 'https://example.com/?a=1', 'not a url']) {
+      const res = await local.call('PUT', '/sync/v1/settings', { remote_url: url, token: 'x' });
+      expect(res.status, url).toBe(422);
+      expect(res.body.fields['$.remote_url']).toBeTruthy();
+    }
+    // keeping the stored token: no token field
+    expect((await local.call('PUT', '/sync/v1/settings', { remote_url: `${remote.url}/`, interval_minutes: 5, paused: true })).body).toMatchObject({ remote_url: remote.url, has_token: true, paused: true });
+    expect((await local.call('GET', '/sync/v1/status')).body.state).toBe('paused');
+  });
+
+  it('test the connection and say what answered, or why not', async () => {
+    const { local, remote } = await pair();
+    const ok = (await local.call('POST', '/sync/v1/settings/test', {})).body;
+    expect(ok).toMatchObject({ ok: true, remote_instance_id: remote.service.instanceId, caller_kind: 'owner', remote_company: { id: remote.companyId } });
+    const bad = (await local.call('POST', '/sync/v1/settings/test', { token: 'sd_wrong' })).body;
+    expect(bad).toMatchObject({ ok: false, error: { kind: 'auth' } });
+    const self = (await local.call('POST', '/sync/v1/settings/test', { remote_url: local.url, token: local.token })).body;
+    expect(self).toMatchObject({ ok: false, error: { kind: 'config' } });
+    expect((await local.call('DELETE', '/sync/v1/settings')).body).toMatchObject({ configured: false });
+    expect((await local.call('POST', '/sync/v1/run')).status).toBe(409);
+    expect((await local.call('GET', '/sync/v1/status')).body.state).toBe('not-configured');
+  });
+});

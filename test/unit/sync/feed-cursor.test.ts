@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../../src-main/core/api/errors.ts';
+import { openService, type Service } from '../../../src-main/core/service.ts';
+import { recordChange } from '../../../src-main/core/sync/change-log.ts';
+import { decodeFeedCursor, encodeFeedCursor } from '../../../src-main/core/sync/feed-cursor.ts';
+
+let service: Service;
+let dir: string;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'silodesk-cursor-'));
+  service = await openService(dir, { runJobs: false, autoSync: false });
+  for (let i = 0; i < 5; i++) recordChange(service.store, { company_id: 'c1', kind: 'entry', record_id: `e${i}` });
+});
+afterAll(async () => {
+  await service.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const decode = (cursor: string, instance = 'i1', company = 'c1', secret = service.cursorSecret) =>
+  decodeFeedCursor(secret, service.store, instance, company, cursor);
+
+function goneReason(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).status).toBe(410);
+    return (err as ApiError).message;
+  }
+  throw new Error('expected 410');
+}
+
+describe('feed cursors', () => {
+  it('round-trip a position of this instance and company', () => {
+    expect(decode(encodeFeedCursor(service.cursorSecret, 'i1', 'c1', 3))).toBe(3);
+    expect(decode(encodeFeedCursor(service.cursorSecret, 'i1', 'c1', 0))).toBe(0);
+  });
+
+  it('are 410 when forged, foreign, for another company, or ahead of every change ever numbered', () => {
+    const good = encodeFeedCursor(service.cursorSecret, 'i1', 'c1', 3);
+    expect(goneReason(() => decode('x'))).toMatch(/not one of this feed/);
+    expect(goneReason(() => decode(`${good.split('.')[0]}.AAAA`))).toMatch(/not one of this instance/);
+    expect(goneReason(() => decode(good, 'i1', 'c1', randomBytes(32)))).toMatch(/not one of this instance/);
+    expect(goneReason(() => decode(good, 'i2'))).toMatch(/another instance/);
+    expect(goneReason(() => decode(good, 'i1', 'c2'))).toMatch(/another company/);
+    expect(goneReason(() => decode(encodeFeedCursor(service.cursorSecret, 'i1', 'c1', 6)))).toMatch(/restored from a backup/);
+  });
+});
