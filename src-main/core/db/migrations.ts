@@ -1,43 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 
-/**
- * Inline, numbered migrations: bundled with the app, so the desktop build needs no
- * migration folder on disk. Never edit a migration that has shipped; add the next one.
- */
-export const migrations: Record<string, Migration> = {
-  '0001_initial': {
-    async up(db: Kysely<any>) {
-      for (const statement of INITIAL) await sql.raw(statement).execute(db);
-    },
-  },
-  '0002_sequence': {
-    async up(db: Kysely<any>) {
-      for (const statement of SEQUENCE) await sql.raw(statement).execute(db);
-    },
-  },
-  '0003_transform': {
-    async up(db: Kysely<any>) {
-      for (const statement of TRANSFORM) await sql.raw(statement).execute(db);
-    },
-  },
-  '0004_issue_date': {
-    async up(db: Kysely<any>) {
-      for (const statement of ISSUE_DATE) await sql.raw(statement).execute(db);
-    },
-  },
-  '0005_access': {
-    async up(db: Kysely<any>) {
-      for (const statement of ACCESS) await sql.raw(statement).execute(db);
-    },
-  },
-  '0006_sync': {
-    async up(db: Kysely<any>) {
-      for (const statement of SYNC) await sql.raw(statement).execute(db);
-    },
-  },
-};
-
 const INITIAL = [
   `CREATE TABLE companies (
      id TEXT PRIMARY KEY,
@@ -370,3 +333,23 @@ const SYNC = [
    ) STRICT`,
   `CREATE INDEX sync_peer_keys_instance ON sync_peer_keys(instance_id)`,
 ];
+
+/** A migration that runs a list of SQL statements in order. */
+const statements = (list: string[]): Migration => ({
+  async up(db: Kysely<any>) {
+    for (const statement of list) await sql.raw(statement).execute(db);
+  },
+});
+
+/**
+ * Inline, numbered migrations: bundled with the app, so the desktop build needs no
+ * migration folder on disk. Never edit a migration that has shipped; add the next one.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001_initial': statements(INITIAL),
+  '0002_sequence': statements(SEQUENCE),
+  '0003_transform': statements(TRANSFORM),
+  '0004_issue_date': statements(ISSUE_DATE),
+  '0005_access': statements(ACCESS),
+  '0006_sync': statements(SYNC),
+};
