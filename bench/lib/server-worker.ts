@@ -22,7 +22,8 @@ const { dataDir } = workerData as ServerWorkerData;
 
 try {
   const service = await openService(dataDir);
-  const api = await startHttpServer(service, { host: '127.0.0.1', port: 0 });
+  // Throughput is what is measured here, not the per-token rate policy.
+  const api = await startHttpServer(service, { host: '127.0.0.1', port: 0, rateLimit: { perSecond: 1e9, burst: 1e9 } });
 
   const BARE_BODY = Buffer.from(JSON.stringify({ list: [], limit: 20, ok: true }));
   const bare = createServer((req, res) => {

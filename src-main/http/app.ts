@@ -20,7 +20,7 @@ export interface HttpAppOptions {
   /** folder of the built web UI, served at `/` */
   webRoot?: string;
   log?: (line: string) => void;
-  /** calls per second and burst allowed per token (default 100/s, burst 300) */
+  /** calls per second and burst allowed per token (default 500/s, burst 1000) */
   rateLimit?: { perSecond: number; burst: number };
 }
 
@@ -33,7 +33,7 @@ const ANONYMOUS: Caller = { companyId: '', kind: 'user' };
  */
 export function createHttpApp(service: Service, options: HttpAppOptions): Hono {
   const app = new Hono();
-  const limiter = new RateLimiter(options.rateLimit ?? { perSecond: 100, burst: 300 });
+  const limiter = new RateLimiter(options.rateLimit ?? { perSecond: 500, burst: 1000 });
 
   app.use('*', async (c, next) => {
     const started = performance.now();

@@ -11,6 +11,8 @@ import { ImportProvider, useImport } from '../screens/import/ImportProvider.tsx'
 import { JobsScreen } from '../screens/jobs/JobsScreen.tsx';
 import { SeriesScreen } from '../screens/series/SeriesScreen.tsx';
 import { SettingsScreen } from '../screens/settings/SettingsScreen.tsx';
+import { SyncScreen } from '../screens/sync/SyncScreen.tsx';
+import { SyncStatusProvider } from '../screens/sync/SyncStatusProvider.tsx';
 import { WorkflowsScreen } from '../screens/workflows/WorkflowsScreen.tsx';
 
 /** The whole UI for one company, over whichever transport the window has. */
@@ -20,7 +22,9 @@ export function App({ env }: { env: ApiEnv }) {
       <ToastProvider>
         <SessionProvider>
           <ImportProvider>
-            <Shell />
+            <SyncStatusProvider>
+              <Shell />
+            </SyncStatusProvider>
           </ImportProvider>
         </SessionProvider>
       </ToastProvider>
@@ -54,6 +58,7 @@ function Shell() {
         {route.screen === 'jobs' && <JobsScreen jobId={route.jobId} />}
         {route.screen === 'series' && <SeriesScreen seriesId={route.seriesId} />}
         {route.screen === 'settings' && <SettingsScreen />}
+        {route.screen === 'sync' && <SyncScreen />}
       </main>
       <ShortcutsHelp open={help} onClose={() => setHelp(false)} />
     </div>

@@ -2,6 +2,8 @@ import { routeHref, type Screen } from './routes.ts';
 import { useSession } from './SessionContext.tsx';
 import { Icon, type IconName } from '../ui/Icon.tsx';
 import { useImport } from '../screens/import/ImportProvider.tsx';
+import { SyncBadge } from '../screens/sync/SyncBadge.tsx';
+import '../screens/sync/sync.css';
 
 const NAV: Array<{ screen: Screen; label: string; icon: IconName }> = [
   { screen: 'entries', label: 'Entries', icon: 'inbox' },
@@ -35,6 +37,7 @@ export function AppHeader({ screen, onHelp }: { screen: Screen; onHelp(): void }
         </ul>
       </nav>
       <div className="header-end">
+        <SyncBadge />
         <button type="button" className="btn btn-primary" onClick={importer.pickFiles}>
           <Icon name="upload" />
           Import

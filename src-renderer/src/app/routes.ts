@@ -13,7 +13,8 @@ export type Route =
   | { screen: 'workflows'; workflowId?: string }
   | { screen: 'jobs'; jobId?: string }
   | { screen: 'series'; seriesId?: string }
-  | { screen: 'settings' };
+  | { screen: 'settings' }
+  | { screen: 'sync' };
 
 export type Screen = Route['screen'];
 
@@ -38,6 +39,7 @@ export function parseRoute(hash: string): Route {
     case 'series':
       return { screen, seriesId: id };
     case 'settings':
+    case 'sync':
       return { screen };
     default: {
       const tab = ENTRY_TABS.includes(sub as EntryTab) ? (sub as EntryTab) : undefined;
@@ -63,6 +65,8 @@ export function routeHref(route: Route): string {
       return seg('series', route.seriesId);
     case 'settings':
       return seg('settings');
+    case 'sync':
+      return seg('sync');
   }
 }
 

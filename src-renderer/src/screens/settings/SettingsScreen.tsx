@@ -2,6 +2,7 @@ import { useApiEnv } from '../../app/ApiContext.tsx';
 import { CompanySettings } from './CompanySettings.tsx';
 import { DataSettings } from './DataSettings.tsx';
 import { LocalApiSettings } from './LocalApiSettings.tsx';
+import { SyncSettingsCard } from '../sync/SyncSettingsCard.tsx';
 import { ThemeSettings } from './ThemeSettings.tsx';
 import './settings.css';
 
@@ -19,6 +20,7 @@ export function SettingsScreen() {
           </div>
           <CompanySettings />
           <ThemeSettings />
+          <SyncSettingsCard />
           {transport === 'ipc' && <LocalApiSettings />}
           <DataSettings />
         </div>

@@ -1,0 +1,129 @@
+import { useState } from 'react';
+import { useApi } from '../../app/ApiContext.tsx';
+import { notifyChanged } from '../../app/changes.ts';
+import { entryHref } from '../../app/routes.ts';
+import { useApiQuery } from '../../app/useApiQuery.ts';
+import { formatDateTime, formatRelative } from '../../format/date.ts';
+import { plural } from '../../format/count.ts';
+import { ErrorNotice } from '../../ui/ErrorNotice.tsx';
+import { JsonView } from '../../ui/JsonView.tsx';
+import { useToast } from '../../ui/Toasts.tsx';
+import { useSyncStatus, type SyncConflict } from './SyncStatusProvider.tsx';
+
+/** Records both sides changed: the remote's version won; mine is kept aside until someone decides. */
+export function ConflictList({ count }: { count: number }) {
+  const query = useApiQuery((api) => api.listSyncConflicts(), [count]);
+  const list = query.data?.list ?? [];
+  return (
+    <section className="card" aria-labelledby="sync-conflicts-title">
+      <div className="card-header">
+        <h2 id="sync-conflicts-title">Conflicts</h2>
+        {list.length > 0 && <span className="badge tone-warn">{plural(list.length, 'to resolve', 'to resolve')}</span>}
+      </div>
+      <div className="card-body">
+        <ErrorNotice error={query.error} onRetry={query.reload} />
+        {query.data && list.length === 0 && <p className="muted">No conflicts. When this company and the remote both change the same record, it is listed here.</p>}
+        {list.length > 0 && (
+          <>
+            <p className="muted">
+              The remote's version is the one in use. Keep it (your version is discarded), or keep yours (it is sent again as a new change).
+            </p>
+            <ul className="sync-list">
+              {list.map((conflict) => (
+                <ConflictItem key={conflict.id} conflict={conflict} onResolved={query.reload} />
+              ))}
+            </ul>
+          </>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function ConflictItem({ conflict, onResolved }: { conflict: SyncConflict; onResolved(): void }) {
+  const api = useApi();
+  const notify = useToast();
+  const { refresh } = useSyncStatus();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const [open, setOpen] = useState(false);
+  const isEntry = conflict.kind === 'entry';
+
+  async function resolve(keep: 'remote' | 'mine') {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await api.resolveSyncConflict({ params: { id: conflict.id }, body: { keep } });
+      notify(keep === 'remote' ? "Kept the remote's version" : 'Kept your version; it goes out with the next sync', { kind: 'success' });
+      notifyChanged('entries', 'folders');
+      refresh();
+      onResolved();
+    } catch (err) {
+      setError(err);
+      setBusy(false);
+    }
+  }
+
+  const label = `${conflict.kind} ${conflict.record_id}`;
+  return (
+    <li className="sync-item" aria-label={`Conflict on ${label}`}>
+      <div className="sync-item-main">
+        <div className="sync-item-title">
+          <span className="badge">{conflict.kind}</span>
+          {isEntry ? (
+            <a href={entryHref(conflict.record_id)} className="mono ellipsis" title="Open the version in use (the remote's)">
+              {conflict.record_id}
+            </a>
+          ) : (
+            <code className="ellipsis">{conflict.record_id}</code>
+          )}
+        </div>
+        <p className="muted sync-item-meta">
+          Winner: remote version {conflict.remote_version} (from instance <code>{conflict.remote_origin.slice(0, 8)}</code>) · yours: version {conflict.local_version}
+          {conflict.loser === null ? ' (you had deleted it)' : ''} ·{' '}
+          <time dateTime={conflict.created_at} title={formatDateTime(conflict.created_at)}>
+            {formatRelative(conflict.created_at)}
+          </time>
+          {conflict.copy_entry_id && (
+            <>
+              {' · '}
+              <a href={entryHref(conflict.copy_entry_id)}>Your version, kept as a conflict copy</a>
+            </>
+          )}
+        </p>
+        <button type="button" className="link-btn" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+          {open ? 'Hide both versions' : 'Compare both versions'}
+        </button>
+        {open && <ConflictCompare conflict={conflict} />}
+        <ErrorNotice error={error} />
+      </div>
+      <div className="sync-item-actions">
+        <button type="button" className="btn btn-sm" disabled={busy} onClick={() => resolve('remote')} aria-label={`Keep remote for ${label}`}>
+          Keep remote
+        </button>
+        <button type="button" className="btn btn-sm" disabled={busy} onClick={() => resolve('mine')} aria-label={`Keep mine for ${label}`}>
+          Keep mine
+        </button>
+      </div>
+    </li>
+  );
+}
+
+/** Side by side: the version in use (the remote's, as this instance now holds it) and mine. */
+function ConflictCompare({ conflict }: { conflict: SyncConflict }) {
+  const current = useApiQuery((api) => api.getSyncRecord({ params: { kind: conflict.kind, id: conflict.record_id } }), [conflict.kind, conflict.record_id]);
+  return (
+    <div className="sync-compare">
+      <div>
+        <h3 className="section-title">Remote (in use)</h3>
+        <ErrorNotice error={current.error} />
+        {current.data &&
+          (current.data.deleted ? <p className="muted">Deleted on the remote.</p> : <JsonView value={current.data.record} expandDepth={1} label="Remote version" />)}
+      </div>
+      <div>
+        <h3 className="section-title">Mine</h3>
+        {conflict.loser === null ? <p className="muted">You had deleted it.</p> : <JsonView value={conflict.loser} expandDepth={1} label="My version" />}
+      </div>
+    </div>
+  );
+}
