@@ -6,7 +6,7 @@
 //   node bench/index.ts silo       only the named ones
 //
 // A new benchmark is one more line in BENCHMARKS.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import { aimMet, formatTable, type Benchmark, type BenchResult } from './lib/report.ts';
 
@@ -72,13 +72,25 @@ async function main(): Promise<void> {
         cpu_model: cpuModel,
         total_memory_mb: Math.round(totalmem() / 1024 / 1024),
         duration_ms: Date.now() - started.getTime(),
-        benchmarks: results,
+        benchmarks: mergedWithEarlier(results),
       },
       null,
       2,
     )}\n`,
   );
   console.log(`results written to bench/results.json`);
+}
+
+/** A run of some benchmarks (`node bench/index.ts silo`) keeps the others' last figures. */
+function mergedWithEarlier(results: BenchResult[]): BenchResult[] {
+  let earlier: BenchResult[] = [];
+  try {
+    earlier = JSON.parse(readFileSync(RESULTS_FILE, 'utf8')).benchmarks ?? [];
+  } catch {
+    earlier = [];
+  }
+  const fresh = new Set(results.map((r) => r.name));
+  return [...earlier.filter((r) => !fresh.has(r.name)), ...results];
 }
 
 await main();
