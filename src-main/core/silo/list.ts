@@ -1,5 +1,6 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import { decodeCursor, encodeCursor } from '../api/cursor.ts';
+import { keysetPage } from '../api/keyset-page.ts';
 import type { Ctx } from '../api/handler.ts';
 import type { Tables } from '../db/tables.ts';
 import { entryViews, type EntryRow, type EntryView } from './entry-view.ts';
@@ -23,34 +24,13 @@ export interface EntryPage {
 
 type EntryQuery = SelectQueryBuilder<Tables, 'entries', EntryRow>;
 
-/**
- * One keyset page over (created_at, id): the cursor is the position of the last row
- * served, so pages never skip or repeat rows however many are added meanwhile.
- * `created_at` is the upper bound when descending, the lower bound when ascending.
- */
 function page(ctx: Ctx, scope: string, base: EntryQuery, q: PageQuery): Omit<EntryPage, 'folder'> {
-  const { store, cursorSecret } = ctx.service;
-  const dir = q.ascending ? 'asc' : 'desc';
-  let query = base;
-  if (q.created_at) {
-    const bound = new Date(q.created_at).toISOString();
-    query = query.where('entries.created_at', q.ascending ? '>=' : '<=', bound);
-  }
-  if (q.cursor) {
-    const pos = decodeCursor(cursorSecret, scope, q.cursor);
-    query = query.where((eb) =>
-      eb(eb.refTuple('entries.created_at', 'entries.id'), q.ascending ? '>' : '<', eb.tuple(pos.at, pos.id)),
-    );
-  }
-  const rows = store.all(query.orderBy('entries.created_at', dir).orderBy('entries.id', dir).limit(q.limit + 1));
-  const more = rows.length > q.limit;
-  if (more) rows.pop();
-  const last = rows[rows.length - 1];
+  const { rows, nextCursor } = keysetPage(ctx.service, scope, base, q);
   return {
-    list: entryViews(store, rows, false),
+    list: entryViews(ctx.service.store, rows, false),
     limit: q.limit,
     ...(q.cursor ? { cursor: q.cursor } : {}),
-    ...(more && last ? { next_cursor: encodeCursor(cursorSecret, scope, { at: last.created_at, id: last.id }) } : {}),
+    ...(nextCursor ? { next_cursor: nextCursor } : {}),
     ...(q.created_at ? { created_at: q.created_at } : {}),
   };
 }

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { canonicalJson } from '../gobl/index.ts';
 import { conflict, notFound } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
-import { decodeCursor, encodeCursor } from '../api/cursor.ts';
+import { keysetPage } from '../api/keyset-page.ts';
 import type { transformOperations } from '../api/contract/transform.ts';
 import { nowIso } from '../clock.ts';
 import { createEntry, requireEntryRow } from '../silo/entries.ts';
@@ -113,26 +113,17 @@ export function listJobs(
   ctx: Ctx,
   q: { status?: string; workflow_id?: string; silo_entry_id?: string; created_at?: string; cursor?: string; limit: number; ascending: boolean },
 ) {
-  const { store, cursorSecret } = ctx.service;
-  const dir = q.ascending ? 'asc' : 'desc';
+  const { store } = ctx.service;
   const scope = JSON.stringify(['jobs', ctx.caller.companyId, q.status, q.workflow_id, q.silo_entry_id, q.created_at, q.ascending]);
   let query = store.q.selectFrom('jobs').selectAll().where('company_id', '=', ctx.caller.companyId);
   if (q.status) query = query.where('status', '=', q.status);
   if (q.workflow_id) query = query.where('workflow_id', '=', q.workflow_id);
   if (q.silo_entry_id) query = query.where('silo_entry_id', '=', q.silo_entry_id);
-  if (q.created_at) query = query.where('created_at', q.ascending ? '>=' : '<=', new Date(q.created_at).toISOString());
-  if (q.cursor) {
-    const pos = decodeCursor(cursorSecret, scope, q.cursor);
-    query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), q.ascending ? '>' : '<', eb.tuple(pos.at, pos.id)));
-  }
-  const rows = store.all(query.orderBy('created_at', dir).orderBy('id', dir).limit(q.limit + 1));
-  const more = rows.length > q.limit;
-  if (more) rows.pop();
-  const last = rows[rows.length - 1];
+  const { rows, nextCursor } = keysetPage(ctx.service, scope, query, q);
   return {
     list: rows.map((r) => jobView(store, r, false)),
     limit: q.limit,
     ...(q.cursor ? { cursor: q.cursor } : {}),
-    ...(more && last ? { next_cursor: encodeCursor(cursorSecret, scope, { at: last.created_at, id: last.id }) } : {}),
+    ...(nextCursor ? { next_cursor: nextCursor } : {}),
   };
 }

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { canonicalJson } from '../gobl/index.ts';
 import { ApiError, conflict, notFound } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
-import { decodeCursor, encodeCursor } from '../api/cursor.ts';
+import { keysetPage } from '../api/keyset-page.ts';
 import type { workflowBody, workflowPatchBody } from '../api/contract/transform.ts';
 import { nowIso } from '../clock.ts';
 import { recordChange } from '../sync/change-log.ts';
@@ -152,22 +152,15 @@ export function patchWorkflow(ctx: Ctx, id: string, patch: WorkflowPatch): Workf
 }
 
 export function listWorkflows(ctx: Ctx, q: { schema?: string; cursor?: string; limit: number }) {
-  const { store, cursorSecret } = ctx.service;
+  const { store } = ctx.service;
   const scope = JSON.stringify(['workflows', ctx.caller.companyId, q.schema]);
   let query = store.q.selectFrom('workflows').select(['id', 'created_at']).where('company_id', '=', ctx.caller.companyId);
   if (q.schema !== undefined) query = query.where('schema', '=', q.schema);
-  if (q.cursor) {
-    const pos = decodeCursor(cursorSecret, scope, q.cursor);
-    query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(pos.at, pos.id)));
-  }
-  const rows = store.all(query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit + 1));
-  const more = rows.length > q.limit;
-  if (more) rows.pop();
-  const last = rows[rows.length - 1];
+  const { rows, nextCursor } = keysetPage(ctx.service, scope, query, { cursor: q.cursor, limit: q.limit });
   return {
     list: rows.map((r) => getWorkflow(ctx, r.id)),
     limit: q.limit,
-    ...(more && last ? { next_cursor: encodeCursor(cursorSecret, scope, { at: last.created_at, id: last.id }) } : {}),
+    ...(nextCursor ? { next_cursor: nextCursor } : {}),
   };
 }
 
