@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { formatDay } from '../../format/date.ts';
 import { formatMoney } from '../../format/money.ts';
 import { docKind } from '../entries/doc-kind.ts';
@@ -26,9 +27,8 @@ function PaperHead({ doc }: { doc: Json }) {
 }
 
 /** A payment (receipt, advice, request): the documents it settles, the methods, the total. */
-export function PaymentDocument({ doc }: { doc: Json }) {
-  const currency = str(doc.currency);
-  const money = (value: unknown) => formatMoney(str(value), currency);
+/** The paper of a payment or status message: its head and both parties, then the body. */
+function PaperFrame({ doc, children }: { doc: Json; children: ReactNode }) {
   return (
     <article className="paper" aria-label={docKind(str(doc.$schema), str(doc.type))}>
       <PaperHead doc={doc} />
@@ -36,6 +36,16 @@ export function PaymentDocument({ doc }: { doc: Json }) {
         <PartyBlock role="Supplier" party={doc.supplier} />
         <PartyBlock role="Customer" party={doc.customer} />
       </div>
+      {children}
+    </article>
+  );
+}
+
+export function PaymentDocument({ doc }: { doc: Json }) {
+  const currency = str(doc.currency);
+  const money = (value: unknown) => formatMoney(str(value), currency);
+  return (
+    <PaperFrame doc={doc}>
       <table className="data-table lines-table">
         <caption className="visually-hidden">Documents paid</caption>
         <thead>
@@ -83,19 +93,14 @@ export function PaymentDocument({ doc }: { doc: Json }) {
         </table>
       </div>
       <DocNotes doc={doc} />
-    </article>
+    </PaperFrame>
   );
 }
 
 /** A status message about other documents (accepted, paid, rejected…). */
 export function StatusDocument({ doc }: { doc: Json }) {
   return (
-    <article className="paper" aria-label={docKind(str(doc.$schema), str(doc.type))}>
-      <PaperHead doc={doc} />
-      <div className="paper-parties">
-        <PartyBlock role="Supplier" party={doc.supplier} />
-        <PartyBlock role="Customer" party={doc.customer} />
-      </div>
+    <PaperFrame doc={doc}>
       <table className="data-table lines-table">
         <caption className="visually-hidden">Status lines</caption>
         <thead>
@@ -121,7 +126,7 @@ export function StatusDocument({ doc }: { doc: Json }) {
         </tbody>
       </table>
       <DocNotes doc={doc} />
-    </article>
+    </PaperFrame>
   );
 }
 
