@@ -1,3 +1,4 @@
+import { cpSync } from 'node:fs';
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
@@ -23,8 +24,21 @@ function devServerCsp(): Plugin {
   };
 }
 
+/**
+ * GOBL's published data (regimes, addons, rules, schemas) is read from JSON files at run time;
+ * the bundled main process finds them in out/main/gobl-data (see core/gobl/defs/data-dir.ts).
+ */
+function copyGoblData(): Plugin {
+  return {
+    name: 'silodesk:gobl-data',
+    apply: 'build',
+    writeBundle: () => cpSync(at('src-main/core/gobl/data'), at('out/main/gobl-data'), { recursive: true }),
+  };
+}
+
 export default defineConfig({
   main: {
+    plugins: [copyGoblData()],
     build: {
       outDir: at('out/main'),
       lib: { entry: at('src-main/index.ts') },

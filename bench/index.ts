@@ -12,6 +12,7 @@ import { aimMet, formatTable, type Benchmark, type BenchResult } from './lib/rep
 
 const BENCHMARKS: Array<() => Promise<{ default: Benchmark }>> = [
   () => import('./silo.ts'),
+  () => import('./gobl.ts'),
   () => import('./sequence.ts'),
   () => import('./transform.ts'),
   () => import('./sync.ts'),

@@ -1,0 +1,55 @@
+// The GOBL engine's front door: what the rest of Silodesk calls to build, check, correct and sign
+// documents. Everything behind it is pure (no I/O beyond reading GOBL's data files once).
+import { validateDocument } from '../validate/index.ts';
+import { buildEnvelope, splitInput } from './build.ts';
+import type { BuildOptions, Built } from './build.ts';
+import { figureFaults } from './figures.ts';
+import { BuildError } from './types.ts';
+import type { EngineFault, Node } from './types.ts';
+
+export { BuildError } from './types.ts';
+export type { BuildContext, EngineFault, Node } from './types.ts';
+export { ENVELOPE_SCHEMA } from './build.ts';
+export type { BuildOptions } from './build.ts';
+
+export interface BuildResult {
+  envelope: Built['envelope'];
+  /** Schema and rule faults of the built document (a draft may have them; a complete one should not). */
+  faults: EngineFault[];
+}
+
+/** Builds partial or complete input into a complete envelope and validates it. Throws BuildError. */
+export function buildDocument(data: unknown, options: BuildOptions = {}): BuildResult {
+  const { envelope } = buildEnvelope(data, options);
+  return { envelope, faults: validateDocument(envelope) };
+}
+
+function hasTag(doc: Node, tag: string): boolean {
+  return Array.isArray(doc.$tags) && doc.$tags.includes(tag);
+}
+
+/**
+ * Checks a document as it stands, without changing it: GOBL's schemas and rules, and — unless it is
+ * tagged `bypass` — every figure a build would calculate differently. Input GOBL refuses to build at
+ * all comes back as faults too.
+ */
+export function checkDocument(data: unknown, options: BuildOptions = {}): EngineFault[] {
+  let doc: Node;
+  try {
+    doc = splitInput(data).doc;
+  } catch (error) {
+    if (error instanceof BuildError) return error.faults;
+    throw error;
+  }
+  const envelope = (data as Node).doc === doc ? data as Node : { $schema: 'https://gobl.org/draft-0/envelope', head: {}, doc };
+  const faults = validateDocument(envelope);
+  if (hasTag(doc, 'bypass')) return faults;
+  try {
+    const { envelope: rebuilt } = buildEnvelope({ ...envelope, sigs: undefined }, options);
+    faults.push(...figureFaults(doc, rebuilt.doc));
+  } catch (error) {
+    if (!(error instanceof BuildError)) throw error;
+    faults.push(...error.faults);
+  }
+  return faults;
+}
