@@ -7,10 +7,14 @@ import { setLocalApiControl } from './core/access/local-api.ts';
 import { issueLoginCode } from './core/access/login-codes.ts';
 import { openService } from './core/service.ts';
 import { startHttpServer } from './http/server.ts';
+import { ensureWebBuild } from '../scripts/web-build.ts';
 
 /**
  * Headless Silodesk: the same service as the desktop app, over HTTP only, plus the
- * built web UI. `npm run serve -- --data DIR --port 4100 --host 127.0.0.1`.
+ * built web UI. `npm run serve -- --data DIR --port 4100 --host 127.0.0.1 [--rebuild]`.
+ * `npm run serve` passes --build-web: the web UI in out/web is rebuilt only when its
+ * sources changed (scripts/web-build.ts), or always with --rebuild. Tests start this file
+ * without either, so they never rebuild out/web under another server of their run.
  */
 const { values } = parseArgs({
   options: {
@@ -18,6 +22,10 @@ const { values } = parseArgs({
     port: { type: 'string', default: '4100' },
     host: { type: 'string', default: '127.0.0.1' },
     quiet: { type: 'boolean', default: false },
+    // build the web UI first when its sources are newer than out/web
+    'build-web': { type: 'boolean', default: false },
+    // build the web UI first, always
+    rebuild: { type: 'boolean', default: false },
     // sync this instance's default company with a remote Silodesk (also settable in the UI)
     remote: { type: 'string' },
     'remote-token-file': { type: 'string' },
@@ -33,6 +41,15 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 const host = values.host!;
 if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
   console.error(`silodesk: warning: listening on ${host}, not loopback; anyone who can reach it and holds a token can use the API`);
+}
+
+if (values['build-web'] || values.rebuild) {
+  try {
+    ensureWebBuild({ rebuild: values.rebuild });
+  } catch (err) {
+    console.error(`silodesk: ${(err as Error).message}`);
+    process.exit(1);
+  }
 }
 
 const dataDir = resolve(values.data!);

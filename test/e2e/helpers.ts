@@ -1,17 +1,15 @@
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import PDFDocument from 'pdfkit';
 import { loadEnvelope, loadEnvelopes } from '../fixtures/gobl/load.ts';
-import { e2eToken } from './paths.ts';
+import { docsScreenshotTarget, e2eToken, FILES_DIR, SCREENS_DIR } from './paths.ts';
 
 const require = createRequire(import.meta.url);
 
-/** Where the tests write the files they import (real files, picked as a user would). */
-export const FILES_DIR = resolve('test-results', 'e2e-files');
-export const SCREENS_DIR = resolve('test-results', 'screens');
+export { FILES_DIR, SCREENS_DIR };
 
 export const auth = (token = e2eToken()) => ({ authorization: `Bearer ${token}` });
 
@@ -41,9 +39,12 @@ export async function saveScreen(page: Page, name: string): Promise<string> {
   return path;
 }
 
+/** Copies a screenshot into docs/ for README, only under `npm run docs:screenshots` (tests leave tracked files alone). */
 export function publishScreenshot(path: string, docsName: string): void {
-  mkdirSync(resolve('docs'), { recursive: true });
-  copyFileSync(path, resolve('docs', docsName));
+  const target = docsScreenshotTarget(docsName);
+  if (!target) return;
+  mkdirSync(dirname(target), { recursive: true });
+  copyFileSync(path, target);
 }
 
 /** Fails with the list of serious and critical axe violations on the page as it is now. */
