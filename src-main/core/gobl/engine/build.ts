@@ -117,6 +117,7 @@ export function buildEnvelope(data: unknown, options: BuildOptions = {}): Built 
   const headInput: Node = { ...(inputHead ?? {}), uuid, dig: digestOf(conformed) };
   fillRouting(headInput, conformed, rootType);
   const head = conform(headInput, 'head.Header');
-  const envelope = conform({ $schema: ENVELOPE_SCHEMA, head, doc: conformed }, 'gobl.Envelope') as Built['envelope'];
+  // Written in the envelope's field order directly: conforming it would walk the document again.
+  const envelope = { $schema: ENVELOPE_SCHEMA, head, doc: conformed } as Built['envelope'];
   return { envelope, context: ctx };
 }

@@ -77,15 +77,20 @@ function conformMap(value: Json, of: FieldType, fill: boolean): Json {
   return out;
 }
 
-const requiredCache = new Map<string, Set<string>>();
+interface FieldPlan { name: string; type: FieldType; required: boolean }
 
-function requiredFields(typeName: string): Set<string> {
-  let found = requiredCache.get(typeName);
-  if (!found) {
-    found = new Set<string>((schemaDef(typeName)?.required as string[] | undefined) ?? []);
-    requiredCache.set(typeName, found);
+// Each struct type's fields with their types and whether Go always writes them, worked out once:
+// conform runs over every node of every document built.
+const plans = new Map<string, FieldPlan[]>();
+
+function planOf(typeName: string, fields: readonly string[], field: (name: string) => FieldType | undefined): FieldPlan[] {
+  let plan = plans.get(typeName);
+  if (!plan) {
+    const required = new Set<string>((schemaDef(typeName)?.required as string[] | undefined) ?? []);
+    plan = fields.map((name) => ({ name, type: field(name)!, required: required.has(name) }));
+    plans.set(typeName, plan);
   }
-  return found;
+  return plan;
 }
 
 function conformStruct(value: Json, declared: string, isRoot: boolean, fill: boolean): Json {
@@ -102,18 +107,17 @@ function conformStruct(value: Json, declared: string, isRoot: boolean, fill: boo
   if (keepsSchema && !info.fields.includes('$schema') && typeof value.$schema === 'string') {
     out.$schema = value.$schema;
   }
-  const required = requiredFields(typeName);
-  for (const field of info.fields) {
-    const type = info.field(field)!;
+  for (const { name, type, required } of planOf(typeName, info.fields, info.field)) {
+    const v = value[name];
     // A null scalar leaves a Go value field at its zero value, like an absent one.
-    const present = value[field] !== undefined && !(value[field] === null && type.kind === 'scalar');
-    if (required.has(field)) {
-      if (present) out[field] = conformValue(value[field], type, false, fill);
-      else if (fill) out[field] = zeroValue(type);
+    const present = v !== undefined && !(v === null && type.kind === 'scalar');
+    if (required) {
+      if (present) out[name] = conformValue(v, type, false, fill);
+      else if (fill) out[name] = zeroValue(type);
       continue;
     }
-    if (!present || isOmittedEmpty(value[field], type)) continue;
-    out[field] = conformValue(value[field], type, false, fill);
+    if (!present || isOmittedEmpty(v, type)) continue;
+    out[name] = conformValue(v, type, false, fill);
   }
   return out;
 }
