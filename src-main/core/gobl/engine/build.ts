@@ -11,7 +11,7 @@ import { applyScenarios } from '../scenarios/apply.ts';
 import { supportedTags } from '../scenarios/tags.ts';
 import { conform } from '../shape/conform.ts';
 import { prepareInput } from '../shape/parse.ts';
-import { rootTypeOf } from '../shape/schemas.ts';
+import { rootTypeOf, typeInfo } from '../shape/schemas.ts';
 import { contextFor } from './context.ts';
 import { fillRouting } from './routing.ts';
 import { BuildError } from './types.ts';
@@ -58,6 +58,14 @@ export function rootTypeFor(doc: Node): string {
     }]);
   }
   return type;
+}
+
+const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
+
+/** A document type with a `uuid` gets a new UUIDv7 when it has none (or the zero one), as GOBL's Object does. */
+function assignUuid(doc: Node, rootType: string): void {
+  if (!typeInfo(rootType)?.fields.includes('uuid')) return;
+  if (typeof doc.uuid !== 'string' || doc.uuid === '' || doc.uuid === ZERO_UUID) doc.uuid = uuidv7();
 }
 
 /** Normalises and calculates a document tree in place, as GOBL's Calculate does. */
@@ -109,6 +117,7 @@ export function buildEnvelope(data: unknown, options: BuildOptions = {}): Built 
   const rootType = rootTypeFor(input);
   const schema = input.$schema as string;
   const doc = prepareInput(input, rootType); // a new tree: the input is never modified
+  assignUuid(doc, rootType);
   const ctx = contextFor(doc, schema, rootType, options.now ?? new Date());
   calculateTree(doc, ctx);
   const conformed = conform({ ...doc, $schema: schema }, rootType);

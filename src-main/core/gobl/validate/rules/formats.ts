@@ -1,0 +1,36 @@
+// String formats GOBL checks through third-party validators (govalidator's IsURL and IsEmail,
+// google/uuid's Parse). These follow the same acceptance rules in simplified regexes.
+
+// govalidator: optional ftp/tcp/udp/ws(s)/http(s) scheme, optional user info, a host that is an
+// IP, localhost or a dotted domain, optional port, then any path/query/fragment.
+const URL_RE =
+  /^((ftp|tcp|udp|wss?|https?):\/\/)?(\S+(:\S*)?@)?((\d{1,3}\.){3}\d{1,3}|\[[0-9a-fA-F:.]+\]|localhost|([\p{L}\p{N}_]([\p{L}\p{N}_-]*[\p{L}\p{N}_])?\.)+[\p{L}\p{N}-]{2,63}\.?)(:\d{1,5})?([/?#]\S*)?$/u;
+
+export function isUrl(value: string): boolean {
+  if (value.length <= 3 || [...value].length >= 2083 || value.startsWith('.')) return false;
+  return URL_RE.test(value);
+}
+
+const EMAIL_RE = /^[\p{L}\p{N}!#$%&'*+/=?^_`{|}~-]+(\.[\p{L}\p{N}!#$%&'*+/=?^_`{|}~-]+)*@([\p{L}\p{N}]([\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+[\p{L}\p{N}]([\p{L}\p{N}-]*[\p{L}\p{N}])?\.?$/u;
+
+export function isEmail(value: string): boolean {
+  return EMAIL_RE.test(value);
+}
+
+const UUID_FORMS = [
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+  /^\{[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\}$/i,
+  /^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+  /^[0-9a-f]{32}$/i,
+];
+
+/** The forms google/uuid's Parse accepts. */
+export function isValidUuid(value: string): boolean {
+  return UUID_FORMS.some((re) => re.test(value));
+}
+
+/** The version nibble of a parsed UUID. */
+export function uuidVersion(value: string): number {
+  const hex = value.replace(/^urn:uuid:|[{}-]/gi, '');
+  return Number.parseInt(hex[12], 16);
+}
