@@ -1,6 +1,6 @@
 // GOBL's build as one pipeline: input → parsed tree → context (regime, addons) → normalised →
 // calculated → scenarios → conformed to GOBL's field order → envelope with head.dig → validated.
-import { v7 as uuidv7 } from 'uuid';
+import { newUuidV7 as uuidv7 } from './new-uuid.ts';
 import { digestOf } from '../canonical.ts';
 import { calculateDocument } from '../calc/index.ts';
 import { normalizeTree, orderNormRules } from '../norm/engine.ts';
@@ -15,7 +15,7 @@ import { rootTypeOf, typeInfo } from '../shape/schemas.ts';
 import { contextFor } from './context.ts';
 import { fillRouting } from './routing.ts';
 import { BuildError } from './types.ts';
-import type { BuildContext, EngineFault, Node } from './types.ts';
+import type { BuildContext, EngineFault, Node, NormRule } from './types.ts';
 
 export const ENVELOPE_SCHEMA = 'https://gobl.org/draft-0/envelope';
 
@@ -69,15 +69,31 @@ function assignUuid(doc: Node, rootType: string): void {
 }
 
 /** Normalises and calculates a document tree in place, as GOBL's Calculate does. */
+// The ordered normalisers of one regime + addons combination; the norm engine indexes each list
+// once, so handing it the same list object again skips that work.
+const normRuleLists = new Map<string, NormRule[]>();
+
+function normRulesFor(ctx: BuildContext): NormRule[] {
+  const regimeCode = ctx.regime?.country ?? '';
+  const addonKeys = ctx.addons.map((a) => a.key);
+  const key = `${regimeCode}|${addonKeys.join(',')}`;
+  let rules = normRuleLists.get(key);
+  if (!rules) {
+    // Every regime's tax-ID rules apply whatever the document's regime (an ID is cleaned by its
+    // own country's rules), and addons run before or after the regime in GOBL's package order.
+    rules = orderNormRules(
+      genericNormRules,
+      regimeNormRules(regimeCode),
+      addonKeys.map((k) => addonNormRules(k)),
+      { regimeCode: regimeCode || undefined, addonKeys },
+    );
+    normRuleLists.set(key, rules);
+  }
+  return rules;
+}
+
 export function calculateTree(doc: Node, ctx: BuildContext): void {
-  // Every regime's tax-ID rules apply whatever the document's regime (an ID is cleaned by its own
-  // country's rules), and addons run before or after the regime in GOBL's package order.
-  normalizeTree(doc, ctx, orderNormRules(
-    genericNormRules,
-    regimeNormRules(ctx.regime?.country ?? ''),
-    ctx.addons.map((a) => addonNormRules(a.key)),
-    { regimeCode: ctx.regime?.country, addonKeys: ctx.addons.map((a) => a.key) },
-  ));
+  normalizeTree(doc, ctx, normRulesFor(ctx));
   checkTags(doc, ctx);
   try {
     calculateDocument(doc, ctx);

@@ -77,20 +77,46 @@ function conformMap(value: Json, of: FieldType, fill: boolean): Json {
   return out;
 }
 
-interface FieldPlan { name: string; type: FieldType; required: boolean }
+interface FieldPlan { name: string; type: FieldType; required: boolean; index: number }
+
+interface StructPlan {
+  fields: FieldPlan[];
+  byName: Map<string, FieldPlan>;
+  required: FieldPlan[];
+}
 
 // Each struct type's fields with their types and whether Go always writes them, worked out once:
 // conform runs over every node of every document built.
-const plans = new Map<string, FieldPlan[]>();
+const plans = new Map<string, StructPlan>();
 
-function planOf(typeName: string, fields: readonly string[], field: (name: string) => FieldType | undefined): FieldPlan[] {
+function planOf(typeName: string, fields: readonly string[], field: (name: string) => FieldType | undefined): StructPlan {
   let plan = plans.get(typeName);
   if (!plan) {
     const required = new Set<string>((schemaDef(typeName)?.required as string[] | undefined) ?? []);
-    plan = fields.map((name) => ({ name, type: field(name)!, required: required.has(name) }));
+    const list = fields.map((name, index) => ({ name, type: field(name)!, required: required.has(name), index }));
+    plan = { fields: list, byName: new Map(list.map((f) => [f.name, f])), required: list.filter((f) => f.required) };
     plans.set(typeName, plan);
   }
   return plan;
+}
+
+const byIndex = (a: FieldPlan, b: FieldPlan): number => a.index - b.index;
+
+/**
+ * The plan entries to write for `value`, in field order. A GOBL object usually sets a handful of
+ * its type's many fields (a party has twenty), so a sparse object is read by its own keys.
+ */
+function fieldsToWrite(value: Json, plan: StructPlan, fill: boolean): readonly FieldPlan[] {
+  const keys = Object.keys(value);
+  if (keys.length * 3 >= plan.fields.length) return plan.fields;
+  const chosen: FieldPlan[] = [];
+  for (const key of keys) {
+    const entry = plan.byName.get(key);
+    if (entry && !entry.required) chosen.push(entry);
+  }
+  if (fill) chosen.push(...plan.required);
+  else for (const entry of plan.required) if (value[entry.name] !== undefined) chosen.push(entry);
+  return chosen.sort(byIndex);
 }
 
 function conformStruct(value: Json, declared: string, isRoot: boolean, fill: boolean): Json {
@@ -104,10 +130,11 @@ function conformStruct(value: Json, declared: string, isRoot: boolean, fill: boo
   // A document's `$schema` is written first by GOBL's schema.Object wrapper; nested
   // structs have no such field and lose it like any unknown field.
   const keepsSchema = isRoot || declared === DYNAMIC_OBJECT;
-  if (keepsSchema && !info.fields.includes('$schema') && typeof value.$schema === 'string') {
+  const plan = planOf(typeName, info.fields, info.field);
+  if (keepsSchema && !plan.byName.has('$schema') && typeof value.$schema === 'string') {
     out.$schema = value.$schema;
   }
-  for (const { name, type, required } of planOf(typeName, info.fields, info.field)) {
+  for (const { name, type, required } of fieldsToWrite(value, plan, fill)) {
     const v = value[name];
     // A null scalar leaves a Go value field at its zero value, like an absent one.
     const present = v !== undefined && !(v === null && type.kind === 'scalar');

@@ -16,6 +16,22 @@ export { RawNumber } from './raw-number.ts';
 
 type Path = (string | number)[];
 
+// Where a value sits, as a chain from its parent: most values never fail, so the JSON path
+// array is only made for the ones that do (a new array per node was a tenth of a build).
+type Place = { readonly up: Place | null; readonly key: string | number } | null;
+
+function pathOf(place: Place): Path {
+  const parts: Path = [];
+  for (let p = place; p !== null; p = p.up) parts.push(p.key);
+  return parts.reverse();
+}
+
+function placeOf(path: Path): Place {
+  let place: Place = null;
+  for (const key of path) place = { up: place, key };
+  return place;
+}
+
 /**
  * JSON.parse that keeps every number whose source text says more than its float (`10.50`,
  * `1e5`, integers beyond 2^53) as a RawNumber, so amounts keep their decimals.
@@ -61,7 +77,7 @@ export interface PrepareOptions {
 export function prepareInput(node: Node, typeName: string, options: PrepareOptions = {}): Node {
   const basePath = options.basePath ?? (typeName === 'gobl.Envelope' ? [] : ['doc']);
   const faults: EngineFault[] = [];
-  const prepared = prepareValue(node, fieldTypeOf(typeName), basePath, faults, true);
+  const prepared = prepareValue(node, fieldTypeOf(typeName), placeOf(basePath), faults, true);
   if (faults.length > 0) throw new BuildError(faults);
   return conform(prepared as Node, typeName, { fillRequired: false });
 }
@@ -76,8 +92,8 @@ const LEGACY_FIELDS: Record<string, Record<string, FieldType>> = {
   'pay.Terms': { detail: { kind: 'scalar', scalar: 'string' } },
 };
 
-function fail(faults: EngineFault[], path: Path, message: string): undefined {
-  faults.push({ code: 'invalid', message, paths: [jsonPath(path)] });
+function fail(faults: EngineFault[], path: Place, message: string): undefined {
+  faults.push({ code: 'invalid', message, paths: [jsonPath(pathOf(path))] });
   return undefined;
 }
 
@@ -101,12 +117,12 @@ function goTypeName(type: FieldType): string {
   }
 }
 
-function mismatch(faults: EngineFault[], path: Path, value: unknown, type: FieldType): undefined {
+function mismatch(faults: EngineFault[], path: Place, value: unknown, type: FieldType): undefined {
   return fail(faults, path, `cannot unmarshal ${jsonKind(value)} into a field of type ${goTypeName(type)}`);
 }
 
 /** The value in GOBL's shape, or undefined to leave the field out (a null or refused scalar). */
-function prepareValue(value: unknown, type: FieldType, path: Path, faults: EngineFault[], isRoot = false): unknown {
+function prepareValue(value: unknown, type: FieldType, path: Place, faults: EngineFault[], isRoot = false): unknown {
   if (value === undefined) return undefined;
   switch (type.kind) {
     case 'object':
@@ -117,7 +133,7 @@ function prepareValue(value: unknown, type: FieldType, path: Path, faults: Engin
       if (value === null) return null;
       if (!Array.isArray(value)) return mismatch(faults, path, value, type);
       return value.map((item, i) => {
-        const prepared = prepareValue(item, type.of, [...path, i], faults);
+        const prepared = prepareValue(item, type.of, { up: path, key: i }, faults);
         // A null in a list of values (not pointers) becomes the zero value.
         return prepared === undefined && type.of.kind === 'scalar' ? zeroScalar(type.of) : prepared;
       });
@@ -134,72 +150,94 @@ function zeroScalar(type: FieldType & { kind: 'scalar' }): unknown {
   return type.scalar === 'string' ? '' : type.scalar === 'boolean' ? false : type.scalar === 'any' ? null : 0;
 }
 
-function prepareMap(value: Node, of: FieldType, path: Path, faults: EngineFault[]): Node {
+function prepareMap(value: Node, of: FieldType, path: Place, faults: EngineFault[]): Node {
   const out: Node = {};
   for (const [key, item] of Object.entries(value)) {
-    const prepared = prepareValue(item, of, [...path, key], faults);
+    const prepared = prepareValue(item, of, { up: path, key }, faults);
     out[key] = prepared === undefined && of.kind === 'scalar' ? zeroScalar(of) : prepared;
   }
   return out;
 }
 
-const foldCache = new Map<string, Map<string, string>>();
-
-// encoding/json prefers an exact field name and otherwise accepts a case-insensitive match.
-function fieldFor(info: TypeInfo, legacy: Record<string, FieldType> | undefined, key: string): string | undefined {
-  if (info.field(key) || legacy?.[key]) return key;
-  let folded = foldCache.get(info.name);
-  if (!folded) {
-    folded = new Map();
-    for (const name of [...info.fields, ...Object.keys(legacy ?? {})]) {
-      if (!folded.has(name.toLowerCase())) folded.set(name.toLowerCase(), name);
-    }
-    foldCache.set(info.name, folded);
-  }
-  return folded.get(key.toLowerCase());
+interface InputFields {
+  /** Exact field names (current and legacy) with their types. */
+  exact: Map<string, FieldType>;
+  /** Lower-cased names, for encoding/json's case-insensitive match. */
+  folded: Map<string, string>;
 }
 
-function prepareObject(value: Node, declared: string, path: Path, faults: EngineFault[], isRoot: boolean): Node {
+const inputFieldsCache = new Map<string, InputFields>();
+
+// A struct type's field names and types as Go's decoder matches them, worked out once per type.
+function inputFields(info: TypeInfo, legacy: Record<string, FieldType> | undefined): InputFields {
+  let found = inputFieldsCache.get(info.name);
+  if (!found) {
+    const exact = new Map<string, FieldType>();
+    for (const name of info.fields) exact.set(name, info.field(name)!);
+    for (const [name, type] of Object.entries(legacy ?? {})) if (!exact.has(name)) exact.set(name, type);
+    const folded = new Map<string, string>();
+    for (const name of exact.keys()) if (!folded.has(name.toLowerCase())) folded.set(name.toLowerCase(), name);
+    found = { exact, folded };
+    inputFieldsCache.set(info.name, found);
+  }
+  return found;
+}
+
+function prepareObject(value: Node, declared: string, path: Place, faults: EngineFault[], isRoot: boolean): Node {
   const typeName = concreteType(value, declared);
   // A document under a `$schema` GOBL does not know is passed through untouched.
   if (typeName === DYNAMIC_OBJECT) return value;
   const info = typeInfo(typeName);
   if (!info) return value;
   if (info.shape === 'map') return prepareMap(value, info.mapOf!, path, faults);
-  const legacy = LEGACY_FIELDS[typeName];
-  const matched: Node = {};
-  if ((isRoot || declared === DYNAMIC_OBJECT) && typeof value.$schema === 'string') matched.$schema = value.$schema;
-  // Later keys win, as they overwrite earlier ones when Go decodes.
-  for (const key of Object.keys(value)) {
-    const field = fieldFor(info, legacy, key);
-    if (field) matched[field] = value[key];
-  }
+  const { exact, folded } = inputFields(info, LEGACY_FIELDS[typeName]);
   const out: Node = {};
-  for (const [field, item] of Object.entries(matched)) {
-    if (field === '$schema' && !info.field(field)) {
-      out.$schema = item;
-      continue;
-    }
-    const type = info.field(field) ?? legacy![field];
-    const prepared = prepareValue(item, type, [...path, field], faults);
-    if (prepared !== undefined) out[field] = prepared;
+  if ((isRoot || declared === DYNAMIC_OBJECT) && typeof value.$schema === 'string' && !exact.has('$schema')) {
+    out.$schema = value.$schema;
   }
-  const required = new Set<string>((schemaDef(typeName)?.required as string[] | undefined) ?? []);
-  fixEmptyDates(out, info, required);
+  for (const key of Object.keys(value)) {
+    // encoding/json prefers an exact field name and otherwise accepts a case-insensitive match;
+    // a later key for the same field wins, as it overwrites the earlier one when Go decodes.
+    const field = exact.has(key) ? key : folded.get(key.toLowerCase());
+    if (field === undefined) continue;
+    const prepared = prepareValue(value[key], exact.get(field)!, { up: path, key: field }, faults);
+    if (prepared !== undefined) out[field] = prepared;
+    else delete out[field];
+  }
+  fixEmptyDates(out, info);
   MIGRATIONS[typeName]?.(out);
   return out;
 }
 
 // `""` and `"0000-00-00"` are GOBL's zero date: a required (value) date is left unset for the
 // calculation's default; an optional (pointer) one is kept and prints as the zero date.
-function fixEmptyDates(out: Node, info: TypeInfo, required: Set<string>): void {
-  for (const field of info.fields) {
-    const type = info.field(field)!;
-    if (type.kind !== 'scalar' || out[field] === undefined) continue;
-    if (type.type === 'cal.Date' && (out[field] === '' || out[field] === '0000-00-00')) {
-      if (required.has(field)) delete out[field];
+const dateFieldsCache = new Map<string, Array<{ field: string; kind: 'date' | 'time'; required: boolean }>>();
+
+/** A type's date and time fields, worked out once per type. */
+function dateFields(info: TypeInfo): Array<{ field: string; kind: 'date' | 'time'; required: boolean }> {
+  let found = dateFieldsCache.get(info.name);
+  if (!found) {
+    const required = new Set<string>((schemaDef(info.name)?.required as string[] | undefined) ?? []);
+    found = [];
+    for (const field of info.fields) {
+      const type = info.field(field)!;
+      if (type.kind !== 'scalar') continue;
+      if (type.type === 'cal.Date') found.push({ field, kind: 'date', required: required.has(field) });
+      else if (type.type === 'cal.Time') found.push({ field, kind: 'time', required: required.has(field) });
+    }
+    dateFieldsCache.set(info.name, found);
+  }
+  return found;
+}
+
+function fixEmptyDates(out: Node, info: TypeInfo): void {
+  for (const { field, kind, required } of dateFields(info)) {
+    const value = out[field];
+    if (value === undefined) continue;
+    if (kind === 'date' && (value === '' || value === '0000-00-00')) {
+      if (required) delete out[field];
       else out[field] = '0000-00-00';
-    } else if (type.type === 'cal.Time' && out[field] === '') {
+    } else if (kind === 'time' && value === '') {
       out[field] = '00:00:00';
     }
   }
@@ -225,7 +263,7 @@ function validDate(text: string): boolean {
   return d <= lastDay.getUTCDate();
 }
 
-function prepareScalar(value: unknown, type: FieldType & { kind: 'scalar' }, path: Path, faults: EngineFault[]): unknown {
+function prepareScalar(value: unknown, type: FieldType & { kind: 'scalar' }, path: Place, faults: EngineFault[]): unknown {
   if (value === null) return undefined;
   switch (type.scalar) {
     case 'amount':
