@@ -6,6 +6,9 @@ import { APP_CSP, APP_ORIGIN, APP_SCHEME, contentTypeFor, resolveAppPath } from 
 import { ensureDefaultCompany } from './core/access/bootstrap.ts';
 import { setLocalApiControl } from './core/access/local-api.ts';
 import { desktopCaller } from './desktop/desktop-caller.ts';
+import { keySealerFor, KeyStorageRefused } from './desktop/key-sealer.ts';
+import { frameMayNavigate } from './desktop/navigation.ts';
+import { denyAllPermissions, windowPreferences } from './desktop/window-prefs.ts';
 import { createLocalApiControl } from './desktop/local-api-control.ts';
 import { readDesktopSettings, writeDesktopSettings, type DesktopSettings } from './desktop/settings-file.ts';
 import { restoreBounds } from './desktop/window-bounds.ts';
@@ -70,20 +73,17 @@ if (!app.requestSingleInstanceLock()) {
   });
   app.whenReady().then(start).catch((err: unknown) => {
     console.error('silodesk: could not start:', err);
-    dialog.showErrorBox('Silodesk could not start', err instanceof Error ? err.message : String(err));
+    const title = err instanceof KeyStorageRefused ? 'Silodesk needs a secure keychain' : 'Silodesk could not start';
+    dialog.showErrorBox(title, err instanceof Error ? err.message : String(err));
     app.exit(1);
   });
 }
 
 async function start(): Promise<void> {
   settings = readDesktopSettings(settingsFile());
-  // The instance's private signing keys are sealed with the OS keychain where there is one.
-  const protectKey = safeStorage.isEncryptionAvailable()
-    ? {
-        encrypt: (b: Buffer) => safeStorage.encryptString(b.toString('utf8')),
-        decrypt: (b: Buffer) => Buffer.from(safeStorage.decryptString(b), 'utf8'),
-      }
-    : undefined;
+  // The instance's private signing keys are sealed with the OS keychain; with no
+  // secure keychain the app refuses to start (with why) rather than store them unsealed.
+  const protectKey = keySealerFor(safeStorage, process.platform);
   const svc = await openService(join(app.getPath('userData'), 'data'), { protectKey, log: (line) => console.error(line) });
   service = svc;
   defaultCompanyId = ensureDefaultCompany(svc.store).id;
@@ -96,8 +96,8 @@ async function start(): Promise<void> {
   setLocalApiControl(svc, localApi);
   await localApi.apply().catch((err: unknown) => console.error('silodesk: localhost API not started:', err));
 
-  // The window asks for nothing: no camera, notifications, clipboard reads…
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  // The window asks for nothing: no camera, notifications, clipboard reads… (requests and checks)
+  denyAllPermissions(session.defaultSession);
   protocol.handle(APP_SCHEME, serveAppFile);
   registerIpcHandlers(ipcMain, {
     service,
@@ -127,14 +127,7 @@ function createWindow(): void {
     ...bounds,
     show: false,
     title: 'Silodesk',
-    webPreferences: {
-      preload: preloadPath,
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-      webviewTag: false,
-    },
+    webPreferences: windowPreferences(preloadPath, app.isPackaged),
   });
   if (settings.window?.maximized) mainWindow.maximize();
   mainWindow.once('ready-to-show', () => mainWindow?.show());
@@ -155,6 +148,11 @@ function lockDown(contents: WebContents): void {
     event.preventDefault();
     openIfWebLink(url);
   });
+  // Frames inside the window too (will-navigate covers only the main frame): only the app's own pages and blobs.
+  contents.on('will-frame-navigate', (event) => {
+    if (!frameMayNavigate(event.url, event.isMainFrame, uiOrigin)) event.preventDefault();
+  });
+  if (app.isPackaged) contents.on('devtools-opened', () => contents.closeDevTools());
   contents.on('will-attach-webview', (event) => event.preventDefault());
   contents.setWindowOpenHandler(({ url }) => {
     openIfWebLink(url);

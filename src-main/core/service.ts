@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
+import { backupScheduler } from './backup/scheduler.ts';
 import { openSqlite } from './db/connection.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { Store } from './db/store.ts';
 import { BlobStore } from './files/blob-store.ts';
+import { securePrivateDataDir } from './files/private-data-dir.ts';
 import { InstanceKeys, type KeySealer } from './keys/instance-keys.ts';
 import type { Provider } from './transform/provider.ts';
 import { providers as builtinProviders } from './transform/providers/index.ts';
@@ -63,7 +64,7 @@ export async function openService(
   dataDir: string,
   config: Partial<ServiceConfig> & ServiceSecrets & { log?: (line: string) => void } = {},
 ): Promise<Service> {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  securePrivateDataDir(dataDir);
   const sqlite = openSqlite(join(dataDir, 'silodesk.db'));
   const store = new Store(sqlite);
   await migrateToLatest(sqlite, store.q, join(dataDir, 'backups'));
@@ -74,6 +75,8 @@ export async function openService(
   const instanceId = setting(store, 'instance_id', () => uuidv7());
   const cursorSecret = Buffer.from(setting(store, 'cursor_secret', () => randomBytes(32).toString('hex')), 'hex');
   const keys = await InstanceKeys.load(join(dataDir, 'keys'), config.protectKey);
+  // again, for the folders made since (files, backups, keys)
+  securePrivateDataDir(dataDir);
 
   const service: Service = {
     dataDir,
@@ -96,6 +99,7 @@ export async function openService(
     providers: new Map([...builtinProviders, ...(config.extraProviders ?? [])].map((p) => [p.id, p])),
     log: config.log,
     async close() {
+      await backupScheduler(service).stop();
       await service.sync.stop();
       await service.jobs.stop();
       sqlite.close();
@@ -104,6 +108,8 @@ export async function openService(
   service.jobs = new JobRunner(service, service.config.runner);
   service.sync = new SyncController(service, service.config.sync);
   if (service.config.autoSync) service.sync.start();
+  // The scheduled backup of the data folder (off until the owner sets a folder).
+  backupScheduler(service).start();
   // Unfinished jobs from before a crash or a quit are due again: they resume here.
   if (service.config.runJobs) service.jobs.start();
   return service;

@@ -3,10 +3,11 @@ import type { Caller } from '../core/access/tokens.ts';
 import type { Store } from '../core/db/store.ts';
 
 /**
- * Who the desktop window acts as: the install's owner, for the company chosen in
- * its company switcher (the first company when none is chosen). An unknown
- * company is a 404, never a silent fallback to another company's data.
+ * Who the desktop window acts as: the install's owner (it manages every company),
+ * for the company chosen in its company switcher (the first company when none is
+ * chosen). An unknown company is a 404, never a silent fallback to another
+ * company's data.
  */
 export function desktopCaller(store: Store, defaultCompanyId: string, companyId?: string): Caller {
-  return { companyId: companyId ? requireCompany(store, companyId).id : defaultCompanyId, kind: 'owner' };
+  return { companyId: companyId ? requireCompany(store, companyId).id : defaultCompanyId, kind: 'owner', install: true };
 }

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { Hono, type Context } from 'hono';
 import { serveStatic } from '@hono/node-server/serve-static';
@@ -22,6 +23,8 @@ export interface HttpAppOptions {
   log?: (line: string) => void;
   /** calls per second and burst allowed per token (default 500/s, burst 1000) */
   rateLimit?: { perSecond: number; burst: number };
+  /** per client address, for calls without a valid token: public ones and refused ones (default 20/s, burst 100) */
+  anonymousRateLimit?: { perSecond: number; burst: number };
 }
 
 const ANONYMOUS: Caller = { companyId: '', kind: 'user' };
@@ -34,6 +37,9 @@ const ANONYMOUS: Caller = { companyId: '', kind: 'user' };
 export function createHttpApp(service: Service, options: HttpAppOptions): Hono {
   const app = new Hono();
   const limiter = new RateLimiter(options.rateLimit ?? { perSecond: 500, burst: 1000 });
+  // Calls that carry no valid token are counted per client address, each address on its own:
+  // guessing tokens is slowed down, and one noisy client does not lock the others out.
+  const anonymous = new RateLimiter(options.anonymousRateLimit ?? { perSecond: 20, burst: 100 });
 
   app.use('*', async (c, next) => {
     const started = performance.now();
@@ -61,11 +67,9 @@ export function createHttpApp(service: Service, options: HttpAppOptions): Hono {
     app.on(contract.method, honoPath, async (c) => {
       let bodyRead = !contract.body;
       try {
-        const caller = contract.access === 'public' ? ANONYMOUS : authenticate(service, c);
-        const wait = limiter.take(caller.tokenId ?? 'public');
-        if (wait > 0) {
-          throw new ApiError('rate-limited', `too many requests; retry in ${wait} s`, undefined, { 'Retry-After': String(wait) });
-        }
+        const caller = contract.access === 'public' ? ANONYMOUS : authenticateLimited(service, c, anonymous);
+        const wait = caller.tokenId ? limiter.take(caller.tokenId) : anonymous.take(clientKey(c));
+        if (wait > 0) throw rateLimited(wait);
         const body = contract.body ? await readJsonBody(c.req.raw, contract.maxBody ?? DEFAULT_MAX_BODY) : undefined;
         bodyRead = true;
         const result = await invokeOperation({ service, caller }, op.name, {
@@ -104,6 +108,26 @@ const WEB_CSP =
 
 function specificity(path: string): number {
   return path.split('/').filter((s) => s && !s.startsWith('{')).length * 10 - (path.match(/\{/g)?.length ?? 0);
+}
+
+/** The bearer token's caller; a call without a valid one is counted against its address first. */
+function authenticateLimited(service: Service, c: Context, anonymous: RateLimiter): Caller {
+  try {
+    return authenticate(service, c);
+  } catch (err) {
+    const wait = anonymous.take(clientKey(c));
+    if (wait > 0) throw rateLimited(wait);
+    throw err;
+  }
+}
+
+const rateLimited = (wait: number) =>
+  new ApiError('rate-limited', `too many requests; retry in ${wait} s`, undefined, { 'Retry-After': String(wait) });
+
+/** The client's address, as the socket has it (never a header a client could set). */
+function clientKey(c: Context): string {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  return `address:${incoming?.socket?.remoteAddress ?? 'unknown'}`;
 }
 
 function authenticate(service: Service, c: Context): Caller {

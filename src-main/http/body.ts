@@ -34,6 +34,10 @@ export async function readJsonBody(request: Request, max: number): Promise<unkno
   }
   if (size === 0) throw new ApiError('bad-request', 'request body is empty');
   const text = Buffer.concat(chunks, size).toString('utf8');
+  const depth = nestingDepth(text, MAX_JSON_DEPTH);
+  if (depth > MAX_JSON_DEPTH) {
+    throw new ApiError('bad-request', `request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`);
+  }
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -42,3 +46,29 @@ export async function readJsonBody(request: Request, max: number): Promise<unkno
 }
 
 const tooLarge = (max: number) => new ApiError('too-large', `request body is larger than ${max} bytes`);
+
+/**
+ * Far deeper than any document (a GOBL invoice nests about ten levels). What walks
+ * a parsed body recursively (validation, canonical JSON) would otherwise run out
+ * of stack on a body nested thousands deep, and answer 500 instead of 400.
+ */
+export const MAX_JSON_DEPTH = 256;
+
+/** How deep `[` and `{` nest in JSON text, outside strings; stops counting past `limit`. */
+export function nestingDepth(text: string, limit: number): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) max = depth;
+      if (max > limit) return max;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return max;
+}

@@ -207,11 +207,14 @@ describe('attachment bytes and keys for sync', () => {
     expect((await t.call('POST', '/sync/v1/blobs/read', { hashes: [hash] }, nosy)).body).toEqual({ blobs: [], missing: [hash] });
   });
 
-  it('serves its JWKS and pins the keys other instances give it', async () => {
+  it('serves its JWKS and pins the keys of the instances its owner paired', async () => {
     const keys = (await other.call('GET', '/sync/v1/keys')).body;
     expect(keys.instances[0]).toMatchObject({ instance_id: other.service.instanceId, keys: [expect.objectContaining({ kty: 'EC', alg: 'ES256' })] });
-    const put = await t.call('PUT', '/sync/v1/keys', { instance_id: other.service.instanceId, keys: keys.instances[0].keys });
-    expect(put.body).toEqual({ instance_id: other.service.instanceId, added: 1 });
+    // keys of an instance nobody paired are refused; the owner pairs it
+    expect((await t.call('PUT', '/sync/v1/keys', { instance_id: other.service.instanceId, keys: keys.instances[0].keys })).status).toBe(403);
+    const put = await t.call('PUT', `/sync/v1/peers/${other.service.instanceId}`, { keys: keys.instances[0].keys });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect(put.body).toMatchObject({ instance_id: other.service.instanceId, keys: keys.instances[0].keys });
     expect((await t.call('PUT', '/sync/v1/keys', { instance_id: other.service.instanceId, keys: keys.instances[0].keys })).body.added).toBe(0);
     // the same kid with another key is refused
     const swapped = { ...keys.instances[0].keys[0], x: keys.instances[0].keys[0].y };
@@ -227,7 +230,7 @@ describe('attachment bytes and keys for sync', () => {
     const entryRecord = (await other.call('GET', `/sync/v1/records/series_entry/${e1.id}`)).body.record;
     const push = (kind: string, record: any) => t.call('POST', '/sync/v1/records', { origin: other.service.instanceId, changes: [{ kind, id: record.id, base_version: null, record }] });
     const keys = (await other.call('GET', '/sync/v1/keys')).body.instances[0].keys;
-    expect((await t.call('PUT', '/sync/v1/keys', { instance_id: other.service.instanceId, keys })).status).toBe(200);
+    expect((await t.call('PUT', `/sync/v1/peers/${other.service.instanceId}`, { keys })).status).toBe(200);
 
     expect((await push('series', seriesRecord)).body.results[0]).toMatchObject({ status: 'applied' });
     // meta edited after signing

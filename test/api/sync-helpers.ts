@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
@@ -38,11 +38,11 @@ export interface Instance {
   close(): Promise<void>;
 }
 
-/** A real service on a temp data dir, served on 127.0.0.1, rate limit out of the way unless asked. */
+/** A real service on a temp data dir (or `dataDir`), served on 127.0.0.1, rate limit out of the way unless asked. */
 export async function startInstance(
-  opts: { sync?: Partial<SyncOptions>; rateLimit?: { perSecond: number; burst: number } } = {},
+  opts: { sync?: Partial<SyncOptions>; rateLimit?: { perSecond: number; burst: number }; dataDir?: string } = {},
 ): Promise<Instance> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'silodesk-sync-'));
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'silodesk-sync-'));
   const open = () => openService(dataDir, { runner: { retryBaseMs: 20 }, sync: { ...FAST_SYNC, ...opts.sync }, autoSync: false });
   let service = await open();
   const company = ensureDefaultCompany(service.store);
@@ -102,6 +102,8 @@ export async function startInstance(
       }
       service = await open();
       server = await startHttpServer(service, { host: '127.0.0.1', port, rateLimit, log });
+      // let the client notice its kept-alive sockets to the old server are closed
+      await new Promise((r) => setTimeout(r, 50));
     },
     async close() {
       await server.close().catch(() => undefined);
@@ -229,4 +231,17 @@ export async function conflicts(t: Instance): Promise<any[]> {
   const res = await t.call('GET', '/sync/v1/conflicts');
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.list;
+}
+
+/**
+ * A copy of an instance's whole data folder, as someone copying it to another
+ * laptop makes: the database (a consistent online backup), the keys, the files
+ * and the api-token. Answers the new folder.
+ */
+export async function copyDataDir(t: Instance): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'silodesk-copy-'));
+  await t.service.store.sqlite.backup(join(dir, 'silodesk.db'));
+  for (const part of ['keys', 'files']) cpSync(join(t.dataDir, part), join(dir, part), { recursive: true });
+  copyFileSync(join(t.dataDir, 'api-token'), join(dir, 'api-token'));
+  return dir;
 }

@@ -93,7 +93,7 @@ describe('sync, property-based', () => {
             if (o.op === 'sync') await syncOk(local);
             else if (o.op === 'resolve') {
               const open = local.service.store.sqlite.prepare('SELECT id FROM sync_conflicts WHERE resolved_at IS NULL ORDER BY created_at LIMIT 1').get() as { id: string } | undefined;
-              if (open) resolveConflict(local.ctx, open.id, o.keep);
+              if (open) resolveConflict(local.ctx, open.id, { keep: o.keep });
             } else {
               apply(o.side === 'local' ? local : remote, o);
               if (o.op === 'create') everCreated.add(IDS[o.slot]);

@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createCompany } from '../../src-main/core/access/companies.ts';
+import { createToken } from '../../src-main/core/access/tokens.ts';
+import { createEntry, findEntryRow } from '../../src-main/core/silo/entries.ts';
 import { importEntries } from '../../src-main/core/silo/import.ts';
+import { deleteEntry } from '../../src-main/core/sync/records/entry.ts';
 import { storeAttachment } from '../../src-main/core/silo/attachments.ts';
 import {
   attach, connect, invoiceDoc, patch, putEntry, snapshot, startInstance, sync, type Instance,
@@ -118,26 +122,40 @@ describe('sync resilience', () => {
 
   it('parks what the other side refuses as invalid, goes on with the rest, and retries on request', async () => {
     const { local, remote } = await pair();
-    const mine = await putEntry(local, { key: 'K-1' });
+    // Entry ids are unique per install (not per company yet): an id another company holds is refused as invalid, both ways.
+    const elsewhere = async (t: Instance) => {
+      const company = createCompany(t.service.store, 'Other Co');
+      return { ctx: { service: t.service, caller: { companyId: company.id, kind: 'owner' as const } }, token: createToken(t.service.store, company.id, 'owner', 'o').secret };
+    };
+    const remoteOther = await elsewhere(remote);
+    const localOther = await elsewhere(local);
+    const mine = uuidv7();
+    const theirs = uuidv7();
+    createEntry(remoteOther.ctx, mine, { data: invoiceDoc('TAKEN-R') });
+    createEntry(localOther.ctx, theirs, { data: invoiceDoc('TAKEN-L') });
+    await putEntry(local, {}, mine);
     const other = await putEntry(local);
-    const theirs = await putEntry(remote, { key: 'K-1' });
+    await putEntry(remote, {}, theirs);
 
     const status = await local.service.sync.syncNow(local.companyId);
     expect(status).toMatchObject({ state: 'error', parked: 2, pending: 0 });
     expect((await remote.call('GET', `/silo/v1/entries/${other.id}`)).status).toBe(200);
     const parked = (await local.call('GET', '/sync/v1/parked')).body.list;
     expect(parked.map((p: any) => [p.direction, p.record_id])).toEqual([
-      ['push', mine.id],
-      ['pull', theirs.id],
+      ['push', mine],
+      ['pull', theirs],
     ]);
-    expect(parked[0].error).toMatchObject({ key: 'validation', fields: { '$.record.key': expect.stringContaining(theirs.id) } });
+    expect(parked[0].error).toMatchObject({ key: 'validation', fields: { '$.record.id': expect.stringContaining('another company') } });
 
-    // someone removes the remote's entry that held the key; both parked changes are retried
-    await deleteOnRemote(remote, theirs.id);
+    // the other companies' entries go away; both parked changes are retried
+    const gone = await remote.call('PUT', `/sync/v1/records/entry/${mine}`, { origin: uuidv7(), base_version: 1, deleted: true }, remoteOther.token);
+    expect(gone.status, JSON.stringify(gone.body)).toBe(200);
+    deleteEntry(localOther.ctx, findEntryRow(localOther.ctx, theirs)!);
     for (const p of parked) expect((await local.call('POST', `/sync/v1/parked/${p.id}/retry`)).body).toEqual({ retried: true });
     const after = await sync(local);
     expect(after).toMatchObject({ state: 'synced', parked: 0, pending: 0 });
-    expect((await remote.call('GET', `/silo/v1/entries/${mine.id}`)).body.key).toBe('K-1');
+    expect((await remote.call('GET', `/silo/v1/entries/${mine}`)).status).toBe(200);
+    expect((await local.call('GET', `/silo/v1/entries/${theirs}`)).status).toBe(200);
     expect(snapshot(local)).toEqual(snapshot(remote));
   });
 

@@ -1,7 +1,10 @@
 import { existsSync, writeFileSync, chmodSync } from 'node:fs';
+import { nowIso } from '../clock.ts';
 import type { Store } from '../db/store.ts';
 import { createCompany, listCompanies, type Company } from './companies.ts';
-import { createToken } from './tokens.ts';
+import { createToken, forgetResolvedTokens, installTokenId, setInstallTokenId } from './tokens.ts';
+
+const FILE_TOKEN_NAME = 'owner (api-token file)';
 
 /** The company a fresh install works in until the accountant adds their clients. */
 export function ensureDefaultCompany(store: Store): Company {
@@ -11,12 +14,33 @@ export function ensureDefaultCompany(store: Store): Company {
 /**
  * Makes sure the data dir holds an owner token for the default company in
  * `api-token` (mode 0600). A new token is minted only when the file is missing,
- * so deleting the file is how a user recovers access; the secret is never printed.
+ * so deleting the file is how a user recovers access (a leaked token is replaced
+ * this way too): the token the file held before is revoked in the same step, so
+ * only the new one works. The secret is never printed.
  */
 export function ensureOwnerTokenFile(store: Store, company: Company, file: string): { created: boolean } {
-  if (existsSync(file)) return { created: false };
-  const { secret } = createToken(store, company.id, 'owner', 'owner (api-token file)');
+  if (existsSync(file)) {
+    // An install from before the file's token was remembered: remember it now (the newest of its kind).
+    if (!installTokenId(store)) {
+      const newest = store.first(
+        store.q.selectFrom('tokens').select('id').where('name', '=', FILE_TOKEN_NAME).where('revoked_at', 'is', null).orderBy('created_at', 'desc'),
+      );
+      if (newest) setInstallTokenId(store, newest.id);
+    }
+    return { created: false };
+  }
+  const { id, secret } = store.tx(() => {
+    const previous = installTokenId(store);
+    // Older installs did not remember the id: every token minted for the file goes.
+    let revoke = store.q.updateTable('tokens').set({ revoked_at: nowIso() }).where('revoked_at', 'is', null);
+    revoke = previous ? revoke.where('id', '=', previous) : revoke.where('name', '=', FILE_TOKEN_NAME);
+    store.run(revoke);
+    const minted = createToken(store, company.id, 'owner', FILE_TOKEN_NAME);
+    setInstallTokenId(store, minted.id);
+    return minted;
+  });
+  forgetResolvedTokens(store);
   writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
   chmodSync(file, 0o600);
-  return { created: true };
+  return { created: Boolean(id) };
 }

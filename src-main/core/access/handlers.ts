@@ -1,4 +1,5 @@
-import type { HandlersOf } from '../api/handler.ts';
+import { notFound } from '../api/errors.ts';
+import type { Ctx, HandlersOf } from '../api/handler.ts';
 import type { accessOperations } from '../api/contract/access.ts';
 import { createCompany, listCompanies, renameCompany, requireCompany } from './companies.ts';
 import { enroll, listEnrollments, ownEnrollment, setEnrollmentDisabled, updateOwnEnrollment } from './enrollments.ts';
@@ -16,16 +17,21 @@ export const accessHandlers: HandlersOf<typeof accessOperations> = {
   exchangeLoginCode: (ctx, { body }) => exchangeLoginCode(ctx.service, body.code),
   getLocalApi: (ctx) => getLocalApi(ctx.service),
   setLocalApi: (ctx, { body }) => setLocalApi(ctx.service, body.enabled, body.port),
-  listCompanies: (ctx) => ({ list: listCompanies(ctx.service.store) }),
+  listCompanies: (ctx) => ({ list: companiesOf(ctx) }),
   createCompany: (ctx, { body }) => {
     const { store } = ctx.service;
+    // Any owner may open a new company (its owner token is answered once); it touches no other company.
     return store.tx(() => {
       const company = createCompany(store, body.name);
       const { secret } = createToken(store, company.id, 'owner', 'owner (made with the company)');
       return { ...company, owner_token: secret };
     });
   },
-  renameCompany: (ctx, { params, body }) => renameCompany(ctx.service.store, params.id, body.name),
+  renameCompany: (ctx, { params, body }) => {
+    // Another company is not found, whether it exists or not: its existence is not this owner's business.
+    if (!ctx.caller.install && params.id !== ctx.caller.companyId) throw notFound(`company ${params.id}`);
+    return renameCompany(ctx.service.store, params.id, body.name);
+  },
   listTokens: (ctx) => ({ list: listTokens(ctx.service.store, ctx.caller.companyId) }),
   createToken: (ctx, { body }) => {
     const { store } = ctx.service;
@@ -39,7 +45,13 @@ export const accessHandlers: HandlersOf<typeof accessOperations> = {
   listEnrollments: (ctx) => listEnrollments(ctx),
   setEnrollmentDisabled: (ctx, { params, body }) => setEnrollmentDisabled(ctx, params.id, body.disabled),
   getOwnEnrollment: (ctx) => ownEnrollment(ctx),
-  putOwnEnrollment: (ctx, { body }) => updateOwnEnrollment(ctx, body.data),
-  patchOwnEnrollment: (ctx, { body }) => updateOwnEnrollment(ctx, body.data),
-  postOwnEnrollment: (ctx, { body }) => updateOwnEnrollment(ctx, body.data),
+  putOwnEnrollment: (ctx, { body }) => updateOwnEnrollment(ctx, body),
+  patchOwnEnrollment: (ctx, { body }) => updateOwnEnrollment(ctx, body),
+  postOwnEnrollment: (ctx, { body }) => updateOwnEnrollment(ctx, body),
 };
+
+/** Every company for a caller acting for the install (the desktop window, the api-token owner); else the caller's own. */
+function companiesOf(ctx: Ctx) {
+  if (ctx.caller.install) return listCompanies(ctx.service.store);
+  return [requireCompany(ctx.service.store, ctx.caller.companyId)];
+}

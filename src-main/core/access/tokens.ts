@@ -13,6 +13,12 @@ export interface Caller {
   tokenId?: string;
   /** for application callers: the enrollment the token belongs to */
   enrollmentId?: string;
+  /**
+   * Acts for the whole install, not one company: the desktop window, and the owner
+   * token `serve` writes to `api-token`. Only such a caller lists and renames
+   * other companies; every other owner manages their own company alone.
+   */
+  install?: boolean;
 }
 
 type TokenRow = Selectable<TokensTable>;
@@ -92,10 +98,25 @@ export function resolveToken(store: Store, secret: string): Caller | undefined {
     kind: row.kind as CallerKind,
     tokenId: row.id,
     ...(row.enrollment_id ? { enrollmentId: row.enrollment_id } : {}),
+    ...(row.kind === 'owner' && row.id === installTokenId(store) ? { install: true } : {}),
   };
   if (cache.size > 10_000) cache.clear();
   cache.set(hash, { caller, lastUsed: Date.now() });
   return caller;
+}
+
+const INSTALL_TOKEN = 'api_token_id';
+
+/** The id of the owner token in `api-token` (serve), which acts for the whole install. */
+export function installTokenId(store: Store): string | undefined {
+  return store.first(store.q.selectFrom('settings').select('value').where('key', '=', INSTALL_TOKEN))?.value;
+}
+
+export function setInstallTokenId(store: Store, id: string): void {
+  store.run(
+    store.q.insertInto('settings').values({ key: INSTALL_TOKEN, value: id }).onConflict((oc) => oc.column('key').doUpdateSet({ value: id })),
+  );
+  forgetResolvedTokens(store);
 }
 
 export function tokenView(row: TokenRow) {

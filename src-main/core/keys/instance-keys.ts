@@ -1,7 +1,7 @@
-import { createPrivateKey, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { compactVerify, createLocalJWKSet, exportJWK, generateKeyPair, type JWK } from 'jose';
 import { v4 as uuidv4 } from 'uuid';
-import { decodeJws, SignatureError, signCompactEs256 } from './jws.ts';
+import { decodeJws, SignatureError, signCompactEs256, verifyEs256 } from './jws.ts';
 import {
   prepareKeyDir, readCurrentKid, readKeyFiles, writeCurrentKid, writeKeyFile, type KeySealer, type PrivateJwk,
 } from './key-files.ts';
@@ -19,6 +19,7 @@ export interface PublicJwk {
 
 interface LoadedKey {
   privateKey: KeyObject;
+  publicKey: KeyObject;
   publicJwk: PublicJwk;
 }
 
@@ -98,6 +99,11 @@ export class InstanceKeys {
     return payload as Record<string, unknown>;
   }
 
+  /** The same check as `verify`, synchronously: for records applied inside a transaction. */
+  verifySync(jws: string): Record<string, unknown> {
+    return verifyEs256(jws, (kid) => this.#keys.get(kid)?.publicKey, 'this instance');
+  }
+
   /**
    * Makes a new current key. The key file is durable before it becomes current, so
    * a crash in between leaves an unused key, never a current one that is missing.
@@ -127,6 +133,7 @@ export class InstanceKeys {
     const { kty, crv, x, y, kid } = jwk;
     this.#keys.set(kid, {
       privateKey: createPrivateKey({ key: { kty, crv, x, y, d: jwk.d }, format: 'jwk' }),
+      publicKey: createPublicKey({ key: { kty, crv, x, y }, format: 'jwk' }),
       publicJwk: { kty, crv, x, y, kid, alg: 'ES256', use: 'sig' },
     });
   }

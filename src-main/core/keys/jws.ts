@@ -1,4 +1,4 @@
-import { sign as ecdsaSign, type KeyObject } from 'node:crypto';
+import { sign as ecdsaSign, verify as ecdsaVerify, type KeyObject } from 'node:crypto';
 
 /** Why a signature was not accepted; verification reports name these. */
 export type SignatureProblem = 'malformed' | 'unknown-kid' | 'bad-signature';
@@ -49,4 +49,29 @@ export function signCompactEs256(privateKey: KeyObject, kid: string, payload: ob
   const input = `${header}.${body}`;
   const signature = ecdsaSign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' });
   return `${input}.${signature.toString('base64url')}`;
+}
+
+/**
+ * Checks a compact ES256 JWS with `keyOf(kid)` synchronously and answers its payload
+ * object. Synchronous because sync applies signed records inside a SQLite
+ * transaction, which cannot await. Throws SignatureError.
+ */
+export function verifyEs256(jws: string, keyOf: (kid: string) => KeyObject | undefined, whose: string): Record<string, unknown> {
+  const { header, payloadBytes } = decodeJws(jws);
+  if (header.alg !== 'ES256') throw new SignatureError('malformed', `unsupported alg ${String(header.alg)}`);
+  const key = typeof header.kid === 'string' ? keyOf(header.kid) : undefined;
+  if (!key) throw new SignatureError('unknown-kid', `no key ${String(header.kid)} of ${whose}`);
+  const [h, p, s] = jws.split('.');
+  const ok = ecdsaVerify('sha256', Buffer.from(`${h}.${p}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(s, 'base64url'));
+  if (!ok) throw new SignatureError('bad-signature', 'the signature does not match');
+  let payload: unknown;
+  try {
+    payload = JSON.parse(payloadBytes.toString('utf8'));
+  } catch {
+    throw new SignatureError('malformed', 'the JWS payload is not JSON');
+  }
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+    throw new SignatureError('malformed', 'the JWS payload is not an object');
+  }
+  return payload as Record<string, unknown>;
 }

@@ -6,7 +6,7 @@ import { recordChange } from '../sync/change-log.ts';
 import { chainHashOf, sha256Hex, sortedMeta, type EntryPayload } from './chain.ts';
 import { entryCode } from './code.ts';
 import { seriesEntryView, type SeriesEntryRow, type SeriesEntryView } from './rows.ts';
-import { refuseCopy, requireSeriesRow } from './series.ts';
+import { refuseCopy, refuseHeld, requireSeriesRow } from './series.ts';
 
 export interface IssueInput {
   id?: string;
@@ -33,7 +33,7 @@ export function issueEntry(ctx: Ctx, seriesId: string, id: string, input: IssueI
   if (input.id !== undefined && input.id !== id) {
     throw validationError('body id must equal the entry id in the path', { '$.id': `must equal ${id}` });
   }
-  const { store, keys, instanceId } = ctx.service;
+  const { store, keys } = ctx.service;
   const meta = sortedMeta(input.meta ?? {});
   const requestHash = sha256Hex(canonicalJson({ meta, sig: input.sig }));
 
@@ -49,6 +49,7 @@ export function issueEntry(ctx: Ctx, seriesId: string, id: string, input: IssueI
       );
     }
     refuseCopy(ctx, series, 'issue entries');
+    refuseHeld(ctx, series);
 
     const first = series.last_entry_id === null;
     const index = first ? series.start : series.last_index + 1;
@@ -68,7 +69,8 @@ export function issueEntry(ctx: Ctx, seriesId: string, id: string, input: IssueI
       prev: previous ? chainHashOf((JSON.parse(previous.sigs) as string[])[0]) : '',
       meta,
       at,
-      iss: instanceId,
+      // the series' issuer: this install, possibly under the id it had when it created the series
+      iss: series.issuer,
       ...(input.sig ? { csig: sha256Hex(input.sig) } : {}),
     };
     const row: SeriesEntryRow = {

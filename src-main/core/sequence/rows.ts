@@ -19,6 +19,7 @@ export interface SeriesView {
   last_entry_id?: string;
   issuer: string;
   sigs: string[];
+  hold?: { reason: 'restored' | 'fork'; since: string };
 }
 
 export interface SeriesEntryView {

@@ -2,8 +2,10 @@ import { canonicalJson } from '../gobl/index.ts';
 import { conflict, notFound, validationError } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';
+import { isOwnIdentity } from '../keys/identity.ts';
 import { recordChange } from '../sync/change-log.ts';
 import { sha256Hex, type SeriesPayload } from './chain.ts';
+import { holdOf, releaseHold } from './holds.ts';
 import { seriesView, type SeriesRow, type SeriesView } from './rows.ts';
 
 export interface SeriesInput {
@@ -29,13 +31,30 @@ export function requireSeriesRow(ctx: Ctx, id: string): SeriesRow {
   return row;
 }
 
-/** Single writer: only the instance that issues a series may change it; elsewhere it is a read-only copy. */
+/**
+ * Single writer: only the instance that issues a series may change it; elsewhere it
+ * is a read-only copy. This install under a former id (it was re-identified after a
+ * restore or copy) is still that instance: it holds the same keys.
+ */
 export function refuseCopy(ctx: Ctx, series: SeriesRow, doing: string): void {
-  if (series.issuer !== ctx.service.instanceId) {
+  if (!isOwnIdentity(ctx.service.store, ctx.service.instanceId, series.issuer)) {
     throw conflict(
       `series ${series.id} is issued by instance ${series.issuer}; this instance holds a read-only copy and cannot ${doing}`,
     );
   }
+}
+
+/** Numbering waits while the series is on hold (see holds.ts): a number issued now could already be taken. */
+export function refuseHeld(ctx: Ctx, series: SeriesRow): void {
+  const hold = holdOf(ctx.service.store, series.id);
+  if (!hold) return;
+  throw conflict(
+    hold.reason === 'restored'
+      ? `series ${series.id} is on hold since ${hold.since}: this data folder was found restored from a backup or copied, so ` +
+          'the remote may already hold later numbers of it; sync until it has caught up with the remote, then number again'
+      : `series ${series.id} is on hold since ${hold.since}: its chain forked (two entries at one index, see /sync/v1/forks); ` +
+          'numbering waits until that is sorted out',
+  );
 }
 
 export function listSeries(ctx: Ctx): { list: SeriesView[] } {
@@ -43,10 +62,23 @@ export function listSeries(ctx: Ctx): { list: SeriesView[] } {
   const rows = store.all(
     store.q.selectFrom('series').selectAll().where('company_id', '=', ctx.caller.companyId).orderBy('created_at').orderBy('id'),
   );
-  return { list: rows.map(seriesView) };
+  return { list: rows.map((row) => withHold(ctx, seriesView(row))) };
 }
 
-export const getSeries = (ctx: Ctx, id: string): SeriesView => seriesView(requireSeriesRow(ctx, id));
+export const getSeries = (ctx: Ctx, id: string): SeriesView => withHold(ctx, seriesView(requireSeriesRow(ctx, id)));
+
+function withHold(ctx: Ctx, view: SeriesView): SeriesView {
+  const hold = holdOf(ctx.service.store, view.id);
+  return hold ? { ...view, hold } : view;
+}
+
+/** The owner lets numbering go on (a fork was sorted out by hand); a series not on hold is answered as it is. */
+export function releaseSeriesHold(ctx: Ctx, id: string): SeriesView {
+  const row = requireSeriesRow(ctx, id);
+  refuseCopy(ctx, row, 'release its numbering');
+  releaseHold(ctx.service.store, id);
+  return seriesView(row);
+}
 
 const NUMBERING = ['code', 'prefix', 'padding', 'suffix', 'start'] as const;
 
@@ -114,7 +146,7 @@ function updateSeries(ctx: Ctx, existing: SeriesRow, next: SeriesInput, requestH
     description: next.description,
     request_hash: requestHash,
     updated_at: at,
-    ...(changed.length > 0 ? numberingValues(ctx, existing.id, next, at) : {}),
+    ...(changed.length > 0 ? numberingValues(ctx, existing.id, existing.issuer, next, at) : {}),
   };
   ctx.service.store.run(ctx.service.store.q.updateTable('series').set(values).where('id', '=', existing.id));
   recordChange(ctx.service.store, { company_id: existing.company_id, kind: 'series', record_id: existing.id });
@@ -142,7 +174,7 @@ function insertSeries(ctx: Ctx, id: string, input: SeriesInput, requestHash: str
     company_id: ctx.caller.companyId,
     name: input.name,
     description: input.description,
-    ...numberingValues(ctx, id, input, at),
+    ...numberingValues(ctx, id, ctx.service.instanceId, input, at),
     issuer: ctx.service.instanceId,
     last_index: 0,
     last_entry_id: null,
@@ -156,7 +188,7 @@ function insertSeries(ctx: Ctx, id: string, input: SeriesInput, requestHash: str
 }
 
 /** The numbering columns and the service's signature over them (client's after it). */
-function numberingValues(ctx: Ctx, id: string, input: SeriesInput, at: string) {
+function numberingValues(ctx: Ctx, id: string, issuer: string, input: SeriesInput, at: string) {
   const payload: SeriesPayload = {
     series_id: id,
     code: input.code,
@@ -164,7 +196,7 @@ function numberingValues(ctx: Ctx, id: string, input: SeriesInput, at: string) {
     padding: input.padding,
     suffix: input.suffix,
     start: input.start,
-    iss: ctx.service.instanceId,
+    iss: issuer,
     at,
     ...(input.sig ? { csig: sha256Hex(input.sig) } : {}),
   };

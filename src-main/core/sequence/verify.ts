@@ -38,8 +38,8 @@ export async function verifySeries(ctx: Ctx, seriesId: string): Promise<VerifyRe
     return store.all(q.orderBy('idx').limit(PAGE));
   };
   let rows = pageAfter(undefined);
-  // A copy of another instance's series verifies with that issuer's keys, as synced.
-  const keys = verifierFor(ctx.service, series.issuer);
+  // A copy of another instance's series verifies with that issuer's keys, as this company holds them.
+  const keys = verifierFor(ctx.service, series.company_id, series.issuer);
 
   const seriesProblem = await checkSeries(keys, series);
   if (seriesProblem) return { valid: false, count: 0, broken: { id: series.id, reason: seriesProblem } };

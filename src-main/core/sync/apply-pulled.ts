@@ -3,11 +3,13 @@ import { ApiError, fieldsOf, toApiError } from '../api/errors.ts';
 import { withOrigin } from './change-log.ts';
 import { changeRow, hasPendingChildren, isPending, markAgreed } from './change-rows.ts';
 import { keepLoser } from './conflicts.ts';
+import { recordFork, SeriesForked } from './forks.ts';
+import { clashingHolder, closeClash, recordKeyClash } from './key-clash.ts';
 import { park, unpark } from './parked.ts';
 import { isSyncKind, recordKinds, sameState } from './records/index.ts';
 import type { SyncRun } from './run-context.ts';
 
-export type PullOutcome = 'applied' | 'agreed' | 'skipped' | 'conflict' | 'parked' | 'repush';
+export type PullOutcome = 'applied' | 'agreed' | 'skipped' | 'conflict' | 'parked' | 'repush' | 'fork';
 
 /** One item in its own savepoint: an item that cannot be applied here is parked, the page goes on. */
 export function applyItemSafely(run: SyncRun, item: SyncChange, full: boolean): PullOutcome {
@@ -20,6 +22,12 @@ export function applyItemSafely(run: SyncRun, item: SyncChange, full: boolean): 
     return store.tx(() => applyItem(run, item, full));
   } catch (err) {
     if (!isSyncKind(item.kind)) return 'skipped';
+    if (err instanceof SeriesForked) {
+      // Both chains kept: ours in the series, theirs beside it; nothing to retry.
+      recordFork(run.ctx, err, item.origin, 'pull');
+      unpark(store, run.companyId, 'pull', item.kind, item.id);
+      return 'fork';
+    }
     const error = toApiError(err);
     if (error.key === 'internal') run.ctx.service.log?.(`sync: applying pulled ${item.kind} ${item.id} failed: ${(err as Error)?.stack ?? err}`);
     park(store, run.companyId, 'pull', item.kind, item.id, item.version, error.toBody());
@@ -50,6 +58,8 @@ export function applyItem(run: SyncRun, item: SyncChange, full: boolean): PullOu
     if (!parsed.success) throw new ApiError('validation', `the pulled ${item.kind} is not valid`, fieldsOf(parsed.error, '$.record'));
     record = parsed.data;
   }
+  const refused = item.kind === 'attachment' && record !== null ? run.refusedBlobs.get((record as { hash: string }).hash) : undefined;
+  if (refused) throw new ApiError('validation', refused, { '$.record.hash': refused });
   const row = changeRow(store, companyId, item.kind, item.id);
   const local = kind.read(ctx, item.id, { revealSecrets: true });
   const same = sameState(item.kind, local, record);
@@ -71,7 +81,15 @@ export function applyItem(run: SyncRun, item: SyncChange, full: boolean): PullOu
   if (same) {
     if (row) markAgreed(store, row, item.version, row.version);
     unpark(store, companyId, 'pull', item.kind, item.id);
+    if (item.kind === 'entry') closeClash(ctx, item.id);
     return 'agreed';
+  }
+  // Another entry here took the same key: a key clash for a person to decide, not an error.
+  const holder = item.kind === 'entry' && record !== null ? clashingHolder(ctx, item.id, (record as { key?: string }).key) : undefined;
+  if (holder) {
+    recordKeyClash(ctx, item, record as Parameters<typeof recordKeyClash>[2], holder);
+    unpark(store, companyId, 'pull', item.kind, item.id);
+    return 'conflict';
   }
   let outcome: PullOutcome = 'applied';
   // Deleting an entry deletes its files and meta too: unpushed changes to those are ours to keep.
@@ -96,5 +114,6 @@ export function applyItem(run: SyncRun, item: SyncChange, full: boolean): PullOu
   const after = changeRow(store, companyId, item.kind, item.id);
   if (after) markAgreed(store, after, item.version, after.version);
   unpark(store, companyId, 'pull', item.kind, item.id);
+  if (item.kind === 'entry') closeClash(ctx, item.id);
   return outcome;
 }

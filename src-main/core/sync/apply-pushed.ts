@@ -3,6 +3,8 @@ import type { Ctx } from '../api/handler.ts';
 import type { PushResult } from '../api/contract/sync.ts';
 import { recordChange, withOrigin, type SyncKind } from './change-log.ts';
 import { changeRow } from './change-rows.ts';
+import { recordFork, SeriesForked } from './forks.ts';
+import { checkOrigin } from './pairing.ts';
 import { isSyncKind, recordKinds, sameState } from './records/index.ts';
 
 export interface PushedChange {
@@ -52,26 +54,52 @@ export function applyPushedChange(ctx: Ctx, origin: string, change: PushedChange
   return { kind, id, status: 'applied', version: version() };
 }
 
-/** Each item as its own savepoint in one transaction: one bad record never stops the others. */
-export function applyPushedBatch(ctx: Ctx, origin: string, changes: PushedChange[]): PushResult[] {
+/** How long one transaction of a pushed batch may hold the event loop before the others get a turn. */
+export const SLICE_MS = 25;
+
+/**
+ * Each item as its own savepoint: one bad record never stops the others. Items are
+ * committed in slices of about SLICE_MS, yielding in between, so a batch of 500
+ * records from one laptop does not hold up every other request (another laptop's
+ * sync, the web UI) for a second. Each item stands alone, so slicing changes no
+ * outcome; a batch cut off by a crash is retried whole, and what was applied
+ * answers `unchanged`.
+ */
+export async function applyPushedBatch(ctx: Ctx, origin: string, changes: PushedChange[]): Promise<PushResult[]> {
   const { store } = ctx.service;
   refuseOwnOrigin(ctx, origin);
-  return store.tx(() =>
-    changes.map((change) => {
-      try {
-        return store.tx(() => applyPushedChange(ctx, origin, change));
-      } catch (err) {
-        const error = toApiError(err);
-        if (error.key === 'internal') ctx.service.log?.(`sync: applying ${change.kind} ${change.id} failed: ${(err as Error)?.stack ?? err}`);
-        return { kind: change.kind, id: change.id, status: 'error' as const, error: error.toBody() };
-      }
-    }),
-  );
+  const results: PushResult[] = [];
+  while (results.length < changes.length) {
+    const started = performance.now();
+    store.tx(() => {
+      do results.push(applyOne(ctx, origin, changes[results.length]));
+      while (results.length < changes.length && performance.now() - started < SLICE_MS);
+    });
+    if (results.length < changes.length) await new Promise((resolve) => setImmediate(resolve));
+  }
+  return results;
+}
+
+function applyOne(ctx: Ctx, origin: string, change: PushedChange): PushResult {
+  try {
+    return ctx.service.store.tx(() => applyPushedChange(ctx, origin, change));
+  } catch (err) {
+    if (err instanceof SeriesForked) recordFork(ctx, err, origin, 'push');
+    const error = toApiError(err);
+    if (error.key === 'internal') ctx.service.log?.(`sync: applying ${change.kind} ${change.id} failed: ${(err as Error)?.stack ?? err}`);
+    return { kind: change.kind, id: change.id, status: 'error' as const, error: error.toBody() };
+  }
 }
 
 export function applyPushedOne(ctx: Ctx, origin: string, kind: SyncKind, id: string, change: Omit<PushedChange, 'kind' | 'id'>): PushResult {
   refuseOwnOrigin(ctx, origin);
-  const result = ctx.service.store.tx(() => applyPushedChange(ctx, origin, { ...change, kind, id }));
+  let result: PushResult;
+  try {
+    result = ctx.service.store.tx(() => applyPushedChange(ctx, origin, { ...change, kind, id }));
+  } catch (err) {
+    if (err instanceof SeriesForked) recordFork(ctx, err, origin, 'push');
+    throw err;
+  }
   if (result.status === 'conflict') {
     throw new ApiError('conflict', `this instance holds version ${result.version} of ${kind} ${id}, newer than base_version`, {
       '$.base_version': `the current version is ${result.version}`,
@@ -80,6 +108,8 @@ export function applyPushedOne(ctx: Ctx, origin: string, kind: SyncKind, id: str
   return result;
 }
 
+/** The origin is who the change is recorded for: never this instance, and a paired instance only through its own token. */
 function refuseOwnOrigin(ctx: Ctx, origin: string): void {
   if (origin === ctx.service.instanceId) throw badRequest('origin is this instance itself', { '$.origin': 'must be the pushing instance' });
+  checkOrigin(ctx, origin);
 }

@@ -8,6 +8,12 @@ export interface RetryPolicy {
   maxRetryAfterMs: number;
   /** one request may take this long before it is abandoned and retried */
   timeoutMs: number;
+  /**
+   * Tries of one request that may time out (default 2). A remote that accepts and
+   * then never answers costs at most this many timeouts, not maxAttempts of them:
+   * the sync ends with a clear error in minutes, not a quarter of an hour.
+   */
+  maxTimeouts?: number;
 }
 
 export const DEFAULT_RETRY: RetryPolicy = {
@@ -15,8 +21,18 @@ export const DEFAULT_RETRY: RetryPolicy = {
   maxMs: 30_000,
   maxAttempts: 8,
   maxRetryAfterMs: 5 * 60_000,
-  timeoutMs: 120_000,
+  // The largest request (an 8 MiB upload, a 16 MiB read) takes seconds on any working link.
+  timeoutMs: 60_000,
+  maxTimeouts: 2,
 };
+
+/** The longest a request can take, all tries and waits included, against a remote that accepts and hangs. */
+export function worstCaseHangMs(policy: RetryPolicy): number {
+  const timeouts = Math.min(policy.maxAttempts, policy.maxTimeouts ?? 2);
+  let total = timeouts * policy.timeoutMs;
+  for (let attempt = 1; attempt < timeouts; attempt++) total += Math.min(policy.maxMs, policy.baseMs * 2 ** (attempt - 1));
+  return total;
+}
 
 /**
  * Exponential backoff with jitter: half of the doubled delay is fixed and half

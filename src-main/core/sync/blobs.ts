@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ApiError, validationError } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
+import { nowIso } from '../clock.ts';
+import type { Store } from '../db/store.ts';
 import { MAX_ATTACHMENT_BYTES } from '../silo/attachments.ts';
 import { storeBlobs } from './blob-writes.ts';
 
@@ -13,7 +15,7 @@ export const READ_BUDGET_BYTES = 16 * 1024 * 1024;
  * caller's company references it and the file is here. So no company learns,
  * or reads, which files another company on the same instance holds.
  */
-function heldHashes(ctx: Ctx, hashes: string[]): Set<string> {
+export function heldHashes(ctx: Ctx, hashes: string[]): Set<string> {
   if (hashes.length === 0) return new Set();
   const { store, blobs } = ctx.service;
   const rows = store.all(
@@ -25,6 +27,31 @@ function heldHashes(ctx: Ctx, hashes: string[]): Set<string> {
       .where('hash', 'in', hashes),
   );
   return new Set(rows.map((r) => r.hash).filter((h) => blobs.has(h)));
+}
+
+/**
+ * May this company reference these bytes in an attachment: it holds them already,
+ * or it sent them itself (pushed here, or pulled from its remote). Naming the hash
+ * of another company's file gives nothing, and the refusal reads the same as for
+ * bytes that are nowhere, so it tells nothing either.
+ */
+export function companyHolds(ctx: Ctx, hash: string): boolean {
+  const { store, blobs } = ctx.service;
+  if (!blobs.has(hash)) return false;
+  if (heldHashes(ctx, [hash]).has(hash)) return true;
+  return !!store.first(
+    store.q.selectFrom('sync_blob_grants').select('hash').where('company_id', '=', ctx.caller.companyId).where('hash', '=', hash),
+  );
+}
+
+export function grantBlobs(store: Store, companyId: string, hashes: string[]): void {
+  if (hashes.length === 0) return;
+  const at = nowIso();
+  store.tx(() => {
+    for (const hash of new Set(hashes)) {
+      store.run(store.q.insertInto('sync_blob_grants').values({ company_id: companyId, hash, created_at: at }).onConflict((oc) => oc.doNothing()));
+    }
+  });
 }
 
 export function findMissingBlobs(ctx: Ctx, hashes: string[]): { missing: string[] } {
@@ -43,7 +70,9 @@ export async function putBlobs(ctx: Ctx, blobs: Array<{ hash: string; data: stri
     if (hash !== blob.hash) throw validationError('the bytes do not match their hash', { [`$.blobs[${i}].hash`]: `the bytes hash to ${hash}` });
     return bytes;
   });
-  await storeBlobs(ctx.service.blobs, decoded);
+  const hashes = await storeBlobs(ctx.service.blobs, decoded);
+  // Sent by this company: it may now attach them.
+  grantBlobs(ctx.service.store, ctx.caller.companyId, hashes);
   return { stored: decoded.length };
 }
 

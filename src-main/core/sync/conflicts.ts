@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
-import { notFound } from '../api/errors.ts';
+import { badRequest, notFound } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import type { SyncRecordOf } from '../api/contract/sync.ts';
 import { nowIso } from '../clock.ts';
@@ -9,6 +9,7 @@ import { commitEntry, findEntryRow, prepareEntry } from '../silo/entries.ts';
 import { putMeta } from '../silo/meta.ts';
 import { markLocalOnly, withOrigin, type SyncKind } from './change-log.ts';
 import { attachmentKind, attachmentRecordOf } from './records/attachment.ts';
+import { openClashFor, resolveKeyClash, type ClashResolution } from './key-clash.ts';
 import { deleteEntry, entryRecordOf } from './records/entry.ts';
 import { recordKinds, sameState } from './records/index.ts';
 import { metaKind } from './records/meta.ts';
@@ -110,9 +111,11 @@ export function conflictView(row: ConflictRow) {
     remote_version: row.remote_version,
     remote_origin: row.remote_origin,
     loser: JSON.parse(row.loser) as unknown,
+    reason: row.reason as 'version' | 'key-clash',
+    ...(row.other_entry_id ? { other_entry_id: row.other_entry_id } : {}),
     created_at: row.created_at,
     ...(row.resolved_at ? { resolved_at: row.resolved_at } : {}),
-    ...(row.resolution ? { resolution: row.resolution as 'remote' | 'mine' } : {}),
+    ...(row.resolution ? { resolution: row.resolution } : {}),
   };
 }
 
@@ -140,12 +143,19 @@ export function openConflictCount(ctx: Ctx): number {
  * winner's version, so it is accepted), taking the copy's document as it is now,
  * in case it was corrected meanwhile; then the copy goes. Resolving twice is a no-op.
  */
-export function resolveConflict(ctx: Ctx, id: string, keep: 'remote' | 'mine') {
+export function resolveConflict(ctx: Ctx, id: string, how: ClashResolution) {
   const { store } = ctx.service;
   return store.tx(() => {
     const row = store.first(store.q.selectFrom('sync_conflicts').selectAll().where('id', '=', id).where('company_id', '=', ctx.caller.companyId));
     if (!row) throw notFound(`conflict ${id}`);
     if (row.resolved_at) return conflictView(row);
+    if (row.reason === 'key-clash') {
+      const values = { resolved_at: nowIso(), resolution: resolveKeyClash(ctx, openClashFor(ctx, row.record_id)!, how) };
+      store.run(store.q.updateTable('sync_conflicts').set(values).where('id', '=', id));
+      return conflictView({ ...row, ...values });
+    }
+    if (!('keep' in how)) throw badRequest('only a key clash is resolved by renaming; keep remote or mine', { '$.rename': 'not for this conflict' });
+    const { keep } = how;
     const kind = recordKinds[row.kind as SyncKind];
     const copy = row.copy_entry_id ? findEntryRow(ctx, row.copy_entry_id) : undefined;
     if (keep === 'mine') {

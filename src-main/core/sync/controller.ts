@@ -3,8 +3,9 @@ import type { Ctx } from '../api/handler.ts';
 import type { SyncStatus } from '../api/contract/sync.ts';
 import { nowIso } from '../clock.ts';
 import type { Service } from '../service.ts';
+import { MAX_ATTACHMENT_BYTES } from '../silo/attachments.ts';
 import { DEFAULT_RETRY } from './backoff.ts';
-import { RemoteError, RemoteUnreachable, SyncCancelled } from './remote-client.ts';
+import { RemoteError, RemoteTimedOut, RemoteTooLarge, RemoteUnreachable, SyncCancelled } from './remote-client.ts';
 import { runSync } from './run.ts';
 import { MassDeletionRefused, type Progress, type SyncOptions } from './run-context.ts';
 import { forgetSettings, loadConfig, saveOutcome, saveSettings, settingsView, type SettingsInput } from './settings.ts';
@@ -20,6 +21,7 @@ export const DEFAULT_SYNC_OPTIONS: SyncOptions = {
   batchSize: 200,
   batchBytes: 4 * 1024 * 1024,
   blobBatchBytes: 8 * 1024 * 1024,
+  maxBlobBytes: MAX_ATTACHMENT_BYTES,
 };
 
 interface ActiveRun {
@@ -39,6 +41,8 @@ export class SyncController {
   readonly options: SyncOptions;
   readonly #runs = new Map<string, ActiveRun>();
   readonly #progress = new Map<string, Progress>();
+  /** when each company's last run started, on the monotonic clock (wall-clock changes do not move it) */
+  readonly #startedAt = new Map<string, number>();
   #timer: NodeJS.Timeout | undefined;
 
   constructor(service: Service, options: Partial<SyncOptions> = {}) {
@@ -91,6 +95,7 @@ export class SyncController {
       pending_at_start: 0, conflicts: 0, parked: 0,
     };
     this.#progress.set(companyId, progress);
+    this.#startedAt.set(companyId, performance.now());
     const done = this.#execute(companyId, abort.signal, progress, opts.allowMassDeletion ?? false).finally(() => this.#runs.delete(companyId));
     // #execute never rejects; `done` hands the status to whoever waits
     const run: ActiveRun = { abort, done: done.then(() => this.status(companyId)) };
@@ -134,22 +139,37 @@ export class SyncController {
   }
 
   #tick(): void {
-    const now = Date.now();
     const rows = this.#service.store.all(this.#service.store.q.selectFrom('sync_config').selectAll().where('paused', '=', 0).where('interval_minutes', '>', 0));
     for (const row of rows) {
       if (this.#runs.has(row.company_id)) continue;
-      const last = row.last_attempt_at ? Date.parse(row.last_attempt_at) : 0;
       // Offline, it looks again every minute, so it syncs soon after the network is back.
       const minutes = row.last_error_kind === 'network' ? Math.min(1, row.interval_minutes) : row.interval_minutes;
-      if (now - last >= minutes * 60_000) void this.syncNow(row.company_id).catch(() => undefined);
+      if (isDue(this.#startedAt.get(row.company_id), row.last_attempt_at, minutes * 60_000)) {
+        void this.syncNow(row.company_id).catch(() => undefined);
+      }
     }
   }
+}
+
+/**
+ * Is a company due for its automatic sync: the interval has passed on the
+ * monotonic clock since the last run this process started (a wall clock set back
+ * cannot stop it), or by the stored time of the last attempt. A stored time in the
+ * future means the clock was set back since it was written: due, not a year away.
+ */
+export function isDue(startedAtMono: number | undefined, lastAttemptAt: string | null, intervalMs: number, nowMono = performance.now(), now = Date.now()): boolean {
+  if (startedAtMono !== undefined && nowMono - startedAtMono >= intervalMs) return true;
+  const last = lastAttemptAt ? Date.parse(lastAttemptAt) : NaN;
+  if (!Number.isFinite(last) || last > now) return true;
+  return now - last >= intervalMs;
 }
 
 /** What went wrong, in words the badge and the settings screen can show (never the token). */
 export function classify(err: unknown): { kind: string; message: string } {
   if (err instanceof SyncCancelled) return { kind: 'cancelled', message: 'cancelled; the next sync resumes where this one stopped' };
+  if (err instanceof RemoteTimedOut) return { kind: 'timeout', message: err.message };
   if (err instanceof RemoteUnreachable) return { kind: 'network', message: `the remote cannot be reached: ${err.message}` };
+  if (err instanceof RemoteTooLarge) return { kind: 'refused', message: err.message };
   if (err instanceof MassDeletionRefused) return { kind: 'refused', message: err.message };
   if (err instanceof RemoteError) {
     if (err.status === 401 || err.status === 403) return { kind: 'auth', message: `the remote refused the token: ${err.message}` };

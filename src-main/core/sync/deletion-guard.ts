@@ -1,8 +1,12 @@
+import { nowIso } from '../clock.ts';
 import type { Store } from '../db/store.ts';
 import { CONFLICTS_FOLDER } from './conflicts.ts';
 import { RemoteError } from './remote-client.ts';
 import { MassDeletionRefused, type SyncRun } from './run-context.ts';
 import { loadConfig } from './settings.ts';
+
+/** How long deletions by the remote add up before the count starts over. */
+export const GUARD_WINDOW_MS = 30 * 24 * 60 * 60_000;
 
 /**
  * Entries here that the remote's changes after our cursor would delete, counted
@@ -31,14 +35,80 @@ export async function countRemoteDeletions(run: SyncRun): Promise<number> {
   }
 }
 
-/** More than half of the entries, and more than one: the kind of loss a wrong remote causes. */
-export const refuses = (deletions: number, entries: number) => deletions > 1 && deletions * 2 > entries;
+/**
+ * The guard against a remote that empties this company, quickly or bit by bit.
+ * Per sync: more than half of the entries here, and more than one. Over time:
+ * the remote's deletions applied since the window began (`deleted`) plus these,
+ * more than half of the most entries held since then (`peak`). So 10 → 6 → 3 → 1
+ * over several syncs is refused as surely as 10 → 1 in one; entries added here
+ * meanwhile raise the peak, so ordinary deletions among growing data pass.
+ */
+export class DeletionGuard {
+  readonly peak: number;
+  readonly deleted: number;
+  readonly since: string;
+  readonly #entriesNow: number;
 
-export const refusal = (deletions: number, entries: number) =>
-  new MassDeletionRefused(
-    `refused: this sync would delete ${deletions} of the ${entries} entries here (more than half). Nothing was deleted. ` +
-      'Check that the remote is the right one; to apply it anyway, sync once with allow_mass_deletion.',
-  );
+  private constructor(peak: number, deleted: number, since: string, entriesNow: number) {
+    this.peak = peak;
+    this.deleted = deleted;
+    this.since = since;
+    this.#entriesNow = entriesNow;
+  }
+
+  /** The window as it stands at the start of a pull (started over when older than GUARD_WINDOW_MS); saved at once. */
+  static open(store: Store, companyId: string, now = Date.now()): DeletionGuard {
+    const config = loadConfig(store, companyId)!;
+    const entries = localEntryCount(store, companyId);
+    const since = config.guard_since ? Date.parse(config.guard_since) : NaN;
+    // A window from the future (the clock went back) is as stale as an old one.
+    const fresh = Number.isFinite(since) && since <= now && now - since < GUARD_WINDOW_MS;
+    const guard = fresh
+      ? new DeletionGuard(Math.max(config.guard_peak, entries), config.guard_deleted, config.guard_since!, entries)
+      : new DeletionGuard(entries, 0, new Date(now).toISOString(), entries);
+    store.run(
+      store.q
+        .updateTable('sync_config')
+        .set({ guard_peak: guard.peak, guard_deleted: guard.deleted, guard_since: guard.since })
+        .where('company_id', '=', companyId),
+    );
+    return guard;
+  }
+
+  /** Throws MassDeletionRefused when deleting `more` entries now would be too much. */
+  check(more: number): void {
+    const total = this.deleted + more;
+    const perRun = more > 1 && more * 2 > this.#entriesNow;
+    const overTime = total > 1 && total * 2 > this.peak;
+    if (!perRun && !overTime) return;
+    const history =
+      this.deleted > 0
+        ? `; with the ${this.deleted} the remote deleted since ${this.since}, that is ${total} of the ${this.peak} entries held then`
+        : '';
+    throw new MassDeletionRefused(
+      `refused: this sync would delete ${more} of the ${this.#entriesNow} entries here${history} (more than half). Nothing was deleted. ` +
+        'Check that the remote is the right one; to apply it anyway, sync once with allow_mass_deletion.',
+    );
+  }
+
+  /** Deletions applied by a page: saved in the page's transaction. */
+  static add(store: Store, companyId: string, deleted: number): void {
+    if (deleted === 0) return;
+    store.run(
+      store.q.updateTable('sync_config').set((eb) => ({ guard_deleted: eb('guard_deleted', '+', deleted) })).where('company_id', '=', companyId),
+    );
+  }
+
+  /** A person allowed the deletions: the window starts over from what is here now. */
+  static reset(store: Store, companyId: string): void {
+    store.run(
+      store.q
+        .updateTable('sync_config')
+        .set({ guard_peak: localEntryCount(store, companyId), guard_deleted: 0, guard_since: nowIso() })
+        .where('company_id', '=', companyId),
+    );
+  }
+}
 
 export function localEntryCount(store: Store, companyId: string): number {
   return store.first(

@@ -36,7 +36,8 @@ export function listChanges(ctx: Ctx, q: { cursor?: string; limit: number; exclu
   const hasMore = rows.length > q.limit;
   if (hasMore) rows.pop();
 
-  const opts: ReadOptions = { revealSecrets: ctx.caller.kind !== 'app' };
+  // Secret step config (a webhook's bearer token) leaves in full only for the owner, as the workflow API shows it.
+  const opts: ReadOptions = { revealSecrets: ctx.caller.kind === 'owner' };
   const changes = rows.map((row) => {
     const change = changeOf(ctx, row, opts);
     const parent = recordKinds[row.kind as SyncKind].parentOf?.(row.record_id, change.record);

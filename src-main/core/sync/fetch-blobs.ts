@@ -1,31 +1,99 @@
 import { createHash } from 'node:crypto';
 import type { SyncChange } from '../api/contract/sync.ts';
 import { storeBlobs } from './blob-writes.ts';
+import { companyHolds, grantBlobs, READ_BUDGET_BYTES } from './blobs.ts';
+import { RemoteTooLarge } from './remote-client.ts';
 import type { SyncRun } from './run-context.ts';
 
-/** Attachment bytes the page references and this instance lacks, fetched before the page's transaction. */
+/**
+ * The most an honest answer holds: one file of `maxBytes`, or the remote's read
+ * budget of smaller ones (blobs.ts), in base64 with a little JSON around it.
+ */
+const answerCap = (maxBytes: number) => Math.ceil((Math.max(maxBytes, READ_BUDGET_BYTES) * 4) / 3) + 64 * 1024;
+
+/**
+ * Attachment bytes the page references and this company does not hold yet,
+ * fetched before the page's transaction. The remote is not trusted with them:
+ * a file over the attachment cap is refused whatever size its record declares
+ * (the answer is cut off as it streams in, never held whole), bytes that do not
+ * hash to their name are dropped, and what is refused is remembered for this run
+ * so the record that needs it is parked with the reason (apply-pulled.ts).
+ * Bytes another company here holds are fetched all the same: only what the
+ * remote sends for this company becomes this company's (grantBlobs).
+ */
 export async function fetchBlobs(run: SyncRun, items: SyncChange[]): Promise<void> {
-  const { blobs } = run.ctx.service;
-  let wanted = [
-    ...new Set(
-      items
-        .filter((i) => i.kind === 'attachment' && !i.deleted)
-        .map((i) => (i.record as { hash?: unknown })?.hash)
-        .filter((h): h is string => typeof h === 'string' && /^[0-9a-f]{64}$/.test(h) && !blobs.has(h)),
-    ),
-  ];
+  const { ctx, options } = run;
+  const maxBytes = options.maxBlobBytes;
+  let wanted: string[] = [];
+  for (const item of items) {
+    if (item.kind !== 'attachment' || item.deleted) continue;
+    const { hash, size } = (item.record ?? {}) as { hash?: unknown; size?: unknown };
+    if (typeof hash !== 'string' || !/^[0-9a-f]{64}$/.test(hash) || wanted.includes(hash)) continue;
+    if (typeof size === 'number' && size > maxBytes) {
+      refuse(run, hash, `refused: the remote's file is ${size} bytes; the limit is ${maxBytes}`);
+      continue;
+    }
+    if (!companyHolds(ctx, hash)) wanted.push(hash);
+  }
   while (wanted.length > 0) {
-    const answer = await run.remote.json<{ blobs: Array<{ hash: string; data: string }>; missing: string[] }>(
-      'POST',
-      '/sync/v1/blobs/read',
-      { hashes: wanted.slice(0, 200) },
-    );
-    // Never store bytes under a name they do not hash to.
-    const good = answer.blobs.map((b) => ({ hash: b.hash, bytes: Buffer.from(b.data, 'base64') }))
-      .filter((b) => createHash('sha256').update(b.bytes).digest('hex') === b.hash);
-    await storeBlobs(blobs, good.map((b) => b.bytes));
-    const done = new Set([...answer.blobs.map((b) => b.hash), ...answer.missing]);
+    const group = wanted.slice(0, 200);
+    let answer: { blobs: Array<{ hash: string; data: string }>; missing: string[] };
+    try {
+      answer = await run.remote.json('POST', '/sync/v1/blobs/read', { hashes: group }, { maxResponseBytes: answerCap(maxBytes) });
+    } catch (err) {
+      if (!(err instanceof RemoteTooLarge)) throw err;
+      // Too much at once: one by one, so only the file that is too big is refused.
+      if (group.length > 1) {
+        for (const hash of group) await fetchOne(run, hash);
+      } else {
+        refuse(run, group[0], `refused: the remote sent more than the ${maxBytes}-byte limit for this file`);
+      }
+      wanted = wanted.filter((h) => !group.includes(h));
+      continue;
+    }
+    const done = await keep(run, answer.blobs);
+    for (const h of answer.missing) done.add(h);
     if (done.size === 0) return;
     wanted = wanted.filter((h) => !done.has(h));
   }
+}
+
+async function fetchOne(run: SyncRun, hash: string): Promise<void> {
+  try {
+    const answer = await run.remote.json<{ blobs: Array<{ hash: string; data: string }> }>(
+      'POST',
+      '/sync/v1/blobs/read',
+      { hashes: [hash] },
+      { maxResponseBytes: answerCap(run.options.maxBlobBytes) },
+    );
+    await keep(run, answer.blobs);
+  } catch (err) {
+    if (!(err instanceof RemoteTooLarge)) throw err;
+    refuse(run, hash, `refused: the remote sent more than the ${run.options.maxBlobBytes}-byte limit for this file`);
+  }
+}
+
+/** Stores what is within the cap and hashes to its name; answers the hashes dealt with. */
+async function keep(run: SyncRun, blobs: Array<{ hash: string; data: string }>): Promise<Set<string>> {
+  const { ctx, options } = run;
+  const done = new Set<string>();
+  const good: Array<{ hash: string; bytes: Buffer }> = [];
+  for (const b of blobs) {
+    done.add(b.hash);
+    const bytes = Buffer.from(b.data, 'base64');
+    if (bytes.byteLength > options.maxBlobBytes) {
+      refuse(run, b.hash, `refused: the remote sent ${bytes.byteLength} bytes for this file; the limit is ${options.maxBlobBytes}`);
+      continue;
+    }
+    // Never stored under a name they do not hash to.
+    if (createHash('sha256').update(bytes).digest('hex') === b.hash) good.push({ hash: b.hash, bytes });
+  }
+  await storeBlobs(ctx.service.blobs, good.map((b) => b.bytes));
+  grantBlobs(ctx.service.store, run.companyId, good.map((b) => b.hash));
+  return done;
+}
+
+function refuse(run: SyncRun, hash: string, why: string): void {
+  run.refusedBlobs.set(hash, why);
+  run.ctx.service.log?.(`sync ${run.companyId}: file ${hash.slice(0, 12)}…: ${why}`);
 }

@@ -8,7 +8,9 @@ import { listConflicts, resolveConflict } from './conflicts.ts';
 import { testConnection } from './connection-test.ts';
 import { changeOf, listChanges, listDeletions } from './feed.ts';
 import { listParked, retryParked } from './parked.ts';
-import { peerKeySets, storePeerKeys } from './peer-keys.ts';
+import { listForks } from './forks.ts';
+import { addInstanceKeys, listPeers, pairByOwner, presentIdentity, unpair } from './pairing.ts';
+import { instanceKeySets } from './peer-keys.ts';
 import { recordKinds } from './records/index.ts';
 import { notFound } from '../api/errors.ts';
 
@@ -19,21 +21,26 @@ export const syncHandlers: HandlersOf<typeof syncOperations> = {
     if (!recordKinds[params.kind].validId(params.id)) throw badRequest(`not a ${params.kind} id`, { id: `not a ${params.kind} id` });
     const row = changeRow(ctx.service.store, ctx.caller.companyId, params.kind, params.id);
     if (!row) throw notFound(`${params.kind} ${params.id}`);
-    return changeOf(ctx, row, { revealSecrets: ctx.caller.kind !== 'app' });
+    return changeOf(ctx, row, { revealSecrets: ctx.caller.kind === 'owner' });
   },
   putSyncRecord: (ctx, { params, body }) => applyPushedOne(ctx, body.origin, params.kind, params.id, body),
-  pushSyncRecords: (ctx, { body }) => ({ results: applyPushedBatch(ctx, body.origin, body.changes) }),
+  pushSyncRecords: async (ctx, { body }) => ({ results: await applyPushedBatch(ctx, body.origin, body.changes) }),
   findMissingSyncBlobs: (ctx, { body }) => findMissingBlobs(ctx, body.hashes),
   putSyncBlobs: (ctx, { body }) => putBlobs(ctx, body.blobs),
   readSyncBlobs: (ctx, { body }) => readBlobs(ctx, body.hashes),
   getSyncKeys: (ctx) => ({
     instance_id: ctx.service.instanceId,
-    instances: [{ instance_id: ctx.service.instanceId, keys: ctx.service.keys.jwks().keys }, ...peerKeySets(ctx.service.store)],
+    instances: [
+      { instance_id: ctx.service.instanceId, keys: ctx.service.keys.jwks().keys },
+      ...instanceKeySets(ctx.service.store, ctx.caller.companyId).filter((s) => s.instance_id !== ctx.service.instanceId),
+    ],
   }),
-  putSyncKeys: (ctx, { body }) => {
-    if (body.instance_id === ctx.service.instanceId) throw badRequest('these are keys of this instance itself', { '$.instance_id': 'must be another instance' });
-    return { instance_id: body.instance_id, added: storePeerKeys(ctx.service.store, body.instance_id, body.keys) };
-  },
+  putSyncKeys: (ctx, { body }) => ({ instance_id: body.instance_id, added: addInstanceKeys(ctx, body.instance_id, body.keys) }),
+  presentSyncIdentity: (ctx, { body }) => presentIdentity(ctx, body),
+  listSyncPeers: (ctx) => listPeers(ctx),
+  pairSyncPeer: (ctx, { params, body }) => pairByOwner(ctx, params.instance_id, body),
+  unpairSyncPeer: (ctx, { params }) => unpair(ctx, params.instance_id),
+  listSyncForks: (ctx) => ({ list: listForks(ctx.service.store, ctx.caller.companyId) }),
 
   getSyncSettings: (ctx) => ctx.service.sync.settings(ctx.caller.companyId),
   putSyncSettings: (ctx, { body }) => ctx.service.sync.configure(ctx.caller.companyId, body),
@@ -55,7 +62,7 @@ export const syncHandlers: HandlersOf<typeof syncOperations> = {
   },
   getSyncStatus: (ctx) => ctx.service.sync.status(ctx.caller.companyId),
   listSyncConflicts: (ctx, { query }) => listConflicts(ctx, query),
-  resolveSyncConflict: (ctx, { params, body }) => resolveConflict(ctx, params.id, body.keep),
+  resolveSyncConflict: (ctx, { params, body }) => resolveConflict(ctx, params.id, body.rename ? { rename: body.rename } : { keep: body.keep! }),
   listParkedChanges: (ctx) => ({ list: listParked(ctx.service.store, ctx.caller.companyId) }),
   retryParkedChange: (ctx, { params }) => retryParked(ctx.service.store, ctx.caller.companyId, params.id),
 };

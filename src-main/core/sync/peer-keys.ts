@@ -1,9 +1,10 @@
-import { createPublicKey, verify as ecdsaVerify, type KeyObject } from 'node:crypto';
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import { conflict } from '../api/errors.ts';
 import { nowIso } from '../clock.ts';
 import type { Store } from '../db/store.ts';
+import { isOwnIdentity } from '../keys/identity.ts';
 import type { PublicJwk } from '../keys/instance-keys.ts';
-import { decodeJws, SignatureError } from '../keys/jws.ts';
+import { verifyEs256 } from '../keys/jws.ts';
 import type { Service } from '../service.ts';
 
 /** What checks a JWS: this instance's keys, or the stored keys of the series' issuer. */
@@ -12,29 +13,37 @@ export interface JwsVerifier {
 }
 
 /**
- * Keeps another instance's public keys. A kid, once known, is pinned to its key
- * and its instance: a later answer can add keys (the issuer rotated) but never
- * swap one, so nobody who holds a sync token can re-key an issuer's series.
+ * Keeps another instance's public keys for one company. Keys are trusted per
+ * company: a key registered in company B (by B's owner, or pulled from B's remote)
+ * never verifies anything of company A. A kid, once known in a company, is pinned
+ * to its key: later keys can be added (the issuer rotated) but never swapped, so
+ * nobody can re-key an issuer's series. The same key may stand for an instance and
+ * its successor (re-identified after a restore, with the same key files): whatever
+ * it signs was signed by the holder of that private key either way.
  */
-export function storePeerKeys(store: Store, instanceId: string, keys: PublicJwk[]): number {
+export function storeInstanceKeys(store: Store, companyId: string, instanceId: string, keys: PublicJwk[]): number {
   let added = 0;
   store.tx(() => {
     for (const jwk of keys) {
-      const pinned = store.first(store.q.selectFrom('sync_peer_keys').selectAll().where('kid', '=', jwk.kid));
+      const pinned = store.all(
+        store.q.selectFrom('sync_instance_keys').selectAll().where('company_id', '=', companyId).where('kid', '=', jwk.kid),
+      );
       const text = JSON.stringify({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y, kid: jwk.kid, alg: jwk.alg, use: jwk.use });
-      if (pinned) {
-        if (pinned.instance_id !== instanceId || pinned.jwk !== text) throw conflict(`key ${jwk.kid} is already known with another value`);
-        continue;
-      }
-      store.run(store.q.insertInto('sync_peer_keys').values({ kid: jwk.kid, instance_id: instanceId, jwk: text, created_at: nowIso() }));
+      if (pinned.some((p) => p.jwk !== text)) throw conflict(`key ${jwk.kid} is already known with another value`);
+      if (pinned.some((p) => p.instance_id === instanceId)) continue;
+      store.run(
+        store.q.insertInto('sync_instance_keys').values({ company_id: companyId, kid: jwk.kid, instance_id: instanceId, jwk: text, created_at: nowIso() }),
+      );
       added++;
     }
   });
   return added;
 }
 
-export function peerKeySets(store: Store): Array<{ instance_id: string; keys: PublicJwk[] }> {
-  const rows = store.all(store.q.selectFrom('sync_peer_keys').selectAll().orderBy('instance_id').orderBy('created_at').orderBy('kid'));
+export function instanceKeySets(store: Store, companyId: string): Array<{ instance_id: string; keys: PublicJwk[] }> {
+  const rows = store.all(
+    store.q.selectFrom('sync_instance_keys').selectAll().where('company_id', '=', companyId).orderBy('instance_id').orderBy('created_at').orderBy('kid'),
+  );
   const byInstance = new Map<string, PublicJwk[]>();
   for (const row of rows) {
     const list = byInstance.get(row.instance_id) ?? [];
@@ -46,45 +55,38 @@ export function peerKeySets(store: Store): Array<{ instance_id: string; keys: Pu
 
 const keyObjects = new WeakMap<Store, Map<string, KeyObject>>();
 
-function peerKey(store: Store, instanceId: string, kid: string): KeyObject | undefined {
+function peerKey(store: Store, companyId: string, instanceId: string, kid: string): KeyObject | undefined {
   let cache = keyObjects.get(store);
   if (!cache) keyObjects.set(store, (cache = new Map()));
-  const cached = cache.get(kid);
+  const cacheKey = `${companyId}/${instanceId}/${kid}`;
+  const cached = cache.get(cacheKey);
   if (cached) return cached;
-  const row = store.first(store.q.selectFrom('sync_peer_keys').selectAll().where('kid', '=', kid).where('instance_id', '=', instanceId));
+  const row = store.first(
+    store.q
+      .selectFrom('sync_instance_keys')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('kid', '=', kid)
+      .where('instance_id', '=', instanceId),
+  );
   if (!row) return undefined;
   const key = createPublicKey({ key: JSON.parse(row.jwk), format: 'jwk' });
-  cache.set(kid, key);
+  cache.set(cacheKey, key);
   return key;
 }
 
 /**
- * Checks a compact ES256 JWS against the issuer's stored keys, synchronously (sync
- * applies series entries inside a transaction) and answers its payload. Throws
- * SignatureError, like InstanceKeys.verify, so reports read the same.
+ * Checks a compact ES256 JWS made by `issuer`, synchronously, and answers its
+ * payload. This install (under its id now or a former one) is checked against its
+ * own keys only, whatever anyone registered under its id; another instance against
+ * the keys the company holds for it. Throws SignatureError.
  */
-export function verifyPeerJws(store: Store, issuer: string, jws: string): Record<string, unknown> {
-  const { header, payloadBytes } = decodeJws(jws);
-  if (header.alg !== 'ES256') throw new SignatureError('malformed', `unsupported alg ${String(header.alg)}`);
-  const key = typeof header.kid === 'string' ? peerKey(store, issuer, header.kid) : undefined;
-  if (!key) throw new SignatureError('unknown-kid', `no key ${String(header.kid)} of instance ${issuer}`);
-  const [h, p, s] = jws.split('.');
-  const ok = ecdsaVerify('sha256', Buffer.from(`${h}.${p}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(s, 'base64url'));
-  if (!ok) throw new SignatureError('bad-signature', 'the signature does not match');
-  let payload: unknown;
-  try {
-    payload = JSON.parse(payloadBytes.toString('utf8'));
-  } catch {
-    throw new SignatureError('malformed', 'the JWS payload is not JSON');
-  }
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
-    throw new SignatureError('malformed', 'the JWS payload is not an object');
-  }
-  return payload as Record<string, unknown>;
+export function verifyIssuerJws(service: Service, companyId: string, issuer: string, jws: string): Record<string, unknown> {
+  if (isOwnIdentity(service.store, service.instanceId, issuer)) return service.keys.verifySync(jws);
+  return verifyEs256(jws, (kid) => peerKey(service.store, companyId, issuer, kid), `instance ${issuer}`);
 }
 
-/** The verifier for a series issued by `issuer`: this instance's own keys, or the issuer's as synced. */
-export function verifierFor(service: Service, issuer: string): JwsVerifier {
-  if (issuer === service.instanceId) return service.keys;
-  return { verify: async (jws) => verifyPeerJws(service.store, issuer, jws) };
+/** The verifier for a series of `companyId` issued by `issuer`. */
+export function verifierFor(service: Service, companyId: string, issuer: string): JwsVerifier {
+  return { verify: async (jws) => verifyIssuerJws(service, companyId, issuer, jws) };
 }

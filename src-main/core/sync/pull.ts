@@ -1,13 +1,15 @@
 import type { SyncChange } from '../api/contract/sync.ts';
 import { ApiError } from '../api/errors.ts';
+import { isOwnIdentity } from '../keys/identity.ts';
 import type { PublicJwk } from '../keys/instance-keys.ts';
 import { applyItemSafely } from './apply-pulled.ts';
 import type { SyncKind } from './change-log.ts';
-import { countRemoteDeletions, localEntryCount, localEntryExists, refusal, refuses } from './deletion-guard.ts';
+import { countRemoteDeletions, DeletionGuard, localEntryExists } from './deletion-guard.ts';
 import type { FeedPage } from './feed.ts';
 import { fetchBlobs } from './fetch-blobs.ts';
 import { finishFullPull, startFullPull } from './full-pull.ts';
-import { storePeerKeys } from './peer-keys.ts';
+import { settleClashes } from './key-clash.ts';
+import { storeInstanceKeys } from './peer-keys.ts';
 import { pullRetries, unpark } from './parked.ts';
 import { RemoteError } from './remote-client.ts';
 import type { SyncRun } from './run-context.ts';
@@ -19,7 +21,7 @@ import { loadConfig } from './settings.ts';
  * first page not applied, and a page applied twice changes nothing. A cursor the
  * remote no longer knows (410) restarts a full pull from the beginning.
  */
-export async function pullChanges(run: SyncRun): Promise<{ conflicts: number }> {
+export async function pullChanges(run: SyncRun): Promise<{ conflicts: number; complete: boolean }> {
   const { ctx, companyId, remote, options, remoteInstanceId } = run;
   const { store, instanceId } = ctx.service;
   run.progress.phase = 'pull';
@@ -28,12 +30,10 @@ export async function pullChanges(run: SyncRun): Promise<{ conflicts: number }> 
 
   let restarted = false;
   let conflicts = 0;
-  const entriesAtStart = localEntryCount(store, companyId);
+  // Counted over time, not per run: a remote that deletes a little at each sync is caught too.
+  const guard = DeletionGuard.open(store, companyId);
   let deletedSoFar = 0;
-  if (!run.allowMassDeletion) {
-    const hit = await countRemoteDeletions(run);
-    if (refuses(hit, entriesAtStart)) throw refusal(hit, entriesAtStart);
-  }
+  if (!run.allowMassDeletion) guard.check(await countRemoteDeletions(run));
 
   const fetchPage = (cursor: string | null, full: boolean): Promise<Fetched | { error: unknown }> => {
     const qs = new URLSearchParams({ limit: String(options.pageSize) });
@@ -68,12 +68,12 @@ export async function pullChanges(run: SyncRun): Promise<{ conflicts: number }> 
     }
     const { page, items } = fetched;
     if (page.instance_id !== remoteInstanceId) throw new ApiError('conflict', 'the remote changed identity during the sync');
-    if (run.signal.aborted) return { conflicts };
+    if (run.signal.aborted) return { conflicts, complete: false };
     // The next page travels while this one is applied.
     if (page.has_more) next = fetchPage(page.next_cursor, full);
 
     const pageDeletes = items.filter((i) => i.kind === 'entry' && i.deleted && localEntryExists(store, companyId, i.id)).length;
-    if (!run.allowMassDeletion && refuses(deletedSoFar + pageDeletes, entriesAtStart)) throw refusal(deletedSoFar + pageDeletes, entriesAtStart);
+    if (!run.allowMassDeletion) guard.check(deletedSoFar + pageDeletes);
     deletedSoFar += pageDeletes;
 
     store.tx(() => {
@@ -82,10 +82,13 @@ export async function pullChanges(run: SyncRun): Promise<{ conflicts: number }> 
         if (outcome === 'conflict') conflicts++;
         if (outcome === 'applied' || outcome === 'conflict') run.progress.pulled++;
       }
+      settleClashes(ctx, remoteInstanceId);
+      DeletionGuard.add(store, companyId, pageDeletes);
       store.run(store.q.updateTable('sync_config').set({ pull_cursor: page.next_cursor }).where('company_id', '=', companyId));
       if (!page.has_more && full) finishFullPull(store, companyId);
+      if (!page.has_more && run.allowMassDeletion) DeletionGuard.reset(store, companyId);
     });
-    if (!page.has_more) return { conflicts };
+    if (!page.has_more) return { conflicts, complete: true };
   }
 }
 
@@ -94,11 +97,23 @@ interface Fetched {
   items: SyncChange[];
 }
 
+/**
+ * The keys of the instances whose series this company receives through the remote
+ * (the remote itself, and the instances its owner paired), kept for this company
+ * only. Keys the remote names as this install's own are ignored: what this install
+ * signed is checked against its own keys, whatever a remote says.
+ */
 async function takeRemoteKeys(run: SyncRun): Promise<void> {
   const { store, instanceId } = run.ctx.service;
   const answer = await run.remote.json<{ instances: Array<{ instance_id: string; keys: PublicJwk[] }> }>('GET', '/sync/v1/keys');
   for (const set of answer.instances) {
-    if (set.instance_id !== instanceId && set.keys.length > 0) storePeerKeys(store, set.instance_id, set.keys);
+    if (isOwnIdentity(store, instanceId, set.instance_id) || set.keys.length === 0) continue;
+    try {
+      storeInstanceKeys(store, run.companyId, set.instance_id, set.keys);
+    } catch (err) {
+      // A kid already pinned to another key: that set is not taken; what it would verify is refused later.
+      run.ctx.service.log?.(`sync ${run.companyId}: keys of ${set.instance_id} not taken: ${(err as Error).message}`);
+    }
   }
 }
 

@@ -23,10 +23,9 @@ interface Outgoing {
  */
 export async function pushChanges(run: SyncRun): Promise<{ conflicts: number }> {
   const { ctx, companyId, remote, options } = run;
-  const { store, instanceId, keys } = ctx.service;
+  const { store, instanceId } = ctx.service;
   run.progress.phase = 'push';
-  // The remote checks copies of this instance's series against these keys.
-  await remote.json('PUT', '/sync/v1/keys', { instance_id: instanceId, keys: keys.jwks().keys });
+  // (The remote has this instance's keys from the identity handshake: identity.ts.)
 
   let after = 0;
   let conflicts = 0;

@@ -15,6 +15,21 @@ export class RemoteError extends Error {
 /** The remote could not be reached, or kept failing (network, 5xx, 429), through every retry. */
 export class RemoteUnreachable extends Error {}
 
+/** The remote accepted requests but sent no answer in time, again and again: stuck, not offline. */
+export class RemoteTimedOut extends RemoteUnreachable {}
+
+/** The remote answered more bytes than such an answer may hold: refused, never stored. */
+export class RemoteTooLarge extends Error {
+  readonly limit: number;
+  constructor(what: string, limit: number) {
+    super(`${what}: refused: the remote's answer is larger than ${limit} bytes, more than it may send`);
+    this.limit = limit;
+  }
+}
+
+/** What one answer may carry unless a call says otherwise: a feed page or a batch result is far smaller. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 80 * 1024 * 1024;
+
 /** The sync was cancelled while waiting on the remote. */
 export class SyncCancelled extends Error {
   constructor() {
@@ -46,10 +61,13 @@ export class RemoteClient {
     this.#o = options;
   }
 
-  async json<T>(method: 'GET' | 'PUT' | 'POST', path: string, body?: unknown): Promise<T> {
+  async json<T>(method: 'GET' | 'PUT' | 'POST', path: string, body?: unknown, opts: { maxResponseBytes?: number } = {}): Promise<T> {
     const { retry, signal } = this.#o;
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const what = `${method} ${path.split('?')[0]}`;
+    const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    const maxTimeouts = retry.maxTimeouts ?? 2;
+    let timeouts = 0;
     let lastProblem = '';
     for (let attempt = 1; attempt <= retry.maxAttempts; attempt++) {
       if (signal.aborted) throw new SyncCancelled();
@@ -65,20 +83,65 @@ export class RemoteClient {
           body: payload,
           signal: AbortSignal.any([signal, AbortSignal.timeout(retry.timeoutMs)]),
         });
-        const text = await res.text();
+        const text = await readCapped(res, maxBytes, what);
         this.#o.onBytes?.(payload === undefined ? 0 : Buffer.byteLength(payload), Buffer.byteLength(text));
-        if (res.ok) return JSON.parse(text) as T;
+        if (res.ok) return parseJson<T>(text, what);
         if (res.status !== 429 && res.status < 500) throw new RemoteError(res.status, parseError(text), what);
         lastProblem = `${what}: the remote answered ${res.status}`;
         retryAfter = retryAfterMs(res.headers.get('retry-after'));
       } catch (err) {
-        if (err instanceof RemoteError) throw err;
+        if (err instanceof RemoteError || err instanceof RemoteTooLarge) throw err;
         if (signal.aborted) throw new SyncCancelled();
+        if ((err as { name?: string })?.name === 'TimeoutError') {
+          timeouts++;
+          const seconds = Math.round(retry.timeoutMs / 100) / 10;
+          if (timeouts >= maxTimeouts) {
+            throw new RemoteTimedOut(
+              `${what}: the remote took the request but sent no answer within ${seconds} s, ${timeouts} ${timeouts === 1 ? 'time' : 'times'}; ` +
+                'it may be stuck or overloaded. Nothing was lost: the next sync resumes where this one stopped',
+            );
+          }
+        }
         lastProblem = `${what}: ${describeNetworkError(err)}`;
       }
       if (attempt < retry.maxAttempts) await (this.#o.sleep ?? sleep)(nextDelayMs(retry, attempt, retryAfter), signal);
     }
     throw new RemoteUnreachable(`${lastProblem} (after ${retry.maxAttempts} tries)`);
+  }
+}
+
+/**
+ * The answer's text, read while counting: a remote cannot make this instance hold
+ * more than `max` bytes of one answer (a lie in Content-Length changes nothing).
+ */
+async function readCapped(res: Response, max: number, what: string): Promise<string> {
+  const declared = Number(res.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > max) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new RemoteTooLarge(what, max);
+  }
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      throw new RemoteTooLarge(what, max);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
+function parseJson<T>(text: string, what: string): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new RemoteError(200, { key: 'bad-request', code: 'bad-request', message: 'its answer is not JSON' }, what);
   }
 }
 

@@ -14,6 +14,8 @@ export interface SyncOptions {
   batchBytes: number;
   /** attachment bytes per upload request */
   blobBatchBytes: number;
+  /** the largest file taken from a remote (the attachment cap; tests lower it) */
+  maxBlobBytes: number;
 }
 
 export interface Progress {
@@ -39,6 +41,8 @@ export interface SyncRun {
   progress: Progress;
   /** this once, apply a pull even if it deletes more than half of the entries */
   allowMassDeletion: boolean;
+  /** attachment bytes the remote sent that were refused in this run, with why */
+  refusedBlobs: Map<string, string>;
 }
 
 /** A pull that would delete more than half of the company's entries. */

@@ -1,8 +1,10 @@
 import { ApiError } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import type { Service } from '../service.ts';
+import { releaseCaughtUp } from './catch-up.ts';
 import { pendingCount } from './change-rows.ts';
 import { startFullPull } from './full-pull.ts';
+import { establishIdentity } from './identity.ts';
 import { pullChanges } from './pull.ts';
 import { pushChanges } from './push.ts';
 import { RemoteClient } from './remote-client.ts';
@@ -30,9 +32,11 @@ export function remoteClientFor(config: { remote_url: string; token: string }, o
 }
 
 /**
- * One sync of one company: make sure the remote is who we think it is, push the
- * outbox, pull the feed, then push once more what the pull left to send (a
- * conflict resolved in our favour, a state the remote had lost).
+ * One sync of one company: make sure the remote is who we think it is, and that
+ * it knows us for who we are (identity.ts: a restored or copied data folder is
+ * re-identified here), push the outbox, pull the feed, release the series that
+ * have caught up, then push once more what the pull left to send (a conflict
+ * resolved in our favour, a state the remote had lost).
  */
 export async function runSync(
   service: Service,
@@ -61,13 +65,17 @@ export async function runSync(
         .where('company_id', '=', companyId),
     );
   }
+  await establishIdentity(service, companyId, remote, session.instance_id, session.company.id);
   const ctx: Ctx = { service, caller: { companyId, kind: 'owner' } };
-  const run: SyncRun = { ctx, companyId, remote, remoteInstanceId: session.instance_id, options, signal, progress, allowMassDeletion };
+  const run: SyncRun = {
+    ctx, companyId, remote, remoteInstanceId: session.instance_id, options, signal, progress, allowMassDeletion, refusedBlobs: new Map(),
+  };
   progress.pending_at_start = pendingCount(store, companyId);
 
   await pushChanges(run);
   const pulled = await pullChanges(run);
   progress.conflicts += pulled.conflicts;
+  if (!signal.aborted && pulled.complete) await releaseCaughtUp(run);
   if (!signal.aborted && pendingCount(store, companyId) > 0) await pushChanges(run);
   progress.phase = 'done';
 }

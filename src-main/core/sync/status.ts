@@ -2,12 +2,14 @@ import type { SyncStatus } from '../api/contract/sync.ts';
 import type { Ctx } from '../api/handler.ts';
 import { pendingCount } from './change-rows.ts';
 import { openConflictCount } from './conflicts.ts';
+import { heldSeries } from '../sequence/holds.ts';
+import { forkCount } from './forks.ts';
 import { parkedCount } from './parked.ts';
 import type { Progress } from './run-context.ts';
 import { loadConfig } from './settings.ts';
 
 /** Kinds of failure that make the badge say `error` (network trouble says `offline`). */
-const ERROR_KINDS = new Set(['auth', 'remote', 'refused', 'config', 'internal']);
+const ERROR_KINDS = new Set(['auth', 'remote', 'refused', 'config', 'internal', 'timeout']);
 
 /**
  * What the badge shows, and what is behind it. Precedence: a sync under way, then
@@ -22,13 +24,15 @@ export function syncStatus(ctx: Ctx, running: boolean, progress: Progress | unde
   const pending = pendingCount(store, companyId);
   const conflicts = openConflictCount(ctx);
   const parked = parkedCount(store, companyId);
+  const forks = forkCount(store, companyId);
   const errorKind = config?.last_error_kind ?? undefined;
 
   let state: SyncStatus['state'];
   if (!config) state = 'not-configured';
   else if (running) state = 'syncing';
-  // a parked change needs a person as much as a failed sync does
-  else if ((errorKind && ERROR_KINDS.has(errorKind)) || parked > 0) state = 'error';
+  // a parked change or a forked series needs a person as much as a failed sync does;
+  // a key clash or a version conflict is `conflicts`: resolvable from the list, with a button
+  else if ((errorKind && ERROR_KINDS.has(errorKind)) || parked > 0 || forks > 0) state = 'error';
   else if (errorKind === 'network') state = 'offline';
   else if (config.paused === 1) state = 'paused';
   else if (conflicts > 0) state = 'conflicts';
@@ -43,6 +47,8 @@ export function syncStatus(ctx: Ctx, running: boolean, progress: Progress | unde
     pending,
     conflicts,
     parked,
+    forks,
+    held_series: heldSeries(store, companyId).length,
     ...(config?.last_success_at ? { last_success_at: config.last_success_at } : {}),
     ...(config?.last_attempt_at ? { last_attempt_at: config.last_attempt_at } : {}),
     ...(config?.last_error && config.last_error_kind

@@ -89,8 +89,8 @@ describe('desktop caller', () => {
     const service = await openService(mkdtempSync(join(tmpdir(), 'silodesk-caller-')), { runJobs: false });
     const a = createCompany(service.store, 'A');
     const b = createCompany(service.store, 'B');
-    expect(desktopCaller(service.store, a.id)).toEqual({ companyId: a.id, kind: 'owner' });
-    expect(desktopCaller(service.store, a.id, b.id)).toEqual({ companyId: b.id, kind: 'owner' });
+    expect(desktopCaller(service.store, a.id)).toEqual({ companyId: a.id, kind: 'owner', install: true });
+    expect(desktopCaller(service.store, a.id, b.id)).toEqual({ companyId: b.id, kind: 'owner', install: true });
     expect(() => desktopCaller(service.store, a.id, '0190c1a0-0000-7000-8000-00000000dead')).toThrow(/not found/);
     await service.close();
   });

@@ -52,6 +52,8 @@ export const seriesSchema = z.object({
   last_entry_id: z.string().optional(),
   issuer: z.string(),
   sigs: z.array(z.string()),
+  /** numbering waits: `restored` until this instance has caught up with its remote, `fork` until someone releases it */
+  hold: z.object({ reason: z.enum(['restored', 'fork']), since: z.string() }).optional(),
 });
 
 export const seriesEntrySchema = z.object({
@@ -204,6 +206,15 @@ export const sequenceOperations = {
       count: z.number().int(),
       broken: z.object({ id: z.string(), reason: z.string() }).optional(),
     }),
+  }),
+  releaseSeriesHold: defineOperation({
+    method: 'POST',
+    path: '/sequence/v1/series/{id}/release-hold',
+    summary: 'Let this instance number a held series again (after a fork was sorted out); the owner decides',
+    area: 'sequence',
+    access: ['owner'],
+    params: seriesParams,
+    output: seriesSchema,
   }),
   getKeys: defineOperation({
     method: 'GET',

@@ -204,6 +204,10 @@ export const syncStatusSchema = z.object({
   pending: z.number().int(),
   conflicts: z.number().int(),
   parked: z.number().int(),
+  /** series entries found forked (two at one index): they need a person */
+  forks: z.number().int(),
+  /** series this instance may not number until it has caught up with the remote (restored or copied data) or a fork is sorted out */
+  held_series: z.number().int(),
   last_success_at: z.string().optional(),
   last_attempt_at: z.string().optional(),
   last_error: z.object({ kind: z.string(), message: z.string(), at: z.string() }).optional(),
@@ -233,12 +237,33 @@ const conflictSchema = z.object({
   local_version: z.number().int(),
   remote_version: z.number().int(),
   remote_origin: z.string(),
-  /** the losing (local) state; null when the local side had deleted the record */
+  /** the losing (local) state; null when the local side had deleted the record. Key clash: the remote's entry, waiting */
   loser: z.unknown(),
+  /** version: both sides changed the record; key-clash: the remote's entry (record_id) and one here (other_entry_id) took the same key */
+  reason: z.enum(['version', 'key-clash']),
+  other_entry_id: z.string().optional(),
   created_at: z.string(),
   resolved_at: z.string().optional(),
-  resolution: z.enum(['remote', 'mine']).optional(),
+  /** remote, mine, rename-mine, rename-theirs; auto or superseded when the clash went away by itself */
+  resolution: z.string().optional(),
 });
+
+const forkSchema = z.object({
+  id: z.string(),
+  series_id: z.string(),
+  index: z.number().int(),
+  /** the entry this side holds at that index, in its chain */
+  local_entry_id: z.string().optional(),
+  /** the other chain's entry, validly signed by the issuer, kept here */
+  other_entry_id: z.string(),
+  other: z.unknown(),
+  origin: z.string(),
+  direction: z.enum(['push', 'pull']),
+  detected_at: z.string(),
+});
+
+const counter = z.object({ counter: z.number().int().min(0), nonce: z.string().max(100) });
+
 
 const parkedSchema = z.object({
   id: z.string(),
@@ -260,7 +285,19 @@ const publicJwk = z.object({
   use: z.literal('sig'),
 });
 
+const peerSchema = z.object({
+  instance_id: z.string(),
+  /** the token that may push as this instance (besides owners) */
+  token_id: z.string().optional(),
+  /** the id this instance had before a restore or copy made it take a new one */
+  successor_of: z.string().optional(),
+  paired_at: z.string(),
+  seen_at: z.string().optional(),
+  keys: z.array(publicJwk),
+});
+
 const users = ['owner', 'user'] as const;
+const owner = ['owner'] as const;
 /** An instance syncing with this one presents a token of this company: any kind. */
 const peers = ['owner', 'user', 'app'] as const;
 const recordParams = z.object({ kind: syncKind, id: z.string().min(1).max(300) });
@@ -376,11 +413,59 @@ export const syncOperations = {
   putSyncKeys: defineOperation({
     method: 'PUT',
     path: '/sync/v1/keys',
-    summary: "Give this instance another instance's public keys (before pushing copies of its series); a known kid never changes",
+    summary: "Add public keys of a paired instance (it rotated), by the token it is paired through or an owner; a known kid never changes",
     area: 'sync',
     access: peers,
     body: z.object({ instance_id: uuid, keys: z.array(publicJwk).min(1).max(100) }),
     output: z.object({ instance_id: z.string(), added: z.number().int() }),
+  }),
+  presentSyncIdentity: defineOperation({
+    method: 'POST',
+    path: '/sync/v1/identity',
+    summary:
+      'An instance says who it is before it syncs: its id, keys and identity counter. Pairs it on first contact (owner token only); ' +
+      '`diverged` when its data is behind what it acknowledged before (restored from a backup, or copied)',
+    area: 'sync',
+    access: peers,
+    body: z.object({
+      instance_id: uuid,
+      former_instance_id: uuid.optional(),
+      keys: z.array(publicJwk).min(1).max(100),
+      acknowledged: counter,
+      next: counter,
+    }),
+    output: z.object({
+      status: z.enum(['paired', 'ok', 'diverged']),
+      instance_id: z.string(),
+      acknowledged_counter: z.number().int().optional(),
+    }),
+  }),
+  listSyncPeers: defineOperation({
+    method: 'GET',
+    path: '/sync/v1/peers',
+    summary: 'Instances paired with this company for sync, with their keys',
+    area: 'sync',
+    access: owner,
+    output: z.object({ list: z.array(peerSchema) }),
+  }),
+  pairSyncPeer: defineOperation({
+    method: 'PUT',
+    path: '/sync/v1/peers/{instance_id}',
+    summary: 'Pair an instance with this company (its public keys, and the token it syncs with; default: this one)',
+    area: 'sync',
+    access: owner,
+    params: z.object({ instance_id: uuid }),
+    body: z.object({ keys: z.array(publicJwk).min(1).max(100), token_id: uuid.optional() }),
+    output: peerSchema,
+  }),
+  unpairSyncPeer: defineOperation({
+    method: 'DELETE',
+    path: '/sync/v1/peers/{instance_id}',
+    summary: 'Forget a paired instance: it must be paired again by the owner to sync (its keys stay, so what it signed still verifies)',
+    area: 'sync',
+    access: owner,
+    params: z.object({ instance_id: uuid }),
+    output: peerSchema,
   }),
 
   // ── the local controller (settings, badge, conflicts) for the UI
@@ -389,7 +474,7 @@ export const syncOperations = {
     path: '/sync/v1/settings',
     summary: 'The remote this company syncs with (never the token)',
     area: 'sync',
-    access: users,
+    access: owner,
     output: settingsSchema,
   }),
   putSyncSettings: defineOperation({
@@ -397,7 +482,7 @@ export const syncOperations = {
     path: '/sync/v1/settings',
     summary: 'Set the remote base URL and token, the automatic sync interval and pause',
     area: 'sync',
-    access: users,
+    access: owner,
     body: z.object({
       /** http(s) base URL of the remote Silodesk; plain http only for loopback */
       remote_url: z.string().min(1).max(2000),
@@ -414,7 +499,7 @@ export const syncOperations = {
     path: '/sync/v1/settings',
     summary: 'Forget the remote and its token (what is already synced stays)',
     area: 'sync',
-    access: users,
+    access: owner,
     output: settingsSchema,
   }),
   testSyncConnection: defineOperation({
@@ -422,7 +507,7 @@ export const syncOperations = {
     path: '/sync/v1/settings/test',
     summary: 'Reach the remote with the given (or stored) URL and token and tell what answered',
     area: 'sync',
-    access: users,
+    access: owner,
     body: z.object({ remote_url: z.string().min(1).max(2000).optional(), token: z.string().min(1).max(500).optional() }),
     output: z.object({
       ok: z.boolean(),
@@ -474,12 +559,28 @@ export const syncOperations = {
   resolveSyncConflict: defineOperation({
     method: 'POST',
     path: '/sync/v1/conflicts/{id}/resolve',
-    summary: "Keep the remote's version (the copy is discarded) or mine (re-applied over it as a new local change)",
+    summary:
+      "Keep the remote's version (mine stays as a copy) or mine (re-applied over it as a new local change); a key clash is merged " +
+      '(keep: the other entry goes to the trash without its key) or renamed (both kept)',
     area: 'sync',
     access: users,
     params: z.object({ id: uuid }),
-    body: z.object({ keep: z.enum(['remote', 'mine']) }),
+    body: z
+      .object({
+        keep: z.enum(['remote', 'mine']).optional(),
+        /** a key clash only: give one of the two entries another key, keeping both */
+        rename: z.object({ which: z.enum(['mine', 'theirs']), key: label(255) }).optional(),
+      })
+      .refine((b) => (b.keep === undefined) !== (b.rename === undefined), { message: 'give either keep or rename' }),
     output: conflictSchema,
+  }),
+  listSyncForks: defineOperation({
+    method: 'GET',
+    path: '/sync/v1/forks',
+    summary: 'Series entries found at an index another entry of the same chain holds: both kept, this side\'s in the chain, the other here',
+    area: 'sync',
+    access: users,
+    output: z.object({ list: z.array(forkSchema) }),
   }),
   listParkedChanges: defineOperation({
     method: 'GET',

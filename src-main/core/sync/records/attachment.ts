@@ -6,6 +6,8 @@ import { nowIso } from '../../clock.ts';
 import { requireEntryRow } from '../../silo/entries.ts';
 import type { AttachmentRow } from '../../silo/entry-view.ts';
 import { unsafeFileNameReason } from '../../silo/file-name.ts';
+import { MAX_ATTACHMENT_BYTES } from '../../silo/attachments.ts';
+import { companyHolds, grantBlobs } from '../blobs.ts';
 import { recordChange } from '../change-log.ts';
 import type { RecordKind } from './kind.ts';
 
@@ -45,14 +47,22 @@ export const attachmentKind: RecordKind<AttachmentRecord> = {
       requireEntryRow(ctx, entryId);
       const reason = unsafeFileNameReason(record.name);
       if (reason) throw validationError(`attachment name ${reason}`, { '$.record.name': reason });
-      if (!blobs.has(record.hash)) {
+      if (record.size > MAX_ATTACHMENT_BYTES) {
+        throw validationError(`refused: the file is ${record.size} bytes; the limit is ${MAX_ATTACHMENT_BYTES}`, { '$.record.size': 'over the attachment limit' });
+      }
+      // Bytes of this company only, by the same words whether another company holds them or nobody does.
+      if (!companyHolds(ctx, record.hash)) {
         throw validationError('the attachment bytes are not here; send them first', { '$.record.hash': 'no stored bytes with this hash' });
       }
       const size = statSync(blobs.pathOf(record.hash)).size;
       if (size !== record.size) throw validationError('size does not match the stored bytes', { '$.record.size': `the bytes are ${size} long` });
     }
     if (!row && record === null) return;
-    if (row) store.run(store.q.deleteFrom('attachments').where('entry_id', '=', entryId).where('id', '=', fileId));
+    if (row) {
+      store.run(store.q.deleteFrom('attachments').where('entry_id', '=', entryId).where('id', '=', fileId));
+      // The company held these bytes: it may attach them again (a conflict's losing file kept with "keep mine").
+      grantBlobs(store, ctx.caller.companyId, [row.hash]);
+    }
     if (record !== null) {
       store.run(
         store.q.insertInto('attachments').values({

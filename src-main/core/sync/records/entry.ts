@@ -6,6 +6,7 @@ import { commitEntry, findEntryRow, prepareEntry } from '../../silo/entries.ts';
 import type { EntryRow } from '../../silo/entry-view.ts';
 import { writeEntryChange } from '../../silo/patch.ts';
 import { recordChange } from '../change-log.ts';
+import { clashingHolder } from '../key-clash.ts';
 import type { RecordKind } from './kind.ts';
 
 type EntryRecord = SyncRecordOf['entry'];
@@ -70,14 +71,19 @@ export function refuseForeignId(ctx: Ctx, table: 'entries' | 'workflows' | 'seri
   }
 }
 
-/** A key names one entry per company; a synced entry that would take another's key is refused, not merged. */
+/**
+ * A key names one entry per company; a synced entry that would take another's key
+ * is refused, not merged. A conflict, not a fault of the record: the pushing side
+ * waits and retries, and decides (rename or merge) when it pulls the holder
+ * (key-clash.ts).
+ */
 function refuseKeyClash(ctx: Ctx, id: string, key: string | undefined): void {
-  if (key === undefined) return;
-  const { store } = ctx.service;
-  const holder = store.first(
-    store.q.selectFrom('entries').select('id').where('company_id', '=', ctx.caller.companyId).where('key', '=', key).where('id', '!=', id),
-  );
-  if (holder) throw validationError(`key ${JSON.stringify(key)} is used by another entry here`, { '$.record.key': `used by entry ${holder.id}` });
+  const holder = clashingHolder(ctx, id, key);
+  if (holder) {
+    throw new ApiError('conflict', `key ${JSON.stringify(key)} is used by another entry here (${holder}): a key clash, decided where it is pulled`, {
+      '$.record.key': `used by entry ${holder}`,
+    });
+  }
 }
 
 /** Lists sort by created_at: a synced entry keeps the moment it was first stored, on every instance. */

@@ -1,4 +1,5 @@
 import { ApiError, notFound, validationError } from '../../api/errors.ts';
+import type { Ctx } from '../../api/handler.ts';
 import { seriesEntryRecord, type SyncRecordOf } from '../../api/contract/sync.ts';
 import { canonicalJson } from '../../gobl/index.ts';
 import { chainHashOf, sha256Hex, sortedMeta } from '../../sequence/chain.ts';
@@ -6,6 +7,8 @@ import { entryCode } from '../../sequence/code.ts';
 import type { SeriesEntryRow } from '../../sequence/rows.ts';
 import { recordChange } from '../change-log.ts';
 import type { RecordKind } from './kind.ts';
+import { SeriesForked } from '../forks.ts';
+import { verifyIssuerJws } from '../peer-keys.ts';
 import { checkSeriesEntrySigned } from './series-signature.ts';
 
 type SeriesEntryRecord = SyncRecordOf['series_entry'];
@@ -40,7 +43,7 @@ export const seriesEntryKind: RecordKind<SeriesEntryRecord> = {
   apply(ctx, id, record) {
     if (record === null) throw validationError('series entries are never deleted', { '$.deleted': 'not supported for series entries' });
     if (record.id !== id) throw validationError('record id must equal the id in the path', { '$.record.id': `must equal ${id}` });
-    const { store, instanceId } = ctx.service;
+    const { store } = ctx.service;
     if (store.first(store.q.selectFrom('series_entries').select('id').where('id', '=', id))) {
       throw new ApiError('forbidden', `series entry ${id} already exists with other content; issued entries never change`);
     }
@@ -48,14 +51,21 @@ export const seriesEntryKind: RecordKind<SeriesEntryRecord> = {
       store.q.selectFrom('series').selectAll().where('id', '=', record.series_id).where('company_id', '=', ctx.caller.companyId),
     );
     if (!series) throw notFound(`series ${record.series_id}`);
-    if (series.issuer === instanceId) {
-      throw new ApiError('forbidden', `series ${series.id} is issued by this instance; only it numbers its entries`);
-    }
+    // A series this instance issues takes an entry only signed with its own keys: one a copy of
+    // this data folder issued (it holds the same keys) before it was re-identified, in its chain.
+    // Nobody else can make one; a remote's junk is refused by the signature check below.
     const expected = series.last_entry_id === null ? series.start : series.last_index + 1;
     if (record.index > expected) {
       throw new ApiError('conflict', `series ${series.id} is at index ${expected - 1}; entry ${record.index} waits for the ones before it`);
     }
     if (record.index < expected || (record.previous_id ?? null) !== series.last_entry_id) {
+      // Signed by the issuer, yet not on our chain: the issuer numbered twice. Kept, not dropped.
+      if (signedByIssuer(ctx, series.issuer, record)) {
+        const taken = store.first(
+          store.q.selectFrom('series_entries').select('id').where('series_id', '=', series.id).where('idx', '=', record.index),
+        );
+        throw new SeriesForked(series.id, record.index, taken?.id ?? null, record);
+      }
       throw new ApiError('forbidden', `index ${record.index} of series ${series.id} is already taken here; a chain is never forked or renumbered`);
     }
     if (record.code !== entryCode(series, record.index)) {
@@ -65,7 +75,7 @@ export const seriesEntryKind: RecordKind<SeriesEntryRecord> = {
       ? store.first(store.q.selectFrom('series_entries').select('sigs').where('id', '=', series.last_entry_id))
       : undefined;
     const previousHash = previous ? chainHashOf((JSON.parse(previous.sigs) as string[])[0]) : '';
-    checkSeriesEntrySigned(store, series.issuer, record, previousHash);
+    checkSeriesEntrySigned(ctx.service, ctx.caller.companyId, series.issuer, record, previousHash);
 
     const meta = sortedMeta(record.meta);
     store.run(
@@ -88,6 +98,16 @@ export const seriesEntryKind: RecordKind<SeriesEntryRecord> = {
     recordChange(store, { company_id: ctx.caller.companyId, kind: 'series_entry', record_id: id });
   },
 };
+
+/** The issuer's valid signature over this very entry (its chain link aside): a fork worth keeping, not junk. */
+function signedByIssuer(ctx: Ctx, issuer: string, record: SeriesEntryRecord): boolean {
+  try {
+    const payload = verifyIssuerJws(ctx.service, ctx.caller.companyId, issuer, record.sigs[0]);
+    return payload.id === record.id && payload.series_id === record.series_id && payload.index === record.index && payload.iss === issuer;
+  } catch {
+    return false;
+  }
+}
 
 function seriesEntryRecordOf(row: SeriesEntryRow): SeriesEntryRecord {
   return {

@@ -1,19 +1,21 @@
 import { ApiError } from '../../api/errors.ts';
 import type { SyncRecordOf } from '../../api/contract/sync.ts';
 import { canonicalJson } from '../../gobl/index.ts';
+import { isOwnIdentity } from '../../keys/identity.ts';
 import { SignatureError } from '../../keys/jws.ts';
-import type { Store } from '../../db/store.ts';
 import { sha256Hex } from '../../sequence/chain.ts';
-import { verifyPeerJws } from '../peer-keys.ts';
+import type { Service } from '../../service.ts';
+import { verifyIssuerJws } from '../peer-keys.ts';
 
 /**
- * Checks, before a copy takes it, that a series or series entry is exactly what
- * its issuer signed: the signature with the issuer's keys, and every field
- * against the signed payload. So a copy can never hold a forged or edited entry,
- * and `verifySeries` on it holds from the first entry.
+ * Checks, before it is applied, that a series or series entry is exactly what
+ * its issuer signed: the signature with the issuer's keys as this company holds
+ * them (this install's own keys when it names this install as its issuer, pulled
+ * or pushed alike), and every field against the signed payload. So no copy holds
+ * a forged or edited entry, and nobody plants a series "issued" by this install.
  */
-export function checkSeriesSigned(store: Store, r: SyncRecordOf['series']): void {
-  const payload = signedPayload(store, r.issuer, r.sigs[0], '$.record.sigs[0]');
+export function checkSeriesSigned(service: Service, companyId: string, r: SyncRecordOf['series']): void {
+  const payload = signedPayload(service, companyId, r.issuer, r.sigs[0], '$.record.sigs[0]');
   const expected: Record<string, unknown> = {
     series_id: r.id,
     code: r.code,
@@ -30,12 +32,13 @@ export function checkSeriesSigned(store: Store, r: SyncRecordOf['series']): void
 }
 
 export function checkSeriesEntrySigned(
-  store: Store,
+  service: Service,
+  companyId: string,
   issuer: string,
   r: SyncRecordOf['series_entry'],
   previousHash: string,
 ): void {
-  const payload = signedPayload(store, issuer, r.sigs[0], '$.record.sigs[0]');
+  const payload = signedPayload(service, companyId, issuer, r.sigs[0], '$.record.sigs[0]');
   const expected: Record<string, unknown> = {
     series_id: r.series_id,
     id: r.id,
@@ -55,12 +58,17 @@ export function checkSeriesEntrySigned(
   if (canonicalJson(payload.meta) !== canonicalJson(r.meta)) throw refused('series entry meta differs from what the issuer signed', '$.record.meta');
 }
 
-function signedPayload(store: Store, issuer: string, jws: string, path: string): Record<string, unknown> {
+function signedPayload(service: Service, companyId: string, issuer: string, jws: string, path: string): Record<string, unknown> {
   try {
-    return verifyPeerJws(store, issuer, jws);
+    return verifyIssuerJws(service, companyId, issuer, jws);
   } catch (err) {
     if (err instanceof SignatureError) {
-      const why = err.problem === 'unknown-kid' ? `the issuer's keys are not known here (${err.message}); send them to /sync/v1/keys` : err.message;
+      const own = isOwnIdentity(service.store, service.instanceId, issuer);
+      const why = own
+        ? `refused: it names this instance as its issuer, but this instance did not sign it (${err.message})`
+        : err.problem === 'unknown-kid'
+          ? `refused: the issuer's keys are not known in this company (${err.message}); its owner pairs the issuing instance first`
+          : `refused: ${err.message}`;
       throw refused(why, path);
     }
     throw err;

@@ -40,8 +40,9 @@ export const seriesKind: RecordKind<SeriesRecord> = {
       throw new ApiError('forbidden', `series ${id} is issued by this instance; a copy elsewhere cannot change it`);
     }
     if (row && row.issuer !== record.issuer) throw new ApiError('forbidden', `series ${id} is issued by ${row.issuer}; its issuer never changes`);
-    // Our own series coming back (this instance was restored from a backup) needs no peer check.
-    if (record.issuer !== instanceId) checkSeriesSigned(store, record);
+    // Always checked, one naming this instance as its issuer too: a remote cannot plant
+    // a series "issued" here that this instance never signed.
+    checkSeriesSigned(ctx.service, ctx.caller.companyId, record);
     if (row && row.last_entry_id !== null && NUMBERING.some((k) => row[k] !== record[k])) {
       throw new ApiError('forbidden', `series ${id} has entries; its numbering never changes`);
     }

@@ -8,6 +8,7 @@ import { plural } from '../../format/count.ts';
 import { ErrorNotice } from '../../ui/ErrorNotice.tsx';
 import { JsonView } from '../../ui/JsonView.tsx';
 import { useToast } from '../../ui/Toasts.tsx';
+import { KeyClashItem } from './KeyClashItem.tsx';
 import { useSyncStatus, type SyncConflict } from './SyncStatusProvider.tsx';
 
 /** Records both sides changed: the remote's version won; mine is kept aside until someone decides. */
@@ -29,9 +30,13 @@ export function ConflictList({ count }: { count: number }) {
               The remote's version is the one in use. Keep it (your version is discarded), or keep yours (it is sent again as a new change).
             </p>
             <ul className="sync-list">
-              {list.map((conflict) => (
-                <ConflictItem key={conflict.id} conflict={conflict} onResolved={query.reload} />
-              ))}
+              {list.map((conflict) =>
+                conflict.reason === 'key-clash' ? (
+                  <KeyClashItem key={conflict.id} conflict={conflict} onResolved={query.reload} />
+                ) : (
+                  <ConflictItem key={conflict.id} conflict={conflict} onResolved={query.reload} />
+                ),
+              )}
             </ul>
           </>
         )}
@@ -54,7 +59,7 @@ function ConflictItem({ conflict, onResolved }: { conflict: SyncConflict; onReso
     setError(undefined);
     try {
       await api.resolveSyncConflict({ params: { id: conflict.id }, body: { keep } });
-      notify(keep === 'remote' ? "Kept the remote's version" : 'Kept your version; it goes out with the next sync', { kind: 'success' });
+      notify(keep === 'remote' ? "Kept the remote's version; yours stays in the conflicts folder" : 'Kept your version; it goes out with the next sync', { kind: 'success' });
       notifyChanged('entries', 'folders');
       refresh();
       onResolved();

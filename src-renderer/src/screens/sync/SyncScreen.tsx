@@ -6,7 +6,9 @@ import { formatCount } from '../../format/count.ts';
 import { ErrorNotice } from '../../ui/ErrorNotice.tsx';
 import { Loading } from '../../ui/EmptyState.tsx';
 import { useToast } from '../../ui/Toasts.tsx';
+import { ApiClientError } from '../../api/errors.ts';
 import { ConflictList } from './ConflictList.tsx';
+import { ForkList } from './ForkList.tsx';
 import { describeSync, progressLine } from './describe.ts';
 import { ParkedList } from './ParkedList.tsx';
 import { SyncSettingsForm } from './SyncSettingsForm.tsx';
@@ -16,6 +18,9 @@ import './sync.css';
 export function SyncScreen() {
   const settings = useApiQuery((api) => api.getSyncSettings(), []);
   const { status, refresh } = useSyncStatus();
+  // Where the company syncs, and with which token, is the owner's business alone.
+  const ownerOnly = settings.error instanceof ApiClientError && settings.error.key === 'forbidden';
+  const configured = settings.data?.configured ?? status?.configured ?? false;
   return (
     <section className="screen" aria-label="Sync">
       <div className="screen-scroll">
@@ -26,13 +31,17 @@ export function SyncScreen() {
               <p>Keep this company in step with another Silodesk: an office server, or a colleague's install.</p>
             </div>
           </div>
-          {settings.data?.configured && status && <SyncRunCard />}
+          {configured && status && <SyncRunCard />}
           <section className="card" aria-labelledby="sync-remote-title">
             <div className="card-header">
               <h2 id="sync-remote-title">Remote</h2>
             </div>
             <div className="card-body">
-              <ErrorNotice error={settings.error} onRetry={settings.reload} />
+              {ownerOnly ? (
+                <p className="muted">Only the company's owner sees and changes where this company syncs.</p>
+              ) : (
+                <ErrorNotice error={settings.error} onRetry={settings.reload} />
+              )}
               {settings.data ? (
                 <SyncSettingsForm
                   key={`${settings.data.remote_url}/${settings.data.has_token}/${settings.data.interval_minutes}/${settings.data.paused}`}
@@ -47,9 +56,10 @@ export function SyncScreen() {
               )}
             </div>
           </section>
-          {settings.data?.configured && status && (
+          {configured && status && (
             <>
               <ConflictList count={status.conflicts} />
+              <ForkList count={status.forks} />
               <ParkedList count={status.parked} />
             </>
           )}
@@ -129,6 +139,18 @@ function SyncRunCard() {
           <dd>{formatCount(status.conflicts)}</dd>
           <dt>Parked</dt>
           <dd>{formatCount(status.parked)}</dd>
+          {status.forks > 0 && (
+            <>
+              <dt>Forks</dt>
+              <dd>{formatCount(status.forks)} series entries numbered twice</dd>
+            </>
+          )}
+          {status.held_series > 0 && (
+            <>
+              <dt>Numbering on hold</dt>
+              <dd>{formatCount(status.held_series)} series, until this instance has caught up with the remote</dd>
+            </>
+          )}
           <dt>Last success</dt>
           <dd>
             {status.last_success_at ? (
@@ -151,7 +173,7 @@ function SyncRunCard() {
             </>
           )}
         </dl>
-        {status.last_error?.kind === 'refused' && !status.running && (
+        {status.last_error?.kind === 'refused' && status.last_error.message.includes('would delete') && !status.running && (
           <div className="notice notice-warning">
             <div className="notice-body">
               <p>The remote would delete more than half of this company's entries, so nothing was applied. If that is expected, sync once more and allow it.</p>

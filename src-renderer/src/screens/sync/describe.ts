@@ -11,6 +11,9 @@ export function describeSync(status: SyncStatus): { label: string; tone: SyncTon
     case 'syncing':
       return { label: `Syncing${progressShort(status)}`, tone: 'busy', detail: progressLine(status) || 'Syncing' };
     case 'error':
+      if (!status.last_error && status.forks > 0) {
+        return { label: plural(status.forks, 'forked number', 'forked numbers'), tone: 'bad', detail: 'A series number was issued twice; both are kept' };
+      }
       return {
         label: status.parked > 0 && !status.last_error ? plural(status.parked, 'parked change', 'parked changes') : 'Sync error',
         tone: 'bad',
@@ -21,7 +24,7 @@ export function describeSync(status: SyncStatus): { label: string; tone: SyncTon
     case 'paused':
       return { label: 'Sync paused', tone: 'plain', detail: 'Automatic sync is paused' };
     case 'conflicts':
-      return { label: plural(status.conflicts, 'conflict', 'conflicts'), tone: 'warn', detail: 'Both sides changed the same record' };
+      return { label: plural(status.conflicts, 'conflict', 'conflicts'), tone: 'warn', detail: 'Both sides changed the same record, or took the same key: decide on the Sync screen' };
     case 'pending':
       return { label: `${formatCount(status.pending)} pending`, tone: 'info', detail: `${plural(status.pending, 'change', 'changes')} not synced yet` };
     case 'synced':

@@ -1,0 +1,40 @@
+import { heldSeries, releaseHold } from '../sequence/holds.ts';
+import { RemoteError } from './remote-client.ts';
+import type { SyncRun } from './run-context.ts';
+
+interface RemoteHead {
+  last_index: number;
+  last_entry_id?: string;
+}
+
+/**
+ * After a pull, a series held because this data folder was restored or copied is
+ * released once this side holds the remote's head entry of it (at the same index):
+ * every number the remote knows of is then here too, so the next one issued here
+ * cannot repeat one. A series the remote does not hold, or holds without entries,
+ * has nothing to catch up with. A fork is never released here.
+ */
+export async function releaseCaughtUp(run: SyncRun): Promise<void> {
+  const { store } = run.ctx.service;
+  for (const seriesId of heldSeries(store, run.companyId, 'restored')) {
+    if (run.signal.aborted) return;
+    let head: RemoteHead;
+    try {
+      head = await run.remote.json<RemoteHead>('GET', `/sequence/v1/series/${seriesId}`);
+    } catch (err) {
+      if (err instanceof RemoteError && err.status === 404) {
+        releaseHold(store, seriesId);
+        continue;
+      }
+      throw err;
+    }
+    if (!head.last_entry_id) {
+      releaseHold(store, seriesId);
+      continue;
+    }
+    const here = store.first(
+      store.q.selectFrom('series_entries').select('idx').where('id', '=', head.last_entry_id).where('series_id', '=', seriesId),
+    );
+    if (here && here.idx === head.last_index) releaseHold(store, seriesId);
+  }
+}

@@ -1,0 +1,89 @@
+import { v7 as uuidv7 } from 'uuid';
+import { ApiError } from '../api/errors.ts';
+import type { Ctx } from '../api/handler.ts';
+import type { SyncRecordOf } from '../api/contract/sync.ts';
+import { nowIso } from '../clock.ts';
+import type { Store } from '../db/store.ts';
+import { isOwnIdentity } from '../keys/identity.ts';
+import { holdSeries } from '../sequence/holds.ts';
+
+type SeriesEntryRecord = SyncRecordOf['series_entry'];
+
+/**
+ * A series entry, validly signed by the series' issuer, that takes an index this
+ * side already holds with another entry: the issuer numbered twice (a restored or
+ * copied data folder that issued before it caught up). Neither chain is dropped:
+ * this side keeps its chain, the other entry is kept in `sync_forks`, and both are
+ * shown. Thrown from inside the apply; the caller records it once the apply's
+ * savepoint has rolled back (`recordFork`).
+ */
+export class SeriesForked extends ApiError {
+  readonly seriesId: string;
+  readonly index: number;
+  readonly localEntryId: string | null;
+  readonly record: SeriesEntryRecord;
+
+  constructor(seriesId: string, index: number, localEntryId: string | null, record: SeriesEntryRecord) {
+    super(
+      'forbidden',
+      `fork: index ${index} of series ${seriesId} is already taken here${localEntryId ? ` by entry ${localEntryId}` : ''}; ` +
+        'the other entry is kept with this chain (see /sync/v1/forks) and numbering waits until someone sorts it out',
+    );
+    this.seriesId = seriesId;
+    this.index = index;
+    this.localEntryId = localEntryId;
+    this.record = record;
+  }
+}
+
+/**
+ * Keeps the other chain's entry beside ours. A series this install numbers is put
+ * on hold: issuing more would only lengthen the fork.
+ */
+export function recordFork(ctx: Ctx, fork: SeriesForked, origin: string, direction: 'push' | 'pull'): void {
+  const { store } = ctx.service;
+  store.tx(() => {
+    store.run(
+      store.q
+        .insertInto('sync_forks')
+        .values({
+          id: uuidv7(),
+          company_id: ctx.caller.companyId,
+          series_id: fork.seriesId,
+          idx: fork.index,
+          local_entry_id: fork.localEntryId,
+          other_entry_id: fork.record.id,
+          other: JSON.stringify(fork.record),
+          origin,
+          direction,
+          detected_at: nowIso(),
+        })
+        .onConflict((oc) => oc.doNothing()),
+    );
+    const series = store.first(store.q.selectFrom('series').select(['issuer', 'company_id']).where('id', '=', fork.seriesId));
+    if (series && isOwnIdentity(store, ctx.service.instanceId, series.issuer)) {
+      holdSeries(store, series.company_id, fork.seriesId, 'fork');
+    }
+  });
+}
+
+export function listForks(store: Store, companyId: string) {
+  const rows = store.all(
+    store.q.selectFrom('sync_forks').selectAll().where('company_id', '=', companyId).orderBy('series_id').orderBy('idx').orderBy('detected_at'),
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    series_id: r.series_id,
+    index: r.idx,
+    ...(r.local_entry_id ? { local_entry_id: r.local_entry_id } : {}),
+    other_entry_id: r.other_entry_id,
+    other: JSON.parse(r.other) as SeriesEntryRecord,
+    origin: r.origin,
+    direction: r.direction as 'push' | 'pull',
+    detected_at: r.detected_at,
+  }));
+}
+
+export function forkCount(store: Store, companyId: string): number {
+  return store.first(store.q.selectFrom('sync_forks').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', companyId))!.n;
+}

@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import { ApiError } from '../api/errors.ts';
+import type { Store } from '../db/store.ts';
+import { formerInstanceIds, newInstanceId } from '../keys/identity.ts';
+import { holdSeries } from '../sequence/holds.ts';
+import type { Service } from '../service.ts';
+import { startFullPull } from './full-pull.ts';
+import type { IdentityAnswer, IdentityClaim } from './pairing.ts';
+import type { RemoteClient } from './remote-client.ts';
+
+/**
+ * The laptop's side of the identity handshake (see pairing.ts for the remote's).
+ * Before anything moves, the instance tells the remote the identity counter it
+ * acknowledged last and proposes the next one. The proposal is written here
+ * first and reused until the remote's answer is committed, so a sync killed at
+ * any point presents the same proposal again.
+ *
+ * When the remote answers `diverged`, this data folder is behind what this
+ * instance once acknowledged (restored from a backup), or a copy of it synced
+ * first: the install takes a new id (its changes from now on are its own, and the
+ * remote's records under the old id are news to it), every synced company starts
+ * a full pull, and the series it issues are put on hold until caught up.
+ */
+export async function establishIdentity(
+  service: Service,
+  companyId: string,
+  remote: RemoteClient,
+  remoteInstanceId: string,
+  remoteCompanyId: string,
+): Promise<{ reidentified: boolean }> {
+  const { store } = service;
+  const key = { companyId, remoteInstanceId, remoteCompanyId };
+  let claim = claimFor(service, key);
+  let answer = await remote.json<IdentityAnswer>('POST', '/sync/v1/identity', claim);
+  let reidentified = false;
+  if (answer.status === 'diverged') {
+    const previous = service.instanceId;
+    reidentify(service);
+    reidentified = true;
+    service.log?.(
+      `sync ${companyId}: the remote has acknowledged more of instance ${previous} (counter ${answer.acknowledged_counter}) than this ` +
+        `data folder holds (${claim.acknowledged.counter}): it was restored from a backup or copied. It is now instance ${service.instanceId}.`,
+    );
+    claim = claimFor(service, key);
+    answer = await remote.json<IdentityAnswer>('POST', '/sync/v1/identity', claim);
+    if (answer.status === 'diverged') throw new ApiError('conflict', 'the remote does not accept this instance under its new id either');
+  }
+  if (answer.instance_id !== remoteInstanceId) throw new ApiError('conflict', 'the remote changed identity during the sync');
+  store.run(
+    store.q
+      .updateTable('sync_identity')
+      .set({ paired_as: claim.instance_id, ack_counter: claim.next.counter, ack_nonce: claim.next.nonce, next_nonce: null })
+      .where('company_id', '=', companyId)
+      .where('remote_instance_id', '=', remoteInstanceId)
+      .where('remote_company_id', '=', remoteCompanyId),
+  );
+  return { reidentified };
+}
+
+interface IdentityKey {
+  companyId: string;
+  remoteInstanceId: string;
+  remoteCompanyId: string;
+}
+
+/** The claim to present, with a proposal that is stored before it is sent. */
+function claimFor(service: Service, key: IdentityKey): IdentityClaim {
+  const { store } = service;
+  return store.tx(() => {
+    let row = identityRow(store, key);
+    if (!row) {
+      store.run(
+        store.q.insertInto('sync_identity').values({
+          company_id: key.companyId,
+          remote_instance_id: key.remoteInstanceId,
+          remote_company_id: key.remoteCompanyId,
+          paired_as: service.instanceId,
+          next_nonce: null,
+        }),
+      );
+      row = identityRow(store, key)!;
+    }
+    let nonce = row.next_nonce;
+    if (!nonce) {
+      nonce = randomBytes(16).toString('base64url');
+      store.run(
+        store.q
+          .updateTable('sync_identity')
+          .set({ next_nonce: nonce })
+          .where('company_id', '=', key.companyId)
+          .where('remote_instance_id', '=', key.remoteInstanceId)
+          .where('remote_company_id', '=', key.remoteCompanyId),
+      );
+    }
+    return {
+      instance_id: service.instanceId,
+      ...(row.paired_as !== service.instanceId ? { former_instance_id: row.paired_as } : {}),
+      keys: service.keys.jwks().keys,
+      acknowledged: { counter: row.ack_counter, nonce: row.ack_nonce },
+      next: { counter: row.ack_counter + 1, nonce },
+    };
+  });
+}
+
+function identityRow(store: Store, key: IdentityKey) {
+  return store.first(
+    store.q
+      .selectFrom('sync_identity')
+      .selectAll()
+      .where('company_id', '=', key.companyId)
+      .where('remote_instance_id', '=', key.remoteInstanceId)
+      .where('remote_company_id', '=', key.remoteCompanyId),
+  );
+}
+
+/**
+ * A new id for the install, in one transaction with what follows from it: every
+ * company that syncs pulls everything again, and holds the series it issues
+ * until it has caught up with its remote's head of each (catch-up.ts).
+ */
+export function reidentify(service: Service): void {
+  const { store } = service;
+  const next = store.tx(() => {
+    const own = [service.instanceId, ...formerInstanceIds(store)];
+    const id = newInstanceId(store, service.instanceId);
+    const synced = store.all(store.q.selectFrom('sync_config').select('company_id')).map((r) => r.company_id);
+    if (synced.length > 0) {
+      const series = store.all(
+        store.q.selectFrom('series').select(['id', 'company_id']).where('issuer', 'in', own).where('company_id', 'in', synced),
+      );
+      for (const s of series) holdSeries(store, s.company_id, s.id, 'restored');
+    }
+    for (const companyId of synced) startFullPull(store, companyId, false);
+    return id;
+  });
+  service.instanceId = next;
+}

@@ -1,0 +1,175 @@
+import { v7 as uuidv7 } from 'uuid';
+import { ApiError, conflict } from '../api/errors.ts';
+import type { Ctx } from '../api/handler.ts';
+import type { SyncChange, SyncRecordOf } from '../api/contract/sync.ts';
+import { nowIso } from '../clock.ts';
+import { findEntryRow } from '../silo/entries.ts';
+import { withOrigin } from './change-log.ts';
+import { changeRow, markAgreed } from './change-rows.ts';
+import { entryKind, entryRecordOf } from './records/entry.ts';
+import { loadConfig } from './settings.ts';
+
+type EntryRecord = SyncRecordOf['entry'];
+type ClashRow = NonNullable<ReturnType<typeof openClashFor>>;
+
+/** Where the side a person gives up in a merge goes: kept, out of the way, without its key. */
+export const TRASH_FOLDER = 'trash';
+
+/**
+ * Two entries, made apart, that took the same key: the remote's (pulled) and one
+ * here. Neither can take the other's key, so the remote's is not applied yet: it
+ * waits in a conflict (reason `key-clash`) with both entries named, until a person
+ * renames one of them or merges them (one stays, the other goes to the trash
+ * without its key), or until the clash goes away by itself (one side's key
+ * changed). Nothing is parked and nothing is lost.
+ */
+export function clashingHolder(ctx: Ctx, id: string, key: string | undefined): string | undefined {
+  if (key === undefined) return undefined;
+  const { store } = ctx.service;
+  return store.first(
+    store.q.selectFrom('entries').select('id').where('company_id', '=', ctx.caller.companyId).where('key', '=', key).where('id', '!=', id),
+  )?.id;
+}
+
+/** Records (or updates) the clash of a pulled entry with the local entry `holderId`. */
+export function recordKeyClash(ctx: Ctx, item: SyncChange, record: EntryRecord, holderId: string): void {
+  const { store } = ctx.service;
+  const open = openClashFor(ctx, item.id);
+  const values = {
+    other_entry_id: holderId,
+    loser: JSON.stringify(record),
+    remote_version: item.version,
+    remote_origin: item.origin,
+  };
+  if (open) {
+    store.run(store.q.updateTable('sync_conflicts').set(values).where('id', '=', open.id));
+    return;
+  }
+  store.run(
+    store.q.insertInto('sync_conflicts').values({
+      id: uuidv7(),
+      company_id: ctx.caller.companyId,
+      kind: 'entry',
+      record_id: item.id,
+      copy_entry_id: null,
+      local_version: changeRow(store, ctx.caller.companyId, 'entry', holderId)?.version ?? 0,
+      created_at: nowIso(),
+      resolved_at: null,
+      resolution: null,
+      reason: 'key-clash',
+      ...values,
+    }),
+  );
+}
+
+function openClashFor(ctx: Ctx, recordId: string) {
+  const { store } = ctx.service;
+  return store.first(
+    store.q
+      .selectFrom('sync_conflicts')
+      .selectAll()
+      .where('company_id', '=', ctx.caller.companyId)
+      .where('record_id', '=', recordId)
+      .where('reason', '=', 'key-clash')
+      .where('resolved_at', 'is', null),
+  );
+}
+
+/** A newer state of the remote's entry was applied: an open clash about it is over. */
+export function closeClash(ctx: Ctx, recordId: string, resolution = 'superseded'): void {
+  const open = openClashFor(ctx, recordId);
+  if (open) markResolved(ctx, open.id, resolution);
+}
+
+/**
+ * Clashes whose key is free again (the local entry's key changed, or it is gone):
+ * the waiting entry is applied as the remote has it. Runs after each pulled page.
+ */
+export function settleClashes(ctx: Ctx, remoteInstanceId: string): void {
+  const { store } = ctx.service;
+  const open = store.all(
+    store.q
+      .selectFrom('sync_conflicts')
+      .selectAll()
+      .where('company_id', '=', ctx.caller.companyId)
+      .where('reason', '=', 'key-clash')
+      .where('resolved_at', 'is', null),
+  );
+  for (const clash of open) {
+    const waiting = JSON.parse(clash.loser) as EntryRecord;
+    if (clashingHolder(ctx, waiting.id, waiting.key) !== undefined) continue;
+    store.tx(() => {
+      applyAsRemote(ctx, clash, waiting, remoteInstanceId);
+      markResolved(ctx, clash.id, 'auto');
+    });
+  }
+}
+
+export type ClashResolution = { keep: 'remote' | 'mine' } | { rename: { which: 'mine' | 'theirs'; key: string } };
+
+/**
+ * - rename mine: my entry takes the new key (a local change, pushed); theirs is applied with its key;
+ * - rename theirs: theirs is applied with the new key, as a local change based on the
+ *   remote's version, so the rename goes back to the remote;
+ * - keep remote (merge): theirs is applied; mine goes to the trash without its key;
+ * - keep mine (merge): theirs is applied in the trash without its key (pushed back), mine keeps the key.
+ */
+export function resolveKeyClash(ctx: Ctx, clash: ClashRow, how: ClashResolution): string {
+  const { store } = ctx.service;
+  const theirs = JSON.parse(clash.loser) as EntryRecord;
+  const mine = clash.other_entry_id ? findEntryRow(ctx, clash.other_entry_id) : undefined;
+  const remoteId = loadConfig(store, ctx.caller.companyId)?.remote_instance_id ?? clash.remote_origin;
+  if ('rename' in how) {
+    const { which, key } = how.rename;
+    if (key === theirs.key) throw new ApiError('validation', 'the new key must differ from the one both entries took', { '$.rename.key': 'choose another key' });
+    const taken = clashingHolder(ctx, which === 'mine' ? (mine?.id ?? '') : theirs.id, key);
+    if (taken) throw conflict(`key ${JSON.stringify(key)} is used by entry ${taken}; choose another`);
+    if (which === 'mine') {
+      if (mine) entryKind.apply(ctx, mine.id, { ...entryRecordOf(mine), key });
+      applyAsRemote(ctx, clash, theirs, remoteId);
+    } else {
+      applyAsMine(ctx, clash, { ...theirs, key });
+    }
+    return `rename-${which}`;
+  }
+  if (how.keep === 'remote') {
+    if (mine) entryKind.apply(ctx, mine.id, trashed(entryRecordOf(mine)));
+    applyAsRemote(ctx, clash, theirs, remoteId);
+  } else {
+    applyAsMine(ctx, clash, trashed(theirs));
+  }
+  return how.keep;
+}
+
+function trashed(record: EntryRecord): EntryRecord {
+  const out: EntryRecord = { ...record, folder: TRASH_FOLDER };
+  delete out.key;
+  return out;
+}
+
+/** The remote's state, recorded as the remote's and agreed at its version: nothing to push. */
+function applyAsRemote(ctx: Ctx, clash: ClashRow, record: EntryRecord, remoteInstanceId: string): void {
+  const { store } = ctx.service;
+  withOrigin(store, remoteInstanceId, () => entryKind.apply(ctx, record.id, record));
+  const row = changeRow(store, ctx.caller.companyId, 'entry', record.id);
+  if (row) markAgreed(store, row, clash.remote_version, row.version);
+}
+
+/** A state of the remote's entry decided here: a local change based on the remote's version, so it is pushed and accepted. */
+function applyAsMine(ctx: Ctx, clash: ClashRow, record: EntryRecord): void {
+  const { store } = ctx.service;
+  entryKind.apply(ctx, record.id, record);
+  const row = changeRow(store, ctx.caller.companyId, 'entry', record.id);
+  if (row) {
+    store.run(
+      store.q.updateTable('sync_changes').set({ origin: 'local', remote_version: clash.remote_version, synced_version: null }).where('seq', '=', row.seq),
+    );
+  }
+}
+
+function markResolved(ctx: Ctx, id: string, resolution: string): void {
+  const { store } = ctx.service;
+  store.run(store.q.updateTable('sync_conflicts').set({ resolved_at: nowIso(), resolution }).where('id', '=', id));
+}
+
+export { openClashFor };
