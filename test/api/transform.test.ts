@@ -254,7 +254,7 @@ describe('jobs', () => {
     expect(timedOut.body.completed_at).toBeUndefined();
   });
 
-  it('PUT is idempotent under a v1 id, refuses another body, and refuses non-v1 ids', async () => {
+  it('PUT is idempotent under a v1 id, refuses another body, and refuses ids that are not v1 or v7', async () => {
     const wf = await workflow([{ provider: 'silo.tags', config: { add: ['put'] } }]);
     const id = uuidv1();
     const body = { workflow_id: wf.id, silo_entry_id: entryId, key: `k-${id}` };
@@ -269,7 +269,7 @@ describe('jobs', () => {
     expect((await t.call('PUT', `/transform/v1/jobs/${id}`, { ...body, tags: ['other'] })).status).toBe(409);
     const v4 = await t.call('PUT', `/transform/v1/jobs/${uuidv4()}`, body);
     expect(v4.status).toBe(400);
-    expect(v4.body.fields.id).toContain('version 1');
+    expect(v4.body.fields.id).toContain('version 1 or version 7');
     expect((await t.call('GET', `/transform/v1/jobs/key/k-${id}`)).body.id).toBe(id);
   });
 
@@ -298,12 +298,16 @@ describe('jobs', () => {
     expect(final.faults.map((f: any) => f.code)).toContain('cancelled');
   });
 
-  it('lists jobs by status and entry with cursors', async () => {
-    const page = await t.call('GET', `/transform/v1/jobs?limit=2&silo_entry_id=${entryId}`);
-    expect(page.body.list).toHaveLength(2);
+  it('lists jobs by status, workflow and entry with cursors', async () => {
+    const wf = await workflow([{ provider: 'silo.tags', config: { add: ['listed'] } }]);
+    for (let i = 0; i < 11; i++) await t.call('POST', '/transform/v1/jobs', { workflow_id: wf.id, silo_entry_id: entryId });
+    const page = await t.call('GET', `/transform/v1/jobs?limit=10&workflow_id=${wf.id}&silo_entry_id=${entryId}`);
+    expect(page.body.list).toHaveLength(10);
     expect(page.body.next_cursor).toBeTruthy();
-    const next = await t.call('GET', `/transform/v1/jobs?limit=2&silo_entry_id=${entryId}&cursor=${page.body.next_cursor}`);
-    expect(next.body.list[0].id).not.toBe(page.body.list[1].id);
+    const next = await t.call('GET', `/transform/v1/jobs?limit=10&workflow_id=${wf.id}&silo_entry_id=${entryId}&cursor=${page.body.next_cursor}`);
+    expect(next.body.list).toHaveLength(1);
+    expect(next.body.next_cursor).toBeUndefined();
+    expect(page.body.list.map((j: any) => j.id)).not.toContain(next.body.list[0].id);
     const ko = await t.call('GET', '/transform/v1/jobs?status=KO&limit=100');
     expect(ko.body.list.length).toBeGreaterThan(0);
     expect(ko.body.list.every((j: any) => j.status === 'KO')).toBe(true);
@@ -315,7 +319,7 @@ describe('jobs', () => {
     const wf = await workflow([{ provider: 'silo.modify', config: { merge_patch: { doc: { currency: 'nope' } } } }]);
     const job = (await t.call('POST', '/transform/v1/jobs?wait=5', { workflow_id: wf.id, silo_entry_id: created.body.id })).body;
     expect(job.status).toBe('KO');
-    expect(job.faults.map((f: any) => f.path)).toContain('$.doc.currency');
+    expect(job.faults.flatMap((f: any) => f.paths)).toContain('$.doc.currency');
     const entry = await t.call('GET', `/silo/v1/entries/${created.body.id}`);
     expect(entry.body.faults.map((f: any) => f.provider)).toContain('silo.modify');
     expect(entry.body.data.doc.currency).toBe('EUR');

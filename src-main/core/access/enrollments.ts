@@ -1,13 +1,25 @@
 import { createHash } from 'node:crypto';
 import type { Selectable } from 'kysely';
+import { v5 as uuidv5 } from 'uuid';
 import { canonicalJson } from '../gobl/index.ts';
-import { conflict, notFound } from '../api/errors.ts';
+import { conflict, notFound, validationError } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
+import type { EnrollBody, EnrollmentData } from '../api/contract/access.ts';
 import type { EnrollmentsTable } from '../db/tables.ts';
 import { nowIso } from '../clock.ts';
 import { createToken, forgetResolvedTokens } from './tokens.ts';
 
 type EnrollmentRow = Selectable<EnrollmentsTable>;
+
+// Fixed namespace: an OAuth client id always maps to the same application UUID.
+const CLIENT_ID_NAMESPACE = '3f6c1a52-8f0e-4d7b-9a61-2b7e5c0d4e19';
+
+/**
+ * Hosted clients renew a token shortly before `token_expires`. Tokens here last
+ * until revoked, so the answer says so with the last second of year 9999 (a
+ * zero would make the Go client renew before every call).
+ */
+const NEVER_EXPIRES = Math.floor(Date.UTC(9999, 11, 31, 23, 59, 59) / 1000);
 
 function view(row: EnrollmentRow, token?: string) {
   return {
@@ -17,10 +29,21 @@ function view(row: EnrollmentRow, token?: string) {
     company_id: row.company_id,
     data: JSON.parse(row.data) as unknown,
     disabled: row.disabled === 1,
-    ...(token ? { token } : {}),
+    sandbox: false,
+    ...(token ? { token, token_expires: NEVER_EXPIRES } : {}),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
+}
+
+/** The application an enrollment request names: its UUID, or one derived from its OAuth client id. */
+function appIdOf(body: EnrollBody): string {
+  return body.app_id ?? uuidv5(`client_id:${body.client_id}`, CLIENT_ID_NAMESPACE);
+}
+
+/** The configuration an update carries, under either spelling (see the contract). */
+export function enrollmentDataOf(body: EnrollmentData): unknown {
+  return body.data !== undefined ? body.data : body.Data;
 }
 
 function requireEnrollment(ctx: Ctx, id: string): EnrollmentRow {
@@ -38,9 +61,17 @@ function requireEnrollment(ctx: Ctx, id: string): EnrollmentRow {
  * (the secret cannot be shown again; rotate it if it was lost); another body
  * under the id, or the same application twice in a company, is a 409.
  */
-export function enroll(ctx: Ctx, id: string, body: { app_id: string; data?: unknown }) {
+export function enroll(ctx: Ctx, id: string, body: EnrollBody) {
   const { store } = ctx.service;
-  const requestHash = createHash('sha256').update(canonicalJson({ app_id: body.app_id, data: body.data ?? {} })).digest('hex');
+  if (body.owner_id && body.owner_id !== ctx.caller.companyId) {
+    throw validationError(`owner_id ${body.owner_id} is not the workspace this token acts for (${ctx.caller.companyId})`, {
+      '$.owner_id': 'must be the id of this workspace (GET /access/v1/workspace), or left out',
+    });
+  }
+  const appId = appIdOf(body);
+  // Neither the client secret nor the owner are part of the request's identity: the
+  // secret is not kept, and the owner can only be this company.
+  const requestHash = createHash('sha256').update(canonicalJson({ app_id: appId, data: body.data ?? {} })).digest('hex');
   return store.tx(() => {
     const existing = store.first(store.q.selectFrom('enrollments').selectAll().where('id', '=', id));
     if (existing) {
@@ -48,14 +79,14 @@ export function enroll(ctx: Ctx, id: string, body: { app_id: string; data?: unkn
       throw conflict(`enrollment ${id} already exists with a different body`);
     }
     const twin = store.first(
-      store.q.selectFrom('enrollments').select('id').where('company_id', '=', ctx.caller.companyId).where('app_id', '=', body.app_id),
+      store.q.selectFrom('enrollments').select('id').where('company_id', '=', ctx.caller.companyId).where('app_id', '=', appId),
     );
-    if (twin) throw conflict(`application ${body.app_id} is already enrolled in this company (enrollment ${twin.id})`);
+    if (twin) throw conflict(`application ${appId} is already enrolled in this company (enrollment ${twin.id})`);
     const at = nowIso();
     const row = {
       id,
       company_id: ctx.caller.companyId,
-      app_id: body.app_id,
+      app_id: appId,
       owner_id: ctx.caller.tokenId ?? ctx.caller.companyId,
       data: JSON.stringify(body.data ?? {}),
       disabled: 0,
@@ -64,7 +95,7 @@ export function enroll(ctx: Ctx, id: string, body: { app_id: string; data?: unkn
       updated_at: at,
     };
     store.run(store.q.insertInto('enrollments').values(row));
-    const { secret } = createToken(store, ctx.caller.companyId, 'app', `application ${body.app_id}`, id);
+    const { secret } = createToken(store, ctx.caller.companyId, 'app', `application ${body.client_id ?? appId}`, id);
     return view(row, secret);
   });
 }
@@ -92,8 +123,9 @@ export function ownEnrollment(ctx: Ctx) {
   return view(requireEnrollment(ctx, ctx.caller.enrollmentId));
 }
 
-export function updateOwnEnrollment(ctx: Ctx, data: unknown) {
+export function updateOwnEnrollment(ctx: Ctx, body: EnrollmentData) {
   const { store } = ctx.service;
+  const data = enrollmentDataOf(body);
   const current = ownEnrollment(ctx);
   store.run(
     store.q.updateTable('enrollments').set({ data: JSON.stringify(data ?? {}), updated_at: nowIso() }).where('id', '=', current.id),

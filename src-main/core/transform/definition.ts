@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { validationError } from '../api/errors.ts';
 import { jsonPath } from '../api/errors.ts';
 import type { nextSchema, stepInput, stepSchema } from '../api/contract/transform.ts';
+import { resolveProvider } from './hosted-providers.ts';
 import type { Provider } from './provider.ts';
 
 export type Step = z.output<typeof stepSchema>;
@@ -34,7 +35,10 @@ export function normalizeStep(step: StepInput): Step {
 /**
  * Checks what zod alone cannot: step ids unique across steps and rescue, every
  * route points at an existing step, every provider exists and its config passes
- * that provider's own schema. All problems are reported at once, by JSON path.
+ * that provider's own schema. A hosted provider the desk does not run is stored
+ * with its config as written (it ends KO `hosted-only` when run); a name neither
+ * knows is refused, so a typo shows at save time. All problems are reported at
+ * once, by JSON path.
  */
 export function checkDefinition(def: WorkflowDefinition, providers: Map<string, Provider<any>>): WorkflowDefinition {
   const fields: Record<string, string> = {};
@@ -54,9 +58,10 @@ export function checkDefinition(def: WorkflowDefinition, providers: Map<string, 
         if (n.step_id && !ids.has(n.step_id)) fields[`${at}.next[${j}].step_id`] = `no step has id ${n.step_id}`;
         if (!n.step_id && !n.stop) fields[`${at}.next[${j}]`] = 'a route needs a step_id or stop: true';
       });
-      const provider = providers.get(step.provider);
+      const provider = resolveProvider(providers, step.provider);
       if (!provider) {
-        fields[`${at}.provider`] = `unknown provider ${JSON.stringify(step.provider)}; see GET /transform/v1/providers`;
+        fields[`${at}.provider`] =
+          `unknown provider ${JSON.stringify(step.provider)}: neither this desk (GET /transform/v1/providers) nor the hosted service has it`;
         normalized[list].push(step);
         return;
       }

@@ -9,6 +9,7 @@ import type { transformOperations } from '../api/contract/transform.ts';
 import { nowIso } from '../clock.ts';
 import { createEntry, requireEntryRow } from '../silo/entries.ts';
 import { jobView, type JobRow, type JobView } from './job-view.ts';
+import { checkHostedLimit } from './list-limit.ts';
 import { requireEnabledWorkflow } from './workflows.ts';
 
 type JobBody = z.output<(typeof transformOperations)['putJob']['body']>;
@@ -34,20 +35,35 @@ export function getJobByKey(ctx: Ctx, key: string): JobView {
 }
 
 /**
- * Queues a workflow run. Under a client id it is idempotent: the same body again
- * answers the same job (and stores no second document), another body is a 409.
+ * Queues a workflow run. One replay rule for both ways of creating a job: the same
+ * request again — a PUT under the same id, or a POST with the same `key` — answers
+ * the job the first one made, 200 (and stores no second document); the id or key
+ * with another body, or the key under another PUT id, is a 409. A POST without a
+ * key makes a new job each time.
  * `data` is stored as a new silo entry in the same transaction as the job.
  */
 export async function createJob(ctx: Ctx, id: string | undefined, body: JobBody, wait = 0): Promise<JobView> {
   const { store } = ctx.service;
-  const jobId = id ?? uuidv1();
   const requestHash = createHash('sha256').update(canonicalJson(body)).digest('hex');
+  let jobId = id ?? uuidv1();
 
   const replay = (): boolean => {
     const existing = store.first(store.q.selectFrom('jobs').selectAll().where('id', '=', jobId));
-    if (!existing) return false;
-    if (existing.company_id === ctx.caller.companyId && existing.request_hash === requestHash) return true;
-    throw conflict(`job ${jobId} already exists with a different body`);
+    if (existing) {
+      if (existing.company_id === ctx.caller.companyId && existing.request_hash === requestHash) return true;
+      throw conflict(`job ${jobId} already exists with a different body`);
+    }
+    if (body.key === undefined) return false;
+    const holder = store.first(
+      store.q.selectFrom('jobs').select(['id', 'request_hash']).where('company_id', '=', ctx.caller.companyId).where('key', '=', body.key),
+    );
+    if (!holder) return false;
+    // A PUT names its job: the key held by another id is not the same request.
+    if (holder.request_hash !== requestHash || (id !== undefined && holder.id !== id)) {
+      throw conflict(`key ${JSON.stringify(body.key)} is already used by job ${holder.id}`);
+    }
+    jobId = holder.id;
+    return true;
   };
 
   if (!replay()) {
@@ -55,12 +71,6 @@ export async function createJob(ctx: Ctx, id: string | undefined, body: JobBody,
     const first = workflow.def.steps[0];
     store.tx(() => {
       if (replay()) return;
-      if (body.key !== undefined) {
-        const holder = store.first(
-          store.q.selectFrom('jobs').select('id').where('company_id', '=', ctx.caller.companyId).where('key', '=', body.key),
-        );
-        if (holder) throw conflict(`key ${JSON.stringify(body.key)} is already used by job ${holder.id}`);
-      }
       const entryId = body.silo_entry_id
         ? requireEntryRow(ctx, body.silo_entry_id).id
         : createEntry(ctx, undefined, { data: body.data! }).id;
@@ -114,15 +124,17 @@ export function listJobs(
   q: { status?: string; workflow_id?: string; silo_entry_id?: string; created_at?: string; cursor?: string; limit: number; ascending: boolean },
 ) {
   const { store } = ctx.service;
+  const limit = checkHostedLimit(q.limit);
   const scope = JSON.stringify(['jobs', ctx.caller.companyId, q.status, q.workflow_id, q.silo_entry_id, q.created_at, q.ascending]);
   let query = store.q.selectFrom('jobs').selectAll().where('company_id', '=', ctx.caller.companyId);
   if (q.status) query = query.where('status', '=', q.status);
   if (q.workflow_id) query = query.where('workflow_id', '=', q.workflow_id);
   if (q.silo_entry_id) query = query.where('silo_entry_id', '=', q.silo_entry_id);
-  const { rows, nextCursor } = keysetPage(ctx.service, scope, query, q);
+  const { rows, nextCursor } = keysetPage(ctx.service, scope, query, { ...q, limit });
   return {
     list: rows.map((r) => jobView(store, r, false)),
-    limit: q.limit,
+    limit,
+    ...(q.created_at ? { created_at: new Date(q.created_at).toISOString() } : {}),
     ...(q.cursor ? { cursor: q.cursor } : {}),
     ...(nextCursor ? { next_cursor: nextCursor } : {}),
   };

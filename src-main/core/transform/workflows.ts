@@ -3,11 +3,12 @@ import type { z } from 'zod';
 import { canonicalJson } from '../gobl/index.ts';
 import { ApiError, conflict, notFound } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
-import { keysetPage } from '../api/keyset-page.ts';
 import type { workflowBody, workflowPatchBody } from '../api/contract/transform.ts';
 import { nowIso } from '../clock.ts';
 import { recordChange } from '../sync/change-log.ts';
 import { checkDefinition, normalizeStep, type Step, type WorkflowDefinition } from './definition.ts';
+import { checkHostedLimit } from './list-limit.ts';
+import { timePage } from './time-page.ts';
 
 type WorkflowBody = z.output<typeof workflowBody>;
 type WorkflowPatch = z.output<typeof workflowPatchBody>;
@@ -151,16 +152,20 @@ export function patchWorkflow(ctx: Ctx, id: string, patch: WorkflowPatch): Workf
   return getWorkflow(ctx, id);
 }
 
-export function listWorkflows(ctx: Ctx, q: { schema?: string; cursor?: string; limit: number }) {
+/** Workflows newest first, paged by creation time as the hosted service pages them. */
+export function listWorkflows(ctx: Ctx, q: { schema?: string; created_at?: string; limit: number }) {
   const { store } = ctx.service;
-  const scope = JSON.stringify(['workflows', ctx.caller.companyId, q.schema]);
+  const limit = checkHostedLimit(q.limit);
   let query = store.q.selectFrom('workflows').select(['id', 'created_at']).where('company_id', '=', ctx.caller.companyId);
   if (q.schema !== undefined) query = query.where('schema', '=', q.schema);
-  const { rows, nextCursor } = keysetPage(ctx.service, scope, query, { cursor: q.cursor, limit: q.limit });
+  const { rows, next } = timePage(store, query, q.created_at, limit);
+  const createdAt = q.created_at ? new Date(q.created_at).toISOString() : rows[0]?.created_at;
   return {
     list: rows.map((r) => getWorkflow(ctx, r.id)),
-    limit: q.limit,
-    ...(nextCursor ? { next_cursor: nextCursor } : {}),
+    limit,
+    ...(createdAt ? { created_at: createdAt } : {}),
+    ...(next ? { next_created_at: next } : {}),
+    ...(q.schema !== undefined ? { schema: q.schema } : {}),
   };
 }
 

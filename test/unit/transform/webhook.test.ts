@@ -60,7 +60,7 @@ describe('webhook provider', () => {
     const entryId = bed.entry(loadEnvelope('es-invoice-es-es.json'));
     const jobId = '0196f2a0-0000-7000-8000-000000000001';
     const result = await run(
-      { url: `${base}/hooks/silodesk?x=1`, bearer_token: TOKEN },
+      { callback_url: `${base}/hooks/silodesk?x=1`, event: 'success', bearer_token: TOKEN },
       { jobId, stepId: 'step-1', args: { ledger: 'sales' }, key: 'inv-42' },
       entryId,
     );
@@ -75,9 +75,10 @@ describe('webhook provider', () => {
     expect(request.headers['content-type']).toBe('application/json');
     expect(request.body).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
-      event: 'transform.job.step',
+      event: 'success',
       transform_job_id: jobId,
       silo_entry_id: entryId,
+      owner_id: expect.any(String),
       key: 'inv-42',
       args: { ledger: 'sales' },
       faults: [],
@@ -186,7 +187,7 @@ describe('webhook provider', () => {
     try {
       const fetchSpy = vi.spyOn(globalThis, 'fetch');
       const id = allowing.entry(loadEnvelope('es-invoice-es-es.json'));
-      const result = await webhookProvider.run(allowing.stepContext(id), { url: 'http://example.invalid/hook' });
+      const result = await webhookProvider.run(allowing.stepContext(id), { callback_url: 'http://example.invalid/hook' });
       // .invalid never resolves: the call was attempted and failed in the network.
       expect(fetchSpy).toHaveBeenCalledOnce();
       expect(result).toMatchObject({ status: 'ERR', code: 'network' });
@@ -204,5 +205,14 @@ describe('webhook provider', () => {
     expect(parse({ url: 'http://127.0.0.1/', bearer_token: 'has space' })).toBe(false);
     expect(parse({ url: 'http://127.0.0.1/', bearer_token: 'line\nbreak' })).toBe(false);
     expect(parse({ url: 'http://127.0.0.1/', extra: 1 })).toBe(false);
+  });
+
+  it('takes the hosted callback_url + event, and url as the older name of callback_url', () => {
+    const { config } = webhookProvider;
+    expect(config.parse({ callback_url: 'http://127.0.0.1/a', event: 'error' })).toEqual({ callback_url: 'http://127.0.0.1/a', event: 'error' });
+    expect(config.parse({ url: 'http://127.0.0.1/a' })).toEqual({ callback_url: 'http://127.0.0.1/a' });
+    // both at once is ambiguous: refused
+    expect(config.safeParse({ url: 'http://127.0.0.1/a', callback_url: 'http://127.0.0.1/b' }).success).toBe(false);
+    expect(config.safeParse({ callback_url: 'http://127.0.0.1/a', event: 'bad\nevent' }).success).toBe(false);
   });
 });

@@ -31,13 +31,43 @@ export const enrollmentSchema = z.object({
   company_id: z.string(),
   data: z.unknown(),
   disabled: z.boolean(),
+  /** always false: Silodesk has no sandbox, every workspace is real (the hosted field, kept for its clients) */
+  sandbox: z.boolean(),
   /** the application's credential: present only in the answer that created it */
   token: z.string().optional(),
+  /** with the token: unix seconds of 9999-12-31, as application tokens here do not expire (revoke them instead) */
+  token_expires: z.number().int().optional(),
   created_at: z.string(),
   updated_at: z.string(),
 });
 
-const enrollmentData = z.object({ data: z.unknown() });
+/**
+ * An application's configuration, as `data` or as `Data`: the hosted Go client's
+ * update request has no JSON tag and sends the Go field name. One of them, not both.
+ */
+const enrollmentData = z
+  .object({ data: z.unknown().optional(), Data: z.unknown().optional() })
+  .refine((b) => b.data === undefined || b.Data === undefined, { message: 'give data or Data, not both', path: ['Data'] })
+  .refine((b) => b.data !== undefined || b.Data !== undefined, { message: 'give the configuration as data', path: ['data'] });
+
+/**
+ * Enrolling an application: `app_id`, or the hosted clients' OAuth `client_id`
+ * (the application then gets a UUID derived from it, the same in every company).
+ * `client_secret` is accepted and not stored: here the enrolling user's token is
+ * the authority. `owner_id`, when sent, must be this token's workspace.
+ */
+const enrollBody = z
+  .object({
+    app_id: uuid.optional(),
+    client_id: z.string().min(1).max(200).optional(),
+    client_secret: z.string().max(1000).optional(),
+    owner_id: z.string().max(100).optional(),
+    data: z.unknown().optional(),
+  })
+  .refine((b) => b.app_id !== undefined || b.client_id !== undefined, {
+    message: 'give the application as app_id (a UUID) or client_id',
+    path: ['app_id'],
+  });
 
 const sessionSchema = z.object({
   company: companySchema,
@@ -178,7 +208,7 @@ export const accessOperations = {
     area: 'access',
     access: users,
     params: z.object({ id: uuid }),
-    body: z.object({ app_id: uuid, data: z.unknown().optional() }),
+    body: enrollBody,
     maxBody: 1024 * 1024,
     output: enrollmentSchema,
   }),
@@ -214,3 +244,4 @@ export const accessOperations = {
 };
 
 export type EnrollmentData = z.output<typeof enrollmentData>;
+export type EnrollBody = z.output<typeof enrollBody>;

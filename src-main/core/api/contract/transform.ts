@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../operation.ts';
-import { fault, jsonObject, label, listLimit, queryBool, queryInt, tags, timestamp, uuid } from './common.ts';
+import { fault, jsonObject, label, queryBool, queryInt, tags, timestamp, uuid } from './common.ts';
+import { hostedLimit, jobId, waitQuery } from './transform-query.ts';
 
 const outcomeStatus = z.enum(['OK', 'KO', 'SKIP', 'TIMEOUT', '']);
 
@@ -131,13 +132,6 @@ const jobBody = z
     path: ['silo_entry_id'],
   });
 
-/** Only version 1 UUIDs are accepted for client-chosen job ids (as the hosted service does). */
-const uuidV1 = z.guid({ message: 'must be a UUID' }).refine((v) => v[14] === '1', {
-  message: 'must be a version 1 UUID (job ids carry their creation time)',
-}).transform((v) => v.toLowerCase());
-
-const waitQuery = z.object({ wait: queryInt(0, 3600).transform((s) => Math.min(s, 60)).optional() });
-
 export const transformOperations = {
   putWorkflow: defineOperation({
     method: 'PUT',
@@ -175,12 +169,22 @@ export const transformOperations = {
     summary: 'List the workflows of the current company',
     area: 'transform',
     access: ['owner', 'user', 'app'],
+    // Paged as the hosted service pages workflows: by creation time, newest first;
+    // pass `next_created_at` back as `created_at` for the next page.
     query: z.object({
       schema: z.string().max(300).optional(),
-      cursor: z.string().max(512).optional(),
-      limit: listLimit,
+      created_at: timestamp.optional(),
+      limit: hostedLimit,
     }),
-    output: z.object({ list: z.array(workflowSchema), limit: z.number().int(), next_cursor: z.string().optional() }),
+    output: z.object({
+      list: z.array(workflowSchema),
+      limit: z.number().int(),
+      /** the queried timestamp, or the creation time of the page's first workflow */
+      created_at: z.string().optional(),
+      /** where the next page starts; absent on the last page */
+      next_created_at: z.string().optional(),
+      schema: z.string().optional(),
+    }),
   }),
   listProviders: defineOperation({
     method: 'GET',
@@ -195,7 +199,7 @@ export const transformOperations = {
   createJob: defineOperation({
     method: 'POST',
     path: '/transform/v1/jobs',
-    summary: 'Run a workflow over a silo entry or a new document (server-made id; for development)',
+    summary: 'Run a workflow over a silo entry or a new document (server-made id; idempotent with a `key`)',
     area: 'transform',
     access: ['owner', 'user', 'app'],
     query: waitQuery,
@@ -205,10 +209,10 @@ export const transformOperations = {
   putJob: defineOperation({
     method: 'PUT',
     path: '/transform/v1/jobs/{id}',
-    summary: 'Run a workflow under a client-chosen UUID v1 (idempotent)',
+    summary: 'Run a workflow under a client-chosen UUID v1 or v7 (idempotent)',
     area: 'transform',
     access: ['owner', 'user', 'app'],
-    params: z.object({ id: uuidV1 }),
+    params: z.object({ id: jobId }),
     query: waitQuery,
     body: jobBody,
     output: jobSchema,
@@ -244,12 +248,13 @@ export const transformOperations = {
       silo_entry_id: uuid.optional(),
       created_at: timestamp.optional(),
       cursor: z.string().max(512).optional(),
-      limit: listLimit,
+      limit: hostedLimit,
       ascending: queryBool.default(false),
     }),
     output: z.object({
       list: z.array(jobSchema),
       limit: z.number().int(),
+      created_at: z.string().optional(),
       cursor: z.string().optional(),
       next_cursor: z.string().optional(),
     }),

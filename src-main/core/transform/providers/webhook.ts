@@ -7,18 +7,32 @@ import { checkWebhookDestination } from './webhook-destination.ts';
 // retry, so the receiver can drop duplicates.
 const EVENT_ID_NAMESPACE = 'e9c0b730-47c5-49f9-8fd2-d32428910c0d';
 
-const webhookConfig = z
+const webhookFields = z
   .object({
-    url: z.string().max(2048).refine(isHttpUrl, 'must be an http or https URL'),
+    callback_url: z.string().max(2048).refine(isHttpUrl, 'must be an http or https URL'),
+    /** the event name the payload carries, e.g. `success` on the main path and `error` in rescue */
+    event: z.string().max(100).regex(/^[^\p{Cc}]*$/u, 'must not contain control characters').optional(),
     // Printable ASCII without spaces: anything else could not go into a header anyway.
     bearer_token: z.string().min(1).max(4096).regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces').optional(),
   })
   .strict();
 
-type WebhookConfig = z.infer<typeof webhookConfig>;
+/**
+ * The hosted step's config is `callback_url` + `event`; `url` is the name this desk
+ * used first and stays accepted as an alias, so workflow versions stored with it
+ * (versions are never rewritten) keep running. A config saved now stores
+ * `callback_url`. Sending both is refused: `url` is then an unknown field.
+ */
+const webhookConfig = z.preprocess((raw) => {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+  const { url, ...rest } = raw as Record<string, unknown>;
+  return url !== undefined && rest.callback_url === undefined ? { callback_url: url, ...rest } : raw;
+}, webhookFields);
+
+type WebhookConfig = z.output<typeof webhookFields>;
 
 /**
- * POSTs the job's step event as JSON to a loopback or explicitly allowed host.
+ * POSTs the hosted webhook payload as JSON to a loopback or explicitly allowed host.
  * 200/204 → OK; 408, 429, 5xx, other 2xx, network errors, timeouts → ERR (the
  * engine retries); other 4xx and any 3xx (redirects are not followed: the
  * configured URL is wrong and stays wrong) → KO. The bearer token never appears
@@ -27,13 +41,15 @@ type WebhookConfig = z.infer<typeof webhookConfig>;
 export const webhookProvider = defineProvider<WebhookConfig>({
   id: 'webhook',
   secretFields: ['bearer_token'],
-  description: 'Sends the job step as a JSON POST to a loopback or allowed host',
+  description:
+    'POSTs {id, event, transform_job_id, silo_entry_id, owner_id, key, args, faults} to callback_url (loopback or an '
+    + 'allowed host); `event` names the outcome the step reports, e.g. success, or error in rescue steps',
   config: webhookConfig,
   run: async (ctx, config) => {
-    const destination = checkWebhookDestination(config.url, ctx.service.config.webhookAllowedHosts);
+    const destination = checkWebhookDestination(config.callback_url, ctx.service.config.webhookAllowedHosts);
     if (!destination.ok) return { status: 'KO', code: destination.code, message: destination.reason };
     const { url } = destination;
-    const event = webhookEventOf(ctx);
+    const event = webhookEventOf(ctx, config.event);
 
     const headers: Record<string, string> = {
       'content-type': 'application/json',
@@ -60,14 +76,20 @@ export const webhookProvider = defineProvider<WebhookConfig>({
   },
 });
 
-/** The JSON body of a webhook call. */
-export function webhookEventOf(ctx: StepContext) {
+/**
+ * The JSON body of a webhook call, in the hosted service's shape. `event` is the
+ * step's configured name (empty when none): the hosted way to tell success from
+ * error is one webhook step on the main path and another in the rescue steps,
+ * each with its own event name. `owner_id` is the workspace (company).
+ */
+export function webhookEventOf(ctx: StepContext, event = '') {
   return {
     id: uuidv5(`${ctx.job.id}/${ctx.step.id}`, EVENT_ID_NAMESPACE),
-    event: 'transform.job.step',
+    event,
     transform_job_id: ctx.job.id,
     silo_entry_id: ctx.job.silo_entry_id,
-    key: ctx.job.key,
+    owner_id: ctx.companyId,
+    key: ctx.job.key ?? '',
     args: ctx.job.args,
     faults: entryFaults(ctx),
   };

@@ -8,12 +8,13 @@ export function useWorkflows() {
   const version = useChangeVersion('workflows');
   const query = useApiQuery(async (api) => {
     const all: Workflow[] = [];
-    let cursor: string | undefined;
+    // Paged as the hosted API pages workflows: next_created_at goes back as created_at.
+    let createdAt: string | undefined;
     do {
-      const page = await api.listWorkflows({ query: { limit: 100, cursor } });
+      const page = await api.listWorkflows({ query: { limit: 100, created_at: createdAt } });
       all.push(...page.list);
-      cursor = page.next_cursor || undefined;
-    } while (cursor && all.length < 1000);
+      createdAt = page.next_created_at || undefined;
+    } while (createdAt && all.length < 1000);
     return all;
   }, [version]);
   const byId = useMemo(() => new Map((query.data ?? []).map((w) => [w.id, w])), [query.data]);

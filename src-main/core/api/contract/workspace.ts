@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { defineOperation } from '../operation.ts';
+
+/** The hosted service's workspace is a Silodesk company; the shape is the hosted one. */
+export const workspaceSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** the name in lower case, words joined by `-`, for clients that key on it */
+  slug: z.string(),
+  /** always false: Silodesk has no sandbox, every company is real (clients check this before creating anything) */
+  sandbox: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const workspaceOperations = {
+  getWorkspace: defineOperation({
+    method: 'GET',
+    path: '/access/v1/workspace',
+    summary: 'The workspace (company) the token acts for, in the hosted shape; never a sandbox',
+    area: 'access',
+    access: ['owner', 'user', 'app'],
+    output: workspaceSchema,
+  }),
+};
