@@ -87,8 +87,9 @@ describe('bad input gets a clear JSON error', () => {
     const stored = await t.call('PUT', `/silo/v1/entries/${bad.head.uuid}`, { data: bad, allow_invalid: true });
     expect(stored.status).toBe(200);
     expect(stored.body.invalid).toBe(true);
-    expect(stored.body.faults.map((f: any) => f.path)).toEqual(expect.arrayContaining(['$.doc.supplier', '$.doc.currency']));
+    expect(stored.body.faults.flatMap((f: any) => f.paths)).toEqual(expect.arrayContaining(['$.doc.supplier', '$.doc.currency']));
     expect(stored.body.faults.every((f: any) => f.provider === 'silo')).toBe(true);
+    expect(res.body.faults.flatMap((f: any) => f.paths)).toEqual(expect.arrayContaining(['$.doc.supplier', '$.doc.currency']));
   });
 
   it('a body of the wrong shape → 422 naming each field', async () => {
@@ -97,11 +98,14 @@ describe('bad input gets a clear JSON error', () => {
     expect(Object.keys(res.body.fields).sort()).toEqual(['$.data', '$.folder', '$.tags']);
   });
 
-  it('stores a document of an unknown schema as it is', async () => {
+  it('stores a document of a schema outside GOBL as it is; refuses a GOBL schema GOBL does not have', async () => {
     const res = await t.call('POST', '/silo/v1/entries', { data: { $schema: 'https://example.com/thing', a: 1 } });
     expect(res.status).toBe(200);
     expect(res.body.invalid).toBe(false);
     expect(res.body.folder).toBe('documents');
+    const unknown = await t.call('POST', '/silo/v1/entries', { data: { $schema: 'https://gobl.org/draft-0/bill/nothing', a: 1 } });
+    expectError(unknown, 422, 'validation');
+    expect(unknown.body.faults.map((f: any) => f.code)).toContain('unknown-schema');
   });
 
   it('20 concurrent PUTs of the same new id → one entry, all answers equal', async () => {

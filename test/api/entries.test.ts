@@ -170,7 +170,8 @@ describe('related entries', () => {
     const invoice = await invoiceWithFreshUuid('REL-1');
     const credit = structuredClone(fixtures.find((f) => f.file === 'gr-credit-note.json')!.envelope.doc);
     credit.uuid = uuidv7();
-    credit.preceding = [{ uuid: invoice.data.doc.uuid, type: 'standard', issue_date: invoice.data.doc.issue_date, code: 'REL-1' }];
+    // the Greek credit note keeps its preceding stamps (myDATA requires them) and names our invoice
+    credit.preceding = [{ ...credit.preceding[0], uuid: invoice.data.doc.uuid, type: 'standard', issue_date: invoice.data.doc.issue_date, code: 'REL-1' }];
     const created = await t.call('POST', '/silo/v1/entries', { data: credit });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
 
@@ -184,9 +185,9 @@ describe('related entries', () => {
     const explicit = await t.call('GET', `/silo/v1/entries/${invoice.id}/related?uuid=${invoice.data.doc.uuid}&context=preceding`);
     expect(explicit.body.list.map((e: any) => e.id)).toEqual([created.body.id]);
 
-    // Mentions are directional: the credit note is not mentioned by the invoice.
+    // Related goes both ways: the credit note lists the invoice it names.
     const reverse = await t.call('GET', `/silo/v1/entries/${created.body.id}/related`);
-    expect(reverse.body.list).toEqual([]);
+    expect(reverse.body.list.map((e: any) => [e.id, e.context])).toEqual([[invoice.id, 'preceding']]);
   });
 
   it('finds a payment as related to the invoice it pays, paging with cursors', async () => {

@@ -70,7 +70,7 @@ describe('silo providers', () => {
     expect((await runOne('silo.if', { path: 'doc.lines.0.item.name', exists: true })).outcome.code).toBe('true');
   });
 
-  it('silo.close signs {uuid, dig} with ES256, verifiable with the served JWKS, and seals the document', async () => {
+  it('silo.close signs {uuid, dig, iat} with ES256 as GOBL does, verifiable with the served JWKS, and seals the document', async () => {
     const { entry, job } = await runOne('silo.close', {});
     expect(job.status).toBe('OK');
     expect(entry.signed).toBe(true);
@@ -80,7 +80,9 @@ describe('silo providers', () => {
     const jwks = await (await fetch(`${t.url}/sequence/v1/keys`)).json();
     const { payload, protectedHeader } = await compactVerify(entry.data.sigs[0], createLocalJWKSet(jwks));
     expect(protectedHeader.alg).toBe('ES256');
-    expect(JSON.parse(new TextDecoder().decode(payload))).toEqual({ uuid: entry.id, dig: entry.data.head.dig });
+    const claims = JSON.parse(new TextDecoder().decode(payload));
+    expect(claims).toEqual({ uuid: entry.id, dig: entry.data.head.dig, iat: expect.any(Number) });
+    expect(Math.abs(claims.iat - Date.now() / 1000)).toBeLessThan(60);
     expect(entry.data.head.dig).toEqual(digestOf(entry.data.doc));
 
     const change = await t.call('PATCH', `/silo/v1/entries/${entry.id}`, { content_type: 'application/merge-patch+json', data: { doc: { code: 'X' } } });
@@ -103,6 +105,6 @@ describe('silo providers', () => {
       doc.currency = 'euro';
     });
     expect(invalid.outcome).toMatchObject({ status: 'KO', code: 'invalid' });
-    expect(invalid.job.faults.map((f: any) => f.path)).toContain('$.doc.currency');
+    expect(invalid.job.faults.flatMap((f: any) => f.paths)).toContain('$.doc.currency');
   });
 });

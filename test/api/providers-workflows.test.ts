@@ -43,9 +43,9 @@ describe('providers in workflows', () => {
     const job = await runWorkflow(bad.id, [{ provider: 'gobl.validate' }]);
     expect(job.status).toBe('KO');
     expect(job.intents[0].events.at(-1)).toMatchObject({ status: 'KO', code: 'invalid' });
-    expect(job.faults.map((f: any) => f.path)).toContain('$.doc.totals.payable');
+    expect(job.faults.flatMap((f: any) => f.paths)).toContain('$.doc.totals.payable');
     const entry = await t.call('GET', `/silo/v1/entries/${bad.id}`);
-    expect(entry.body.faults.find((f: any) => f.provider === 'gobl.validate').path).toBe('$.doc.totals.payable');
+    expect(entry.body.faults.find((f: any) => f.provider === 'gobl.validate').paths).toEqual(['$.doc.totals.payable']);
   });
 
   it('sequence.enumerate numbers the invoice, then silo.close signs it; numbers are never reused', async () => {
@@ -86,7 +86,7 @@ describe('providers in workflows', () => {
     expect(text).toContain(entry.data.doc.code);
   });
 
-  it('webhook posts to a local receiver with the job ids and the bearer token', async () => {
+  it('webhook posts the hosted payload to a local receiver with the event, the job ids and the bearer token', async () => {
     const received: Array<{ auth?: string; body: any }> = [];
     const server: Server = createServer((req, res) => {
       let body = '';
@@ -100,14 +100,14 @@ describe('providers in workflows', () => {
     try {
       const entry = await invoiceEntry();
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/in`;
-      const job = await runWorkflow(entry.id, [{ provider: 'webhook', config: { url, bearer_token: 'hook-secret' } }]);
+      const job = await runWorkflow(entry.id, [{ provider: 'webhook', config: { callback_url: url, event: 'sent', bearer_token: 'hook-secret' } }]);
       expect(job.status).toBe('OK');
       expect(received).toHaveLength(1);
       expect(received[0].auth).toBe('Bearer hook-secret');
-      expect(received[0].body).toMatchObject({ transform_job_id: job.id, silo_entry_id: entry.id });
+      expect(received[0].body).toMatchObject({ event: 'sent', transform_job_id: job.id, silo_entry_id: entry.id });
       expect(JSON.stringify(job)).not.toContain('hook-secret');
       // a host that is not loopback nor allowed is refused before any connection
-      const refused = await runWorkflow(entry.id, [{ provider: 'webhook', config: { url: 'https://example.invalid/hook' } }]);
+      const refused = await runWorkflow(entry.id, [{ provider: 'webhook', config: { callback_url: 'https://example.invalid/hook' } }]);
       expect(refused.intents[0].events.at(-1)).toMatchObject({ status: 'KO', code: 'host-not-allowed' });
     } finally {
       server.close();

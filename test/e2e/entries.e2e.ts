@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { v7 as uuidv7 } from 'uuid';
 import { loadEnvelope } from '../fixtures/gobl/load.ts';
 import {
   api,
@@ -42,7 +43,7 @@ test.describe('import', () => {
     await expect(page.getByText('Drop GOBL invoices (JSON), PDFs, images or XML anywhere')).toBeVisible();
     await expectAccessible(page, 'the empty entry list');
 
-    const taken = crypto.randomUUID();
+    const taken = uuidv7(); // GOBL takes v1, v6 or v7 head ids
     const clash = loadEnvelope('fr-invoice-fr-fr.json');
     clash.head.uuid = taken;
     const invoice = freshEnvelope('es-invoice-es-es.json');

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import PDFDocument from 'pdfkit';
+import { v7 as uuidv7 } from 'uuid';
 import { loadEnvelope, loadEnvelopes } from '../fixtures/gobl/load.ts';
 import { docsScreenshotTarget, e2eToken, FILES_DIR, SCREENS_DIR } from './paths.ts';
 
@@ -58,7 +59,7 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
 /** A fixture envelope with a head.uuid of its own (the fixtures all share one). */
 export function freshEnvelope(file: string): any {
   const envelope = loadEnvelope(file);
-  envelope.head.uuid = crypto.randomUUID();
+  envelope.head.uuid = uuidv7(); // GOBL takes v1, v6 or v7 head ids
   return envelope;
 }
 
@@ -110,7 +111,7 @@ export function manyEnvelopes(copies: number): any[] {
   const all: any[] = [];
   for (let c = 0; c < copies; c++) {
     for (const { envelope } of loadEnvelopes()) {
-      envelope.head.uuid = crypto.randomUUID();
+      envelope.head.uuid = uuidv7(); // GOBL takes v1, v6 or v7 head ids
       all.push(envelope);
     }
   }

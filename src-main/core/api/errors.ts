@@ -69,6 +69,14 @@ export function jsonPath(prefix: string, path: readonly PropertyKey[]): string {
 export function fieldsOf(error: z.ZodError, prefix = '$'): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const issue of error.issues) {
+    // zod reports unknown members at their parent; a client fixes them one by one, by name.
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        const path = jsonPath(prefix, [...issue.path, key]);
+        if (!(path in fields)) fields[path] = 'is not a field this operation takes';
+      }
+      continue;
+    }
     const path = jsonPath(prefix, issue.path);
     if (!(path in fields)) fields[path] = issue.message;
   }

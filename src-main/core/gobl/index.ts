@@ -1,5 +1,5 @@
-// Pure GOBL helpers: canonical digests, validation, and what Silodesk derives
-// from a document (snippet, mentions, search text, folder). No I/O.
+// Pure GOBL helpers: canonical digests and what Silodesk derives from a document (snippet,
+// mentions, search text, folder). The engine itself (build, check, correct, sign) is engine/.
 export { canonicalJson, digestOf } from './canonical.ts';
 export type { Digest } from './canonical.ts';
 export {
@@ -7,7 +7,6 @@ export {
 } from './doc-types.ts';
 export type { Fault } from './fault.ts';
 export { jsonPath } from './json-path.ts';
-export { knownDocSchemas, validateEnvelope } from './validate.ts';
 export { snippetOf } from './snippet.ts';
 export { mentionsOf } from './mentions.ts';
 export type { Mention } from './mentions.ts';

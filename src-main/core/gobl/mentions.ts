@@ -1,4 +1,4 @@
-import { UUID_PATTERN } from './schemas/primitives.ts';
+import { UUID_PATTERN } from './uuid-pattern.ts';
 
 /** A UUID the document refers to, and where: e.g. {uuid, context: 'preceding'} for a credit note. */
 export type Mention = { uuid: string; context: string };

@@ -1,4 +1,4 @@
-import { UUID_PATTERN } from './schemas/primitives.ts';
+import { UUID_PATTERN } from './uuid-pattern.ts';
 
 // The full-text index needs the words people search for, not the whole document.
 export const SEARCH_TEXT_MAX_BYTES = 32 * 1024;

@@ -1,9 +1,10 @@
 import { v7 as uuidv7 } from 'uuid';
-import {
-  digestOf, isEnvelope, mentionsOf, searchTextOf, snippetOf, validateEnvelope, wrapDocument,
-  type Fault,
-} from '../gobl/index.ts';
+import { digestOf, isEnvelope, mentionsOf, searchTextOf, snippetOf, wrapDocument } from '../gobl/index.ts';
+import { checkDocument } from '../gobl/engine/index.ts';
+import { faultOf, SILO_PROVIDER, type Fault } from '../gobl/fault.ts';
+import { identityOf, referencesOf, type DocumentIdentity, type DocumentReference } from '../gobl/references.ts';
 import { validationError } from '../api/errors.ts';
+import { refuseFaults } from './faults-error.ts';
 
 const ENVELOPE_SCHEMA = 'https://gobl.org/draft-0/envelope';
 
@@ -26,15 +27,30 @@ export interface DerivedDocument {
   faults: Fault[];
   snippet: Record<string, string>;
   mentions: Array<{ uuid: string; context: string }>;
+  identity: DocumentIdentity;
+  references: DocumentReference[];
   searchText: string;
 }
 
+export const isSigned = (envelope: { sigs?: unknown }): boolean => Array.isArray(envelope.sigs) && envelope.sigs.length > 0;
+
 /**
- * Turns request `data` into the envelope stored under `id`: an envelope must carry
- * that id as head.uuid; a bare document is wrapped in a new envelope. For an
+ * A document of another schema family than GOBL's (a scanned file's placeholder,
+ * `https://silodesk.app/draft-0/scan`, or anything a tool stores beside its
+ * documents): kept as given, since GOBL has nothing to say about it. A GOBL URI GOBL
+ * does not know, or no `$schema` at all, is GOBL's to refuse.
+ */
+export function isForeignDocument(doc: unknown): boolean {
+  const schema = typeof doc === 'object' && doc !== null ? (doc as Record<string, unknown>).$schema : undefined;
+  return typeof schema === 'string' && schema !== '' && !schema.startsWith('https://gobl.org/');
+}
+
+/**
+ * Turns request `data` into the envelope stored under `id`, as given: an envelope must
+ * carry that id as head.uuid; a bare document is wrapped in a new envelope. For an
  * unsigned envelope head.dig is derived data and is recomputed; for a signed one a
- * mismatch is a fault, since the signature covers the digest. The document's
- * digest is computed here once and handed on.
+ * mismatch is a fault, since the signature covers the digest. The document's digest
+ * is computed here once and handed on.
  */
 export function toEnvelope(
   id: string | undefined,
@@ -59,24 +75,42 @@ export function toEnvelope(
   const entryId = id ?? headUuid ?? uuidv7();
   envelope.head.uuid = entryId;
   const digest = digestOf(envelope.doc ?? null);
-  const signed = Array.isArray(envelope.sigs) && envelope.sigs.length > 0;
-  if (!signed && envelope.doc !== undefined) envelope.head.dig = digest;
+  if (!isSigned(envelope) && envelope.doc !== undefined) envelope.head.dig = digest;
   return { id: entryId, envelope, digest };
 }
 
-export function deriveDocument(envelope: Envelope, knownDigest?: { alg: string; val: string }): DerivedDocument {
-  const doc = (typeof envelope.doc === 'object' && envelope.doc !== null ? envelope.doc : {}) as Record<string, unknown>;
-  const digest = knownDigest ?? digestOf(envelope.doc ?? null);
-  const signed = Array.isArray(envelope.sigs) && envelope.sigs.length > 0;
-  const faults = validateEnvelope(envelope);
-  if (signed && envelope.head?.dig && envelope.head.dig.val !== digest.val) {
+/**
+ * What GOBL finds wrong with an envelope as it stands (schemas, rules, and every
+ * figure a build would calculate differently), plus, for a signed one, a digest that
+ * no longer matches its document. A checker failure is a fault too: the document is
+ * kept and shown as unchecked rather than lost.
+ */
+export function documentFaults(envelope: Envelope, digest: { alg: string; val: string } = digestOf(envelope.doc ?? null)): Fault[] {
+  if (isForeignDocument(envelope.doc)) return [];
+  let faults: Fault[];
+  try {
+    faults = checkDocument(envelope).map((f) => faultOf(f));
+  } catch (err) {
+    faults = [{ code: 'check-failed', message: `GOBL could not check this document: ${(err as Error)?.message ?? err}`.slice(0, 500), provider: SILO_PROVIDER, paths: ['$.doc'] }];
+  }
+  if (isSigned(envelope) && envelope.head?.dig && envelope.head.dig.val !== digest.val) {
     faults.push({
       code: 'digest-mismatch',
       message: 'head.dig does not match the document; the signed envelope was altered',
-      provider: 'silo',
-      path: '$.head.dig.val',
+      provider: SILO_PROVIDER,
+      paths: ['$.head.dig.val'],
     });
   }
+  return faults;
+}
+
+/**
+ * Derives what the silo indexes from an envelope. `faults` are what the caller
+ * already found (a build's); without them the envelope is checked as it stands.
+ */
+export function deriveDocument(envelope: Envelope, knownDigest?: { alg: string; val: string }, faults?: Fault[]): DerivedDocument {
+  const doc = (typeof envelope.doc === 'object' && envelope.doc !== null ? envelope.doc : {}) as Record<string, unknown>;
+  const digest = knownDigest ?? digestOf(envelope.doc ?? null);
   const docSchema = typeof doc.$schema === 'string' ? doc.$schema : '';
   return {
     envelope,
@@ -84,20 +118,17 @@ export function deriveDocument(envelope: Envelope, knownDigest?: { alg: string; 
     docSchema,
     docUuid: typeof doc.uuid === 'string' ? doc.uuid.toLowerCase() : null,
     envSchema: typeof envelope.$schema === 'string' ? envelope.$schema : ENVELOPE_SCHEMA,
-    signed,
-    faults,
+    signed: isSigned(envelope),
+    faults: faults ?? documentFaults(envelope, digest),
     snippet: snippetOf(envelope),
     mentions: mentionsOf(doc),
+    identity: identityOf(doc),
+    references: referencesOf(doc),
     searchText: searchTextOf(doc),
   };
 }
 
-/** A document that fails validation is refused with its faults by JSON path under `data`. */
+/** A document that fails validation is refused (422) with its faults, and `fields` by JSON path under `data`. */
 export function refuseInvalid(faults: Fault[]): never {
-  const fields: Record<string, string> = {};
-  for (const f of faults) {
-    const path = f.path ? f.path.replace(/^\$/, '$.data') : '$.data';
-    if (!(path in fields)) fields[path] = f.message;
-  }
-  throw validationError(`the document is not valid (${faults.length} fault${faults.length === 1 ? '' : 's'})`, fields);
+  refuseFaults(faults);
 }

@@ -1,20 +1,34 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson, defaultFolderOf } from '../gobl/index.ts';
+import { canonicalJson, defaultFolderOf, isEnvelope } from '../gobl/index.ts';
 import { conflict, notFound } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';
 import { recordChange } from '../sync/change-log.ts';
+import { admitDocument } from './admit.ts';
+import { correctionOf } from './correction.ts';
 import { deriveDocument, refuseInvalid, toEnvelope, type DerivedDocument } from './document.ts';
 import { writeDerivedIndexes } from './derived-index.ts';
 import { entryView, entryViews, type EntryRow, type EntryView } from './entry-view.ts';
+import { optionsAt, underData } from './faults-error.ts';
+import type { PatchContentType } from './patch-apply.ts';
 
 export interface CreateEntryInput {
-  data: Record<string, unknown>;
+  /** the document or envelope; with `previous_id`, an optional patch of the correction (see content_type) */
+  data?: Record<string, unknown> | Array<Record<string, unknown>>;
   key?: string;
   folder?: string;
   tags?: string[];
   state?: string;
+  /** store a document with faults, as given, flagged `invalid` with its faults */
   allow_invalid?: boolean;
+  /** how `data` applies to the correction of `previous_id` (a merge patch or a JSON patch) */
+  content_type?: PatchContentType;
+  /** the entry this one corrects (with `correct`) */
+  previous_id?: string;
+  /** GOBL correction options (`type`, `reason`, `series`, `stamps`, `ext`…) */
+  correct?: Record<string, unknown>;
+  /** sign the envelope with the instance key once built */
+  sign?: boolean;
 }
 
 export function findEntryRow(ctx: Ctx, id: string): EntryRow | undefined {
@@ -52,29 +66,49 @@ export interface PreparedEntry {
 }
 
 /**
- * The CPU part of creating an entry, done outside any transaction: envelope,
- * validation, digest, snippet, mentions. Throws 422 for an invalid document unless
- * `allow_invalid`. The request hash (what makes a replay a replay) covers the
- * envelope around the document, the document's digest and the labels.
+ * What makes a replay a replay: the request as sent (an envelope's head.dig aside,
+ * which is derived), not what was built from it, since a build gives a document
+ * without a uuid a new one every time.
+ */
+function requestHashOf(input: CreateEntryInput): string {
+  const data = input.data && !Array.isArray(input.data) && isEnvelope(input.data) && typeof input.data.head === 'object' && input.data.head !== null
+    ? { ...input.data, head: { ...(input.data.head as Record<string, unknown>), dig: undefined } }
+    : input.data;
+  const { allow_invalid: _ignored, ...rest } = input;
+  return createHash('sha256').update(canonicalJson({ ...rest, data })).digest('hex');
+}
+
+/**
+ * An entry stored as given, as another instance or a conflict copy has it: checked
+ * by GOBL, never rebuilt. Throws 422 for a document with faults unless `allow_invalid`.
  */
 export function prepareEntry(id: string | undefined, input: CreateEntryInput): PreparedEntry {
-  const prepared = toEnvelope(id, input.data);
+  const prepared = toEnvelope(id, input.data as Record<string, unknown>);
   const doc = deriveDocument(prepared.envelope, prepared.digest);
   if (doc.faults.length > 0 && !input.allow_invalid) refuseInvalid(doc.faults);
-  const { doc: _doc, ...around } = prepared.envelope;
-  const requestHash = createHash('sha256')
-    .update(
-      canonicalJson({
-        around: { ...around, head: { ...around.head, dig: undefined } },
-        dig: doc.digest.val,
-        key: input.key,
-        folder: input.folder,
-        tags: input.tags,
-        state: input.state,
-      }),
-    )
-    .digest('hex');
-  return { id: prepared.id, doc, input, requestHash };
+  return { id: prepared.id, doc, input, requestHash: requestHashOf(input) };
+}
+
+/**
+ * The CPU part of creating an entry from a client's request, done outside any
+ * transaction: the correction of `previous_id` when asked, then GOBL's build (partial
+ * data) or check (a complete or signed document), signing, and everything derived.
+ * Throws 422 with the faults of a document GOBL refuses, unless `allow_invalid`.
+ */
+export function prepareNewEntry(ctx: Ctx, id: string | undefined, input: CreateEntryInput): PreparedEntry {
+  const now = new Date();
+  const data = input.previous_id !== undefined
+    ? correctionOf(ctx, input.previous_id, input.correct ?? {}, { data: input.data, content_type: input.content_type }, now)
+    : (input.data as Record<string, unknown>);
+  const admitted = admitDocument(id, data, {
+    allowInvalid: input.allow_invalid,
+    sign: input.sign,
+    keys: ctx.service.keys,
+    now,
+    requestPath: input.previous_id !== undefined ? optionsAt('correct') : underData,
+  });
+  const doc = deriveDocument(admitted.envelope, admitted.digest, admitted.faults);
+  return { id: admitted.id, doc, input, requestHash: requestHashOf(input) };
 }
 
 /**
@@ -100,9 +134,9 @@ export function commitEntry(ctx: Ctx, p: PreparedEntry): { row: EntryRow; create
   return { row, created: true };
 }
 
-/** Creates one entry (idempotent under its id); see prepareEntry and commitEntry. */
+/** Creates one entry from a client's request (idempotent under its id); see prepareNewEntry and commitEntry. */
 export function createEntry(ctx: Ctx, id: string | undefined, input: CreateEntryInput): EntryView {
-  const prepared = prepareEntry(id, input);
+  const prepared = prepareNewEntry(ctx, id, input);
   const { row, created } = ctx.service.store.tx(() => commitEntry(ctx, prepared));
   // A new entry has no attachments or meta yet, and its document is at hand.
   return created ? entryView(row, [], [], false, undefined, prepared.doc.envelope) : entryViews(ctx.service.store, [row], true)[0];

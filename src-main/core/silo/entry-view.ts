@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { AttachmentsTable, EntriesTable, EntryMetaTable } from '../db/tables.ts';
 import type { Store } from '../db/store.ts';
+import { parseFaults } from '../gobl/fault.ts';
 
 export type EntryRow = Selectable<EntriesTable>;
 export type AttachmentRow = Selectable<AttachmentsTable>;
@@ -66,12 +67,7 @@ export function entryView(
     draft: row.draft === 1,
     invalid: row.invalid === 1,
     signed: row.signed === 1,
-    faults: [...JSON.parse(row.faults), ...JSON.parse(row.step_faults ?? '[]')] as Array<{
-      code: string;
-      message: string;
-      provider: string;
-      path?: string;
-    }>,
+    faults: [...parseFaults(row.faults), ...parseFaults(row.step_faults)],
     folder: row.folder,
     meta: meta.map(metaView),
     snippet: JSON.parse(row.snippet) as Record<string, string>,

@@ -1,27 +1,31 @@
-import jsonpatch from 'fast-json-patch';
-import mergePatch from 'json-merge-patch';
-import { ApiError, conflict, validationError } from '../api/errors.ts';
+import { conflict } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';
+import { parseFaults } from '../gobl/fault.ts';
 import { recordChange } from '../sync/change-log.ts';
-import { deriveDocument, refuseInvalid, toEnvelope, type DerivedDocument, type Envelope } from './document.ts';
+import { admitDocument } from './admit.ts';
+import { deriveDocument, type DerivedDocument, type Envelope } from './document.ts';
 import { writeDerivedIndexes } from './derived-index.ts';
 import { entryViews, type EntryRow, type EntryView } from './entry-view.ts';
 import { issueDateOf, requireEntryRow } from './entries.ts';
+import { applyPatch, type JsonPatchOperation, type PatchContentType } from './patch-apply.ts';
 
 export interface PatchEntryInput {
-  content_type: 'application/json' | 'application/merge-patch+json' | 'application/json-patch+json';
-  data?: Record<string, unknown> | Array<{ op: string; path: string; from?: string; value?: unknown }>;
+  content_type: PatchContentType;
+  data?: Record<string, unknown> | JsonPatchOperation[];
   folder?: string;
   tags?: string[];
   state?: string;
   allow_invalid?: boolean;
+  /** sign the envelope with the instance key once built */
+  sign?: boolean;
 }
 
 /**
  * Changes an entry's document and labels. `data` replaces the envelope
  * (application/json), or is applied to it as an RFC 7396 merge patch or an
- * RFC 6902 JSON patch; the result is validated and re-derived like a new entry.
+ * RFC 6902 JSON patch; the result goes through GOBL like a new entry (built when
+ * partial, checked when complete). `sign` signs the (new or current) document.
  * A signed envelope is sealed: its document cannot change.
  */
 export function patchEntry(ctx: Ctx, id: string, input: PatchEntryInput): EntryView {
@@ -29,15 +33,18 @@ export function patchEntry(ctx: Ctx, id: string, input: PatchEntryInput): EntryV
   const row = requireEntryRow(ctx, id);
   const current = JSON.parse(row.data) as Envelope;
 
-  let envelope = current;
-  if (input.data !== undefined) {
+  let doc: DerivedDocument;
+  if (input.data !== undefined || (input.sign && row.signed !== 1)) {
     if (row.signed === 1) throw conflict(`entry ${id} is signed; its document can no longer change`);
-    envelope = toEnvelope(id, applyChange(current, input)).envelope;
+    const changed = input.data !== undefined ? applyPatch(current, input.content_type, input.data) : current;
+    const admitted = admitDocument(id, changed, { allowInvalid: input.allow_invalid, sign: input.sign, keys: ctx.service.keys });
+    doc = deriveDocument(admitted.envelope, admitted.digest, admitted.faults);
+  } else {
+    // Only labels change: the document, and so what GOBL found in it, stays.
+    doc = deriveDocument(current, { alg: row.digest_alg, val: row.digest_val }, parseFaults(row.faults));
   }
-  const doc = deriveDocument(envelope);
-  if (input.data !== undefined && doc.faults.length > 0 && !input.allow_invalid) refuseInvalid(doc.faults);
-
-  const updated = writeEntryChange(ctx, row, doc, { folder: input.folder, tags: input.tags, state: input.state });
+  const state = input.state ?? (doc.signed && row.signed !== 1 && row.state === 'draft' ? 'completed' : undefined);
+  const updated = writeEntryChange(ctx, row, doc, { folder: input.folder, tags: input.tags, state });
   return entryViews(store, [updated], true)[0];
 }
 
@@ -81,36 +88,4 @@ export function writeEntryChange(
     recordChange(store, { company_id: row.company_id, kind: 'entry', record_id: row.id });
     return { ...fresh, ...values };
   });
-}
-
-function applyChange(current: Envelope, input: PatchEntryInput): Record<string, unknown> {
-  const data = input.data!;
-  switch (input.content_type) {
-    case 'application/json':
-      if (Array.isArray(data)) throw validationError('application/json data must be an object', { '$.data': 'must be an object' });
-      return data;
-    case 'application/merge-patch+json': {
-      if (Array.isArray(data)) throw validationError('a merge patch must be an object', { '$.data': 'must be an object' });
-      const result = mergePatch.apply(structuredClone(current), data) as unknown;
-      if (typeof result !== 'object' || result === null || Array.isArray(result)) {
-        throw validationError('the merge patch must leave an object', { '$.data': 'must leave an object' });
-      }
-      return result as Record<string, unknown>;
-    }
-    case 'application/json-patch+json': {
-      if (!Array.isArray(data)) throw validationError('a JSON patch must be an array of operations', { '$.data': 'must be an array' });
-      const error = jsonpatch.validate(data as jsonpatch.Operation[], current);
-      if (error) {
-        const index = (error as { index?: number }).index ?? 0;
-        throw validationError(`JSON patch operation ${index} cannot apply: ${error.name}`, {
-          [`$.data[${index}]`]: error.message.split('\n')[0],
-        });
-      }
-      try {
-        return jsonpatch.applyPatch(structuredClone(current), data as jsonpatch.Operation[], true, true).newDocument as Record<string, unknown>;
-      } catch (err) {
-        throw new ApiError('validation', `JSON patch cannot apply: ${(err as Error).message.split('\n')[0]}`, { '$.data': 'cannot apply' });
-      }
-    }
-  }
 }

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { IntentsTable, JobsTable } from '../db/tables.ts';
 import type { Store } from '../db/store.ts';
+import { parseFaults } from '../gobl/fault.ts';
 import { attachmentUrl } from '../silo/entry-view.ts';
 
 export type JobRow = Selectable<JobsTable>;
@@ -49,7 +50,7 @@ export function jobView(store: Store, row: JobRow, withEnvelope = true) {
       size: a.size,
       url: attachmentUrl(a.entry_id, a.id),
     })),
-    faults: JSON.parse(row.faults) as Array<{ code: string; message: string; provider: string; path?: string }>,
+    faults: parseFaults(row.faults),
     intents: intents
       .filter((i) => i.events !== '[]')
       .map((i) => ({

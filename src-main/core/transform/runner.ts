@@ -3,6 +3,7 @@ import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';
 import type { Service } from '../service.ts';
 import type { Step, WorkflowDefinition } from './definition.ts';
+import { resolveProvider } from './hosted-providers.ts';
 import type { IntentEvent, IntentRow, JobRow } from './job-view.ts';
 import type { StepResult } from './provider.ts';
 import { findStep, route, type RouteDecision } from './routing.ts';
@@ -29,8 +30,8 @@ export const DEFAULT_RUNNER_OPTIONS: RunnerOptions = {
   defaultTimeoutMs: 30_000,
 };
 
-/** A fault on a job or entry; a step's own faults may carry a JSON path. */
-type Fault = { code: string; message: string; provider: string; path?: string };
+/** A fault on a job or entry; a step's own faults carry JSON paths, the job's own (cancelled…) none. */
+type Fault = { code: string; message: string; provider: string; paths: string[]; stated?: string; calculated?: string };
 
 type StepOutcome = Outcome & { apply?: () => void };
 
@@ -186,14 +187,14 @@ export class JobRunner {
     const intent = job.current_intent_id ? this.#intent(job.current_intent_id) : undefined;
     const located = intent ? findStep(def, intent.step_id) : undefined;
     if (!intent || !located) {
-      store.tx(() => this.#end(job, 'KO', [{ code: 'broken-job', message: 'the job points at no step', provider: 'transform' }]));
+      store.tx(() => this.#end(job, 'KO', [{ code: 'broken-job', message: 'the job points at no step', provider: 'transform', paths: [] }]));
       this.#wake(jobId);
       return;
     }
     if (job.steps_run >= this.#opts.stepCap) {
       store.tx(() => {
         this.#appendEvent(intent, { status: 'KO', code: 'too-many-steps', message: `stopped after ${job.steps_run} steps` }, true);
-        this.#end(job, 'KO', [{ code: 'too-many-steps', message: `the job ran ${job.steps_run} steps; is there a loop?`, provider: 'transform' }]);
+        this.#end(job, 'KO', [{ code: 'too-many-steps', message: `the job ran ${job.steps_run} steps; is there a loop?`, provider: 'transform', paths: [] }]);
       });
       this.#wake(jobId);
       return;
@@ -228,7 +229,7 @@ export class JobRunner {
    * never a crash of the engine.
    */
   #execute(ctx: Ctx, job: JobRow, step: Step, attempt: number): StepOutcome | Promise<StepOutcome> {
-    const provider = this.#service.providers.get(step.provider);
+    const provider = resolveProvider(this.#service.providers, step.provider);
     if (!provider) return { status: 'KO', code: 'unknown-provider', message: `no provider ${step.provider}` };
     const config = provider.config.safeParse(step.config);
     if (!config.success) return { status: 'KO', code: 'bad-config', message: config.error.message };
@@ -319,7 +320,7 @@ export class JobRunner {
           : route(def, step, inRescue, result.status as 'OK' | 'KO' | 'SKIP' | 'TIMEOUT', result.code);
       const updatedJob = { ...job, faults: JSON.stringify(jobFaults) };
       if (decision.kind === 'end') {
-        const extra = job.cancel_requested === 1 ? [{ code: 'cancelled', message: 'the job was cancelled', provider: 'transform' }] : [];
+        const extra = job.cancel_requested === 1 ? [{ code: 'cancelled', message: 'the job was cancelled', provider: 'transform', paths: [] }] : [];
         this.#end(updatedJob, decision.status, extra);
         ended = true;
         return;
@@ -348,7 +349,7 @@ export class JobRunner {
     store.tx(() => {
       const intent = job.current_intent_id ? this.#intent(job.current_intent_id) : undefined;
       if (intent) this.#appendEvent(intent, { status: 'CANCEL', code: 'cancelled', message: 'cancelled by request' }, true);
-      this.#end(job, 'KO', [{ code: 'cancelled', message: 'the job was cancelled', provider: 'transform' }]);
+      this.#end(job, 'KO', [{ code: 'cancelled', message: 'the job was cancelled', provider: 'transform', paths: [] }]);
     });
     this.#wake(job.id);
   }

@@ -1,4 +1,5 @@
 import type { Ctx } from '../api/handler.ts';
+import { parseFaults } from '../gobl/fault.ts';
 import { storeAttachment } from '../silo/attachments.ts';
 import { deriveDocument, toEnvelope, type Envelope } from '../silo/document.ts';
 import { requireEntryRow } from '../silo/entries.ts';
@@ -34,10 +35,12 @@ export function makeStepContext(
     },
     updateEntry(changes) {
       const row = requireEntryRow(ctx, entryId);
-      const envelope = changes.envelope
-        ? toEnvelope(entryId, changes.envelope as Record<string, unknown>).envelope
-        : (JSON.parse(row.data) as Envelope);
-      writeEntryChange(ctx, row, deriveDocument(envelope), { state: changes.state, folder: changes.folder, tags: changes.tags });
+      // A new document is checked by GOBL; a change of state, folder or tags keeps what the
+      // stored one was found to be (checking it again would rebuild it for nothing).
+      const doc = changes.envelope
+        ? deriveDocument(toEnvelope(entryId, changes.envelope as Record<string, unknown>).envelope)
+        : deriveDocument(JSON.parse(row.data) as Envelope, { alg: row.digest_alg, val: row.digest_val }, parseFaults(row.faults));
+      writeEntryChange(ctx, row, doc, { state: changes.state, folder: changes.folder, tags: changes.tags });
     },
     attach(file) {
       const id = file.id ?? (file.name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 128) || 'file');

@@ -18,7 +18,9 @@ function formatter(currency: string | undefined, fractionDigits: number): Intl.N
       ? { style: 'currency', currency, currencyDisplay: 'symbol' }
       : { style: 'decimal' };
     const currencyDigits = currency ? (safeCurrencyDigits(currency) ?? 2) : 0;
-    options.minimumFractionDigits = Math.min(currencyDigits, 20);
+    // A plain decimal keeps exactly the digits it is written with: GOBL's "1970.20" and "20.0" say
+    // their precision, and a fault's stated and calculated figures must read alike.
+    options.minimumFractionDigits = Math.min(currency ? currencyDigits : fractionDigits, 20);
     // Never round away digits the document states (unit prices often carry four).
     options.maximumFractionDigits = Math.min(Math.max(currencyDigits, fractionDigits), 20);
     found = new Intl.NumberFormat(userLocale, options);

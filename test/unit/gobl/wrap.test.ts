@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { digestOf } from '../../../src-main/core/gobl/canonical.ts';
-import { validateEnvelope } from '../../../src-main/core/gobl/validate.ts';
+import { validateDocument } from '../../../src-main/core/gobl/validate/index.ts';
 import { defaultFolderOf, isEnvelope, wrapDocument } from '../../../src-main/core/gobl/wrap.ts';
 import { loadEnvelope } from '../../fixtures/gobl/load.ts';
 
@@ -15,7 +15,7 @@ describe('wrapDocument', () => {
     });
     expect(envelope.head.dig).toEqual(digestOf(envelope.doc));
     expect(isEnvelope(envelope)).toBe(true);
-    expect(validateEnvelope(envelope)).toEqual([]);
+    expect(validateDocument(envelope)).toEqual([]);
   });
 });
 

@@ -1,4 +1,5 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,7 +83,7 @@ describe('registerIpcHandlers', () => {
 
   it('answers a binary result with the bytes themselves', async () => {
     const { envelope } = loadEnvelopes()[1];
-    envelope.head.uuid = randomUUID();
+    envelope.head.uuid = uuidv7(); // GOBL wants a head uuid with a timestamp
     const created = await call('createEntry', { body: { data: envelope } });
     expect(created.ok, JSON.stringify(created)).toBe(true);
     const id = (created as { data: { id: string } }).data.id;

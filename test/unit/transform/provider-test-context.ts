@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { v4 as uuidv4 } from 'uuid';
+import { v4 as uuidv4, v7 as uuidv7 } from 'uuid';
 import { createCompany } from '../../../src-main/core/access/companies.ts';
 import type { Ctx } from '../../../src-main/core/api/handler.ts';
 import { openService, type Service, type ServiceConfig } from '../../../src-main/core/service.ts';
@@ -32,7 +32,8 @@ export async function openProviderTestBed(config: Partial<ServiceConfig> = {}): 
     ctx,
     entry: (data) => {
       const fresh = structuredClone(data);
-      if (typeof fresh.head === 'object' && fresh.head !== null) (fresh.head as { uuid: string }).uuid = uuidv4();
+      // GOBL wants a head uuid with a timestamp (v1 or v7)
+      if (typeof fresh.head === 'object' && fresh.head !== null) (fresh.head as { uuid: string }).uuid = uuidv7();
       return createEntry(ctx, undefined, { data: fresh, allow_invalid: true }).id;
     },
     stepContext: (entryId, options = {}) =>

@@ -17,12 +17,30 @@ export const queryInt = (min: number, max: number) =>
 
 export const listLimit = queryInt(1, 100).default(20);
 
+/** A problem with a document (the hosted service's SiloFault), with what GOBL calculates for a figure. */
 export const fault = z.object({
   code: z.string(),
   message: z.string(),
   provider: z.string(),
-  path: z.string().optional(),
+  /** JSON paths from the envelope root, e.g. `$.doc.totals.payable`; empty when the problem has no place */
+  paths: z.array(z.string()),
+  /** for a figure GOBL calculates differently: what the document states… */
+  stated: z.string().optional(),
+  /** …and what GOBL calculates */
+  calculated: z.string().optional(),
 });
+
+/**
+ * A request body that takes exactly these members: an unknown one is a 422 that
+ * names it, never silently dropped.
+ */
+export const closedObject = <S extends z.ZodRawShape>(shape: S) =>
+  z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}: this operation does not take ${issue.keys.length === 1 ? 'it' : 'them'}`
+        : undefined,
+  });
 
 /** A label users see and filter by: printable, no control characters, bounded. */
 export const label = (max: number) =>

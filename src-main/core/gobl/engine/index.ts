@@ -29,29 +29,42 @@ function hasTag(doc: Node, tag: string): boolean {
   return Array.isArray(doc.$tags) && doc.$tags.includes(tag);
 }
 
+export interface Examined {
+  /** Schema and rule faults of the document as it stands, and every figure a build would change. */
+  faults: EngineFault[];
+  /** GOBL's build of the same document, when GOBL can build it (a signed envelope is rebuilt unsigned). */
+  rebuilt?: Built['envelope'];
+}
+
 /**
- * Checks a document as it stands, without changing it: GOBL's schemas and rules, and — unless it is
- * tagged `bypass` — every figure a build would calculate differently. Input GOBL refuses to build at
- * all comes back as faults too.
+ * Examines a document as it stands, without changing it: GOBL's schemas and rules, and — unless
+ * it is tagged `bypass` — every figure a build would calculate differently. Input GOBL refuses to
+ * build at all comes back as faults too. The rebuild that the figures were compared with is
+ * handed back, so a caller that stores GOBL's form of a clean document need not build it again.
  */
-export function checkDocument(data: unknown, options: BuildOptions = {}): EngineFault[] {
+export function examineDocument(data: unknown, options: BuildOptions = {}): Examined {
   let doc: Node;
   try {
     doc = splitInput(data).doc;
   } catch (error) {
-    if (error instanceof BuildError) return error.faults;
+    if (error instanceof BuildError) return { faults: error.faults };
     throw error;
   }
   const isEnvelope = (data as Node).doc === doc;
   // A bare document has no head to check; its paths still read from the envelope root.
   const faults = isEnvelope ? validateDocument(data as Node) : validateDocument(doc, { docPath: '$.doc' });
-  if (hasTag(doc, 'bypass')) return faults;
   try {
     const { envelope: rebuilt } = buildEnvelope(isEnvelope ? { ...(data as Node), sigs: undefined } : doc, options);
-    faults.push(...figureFaults(doc, rebuilt.doc));
+    if (!hasTag(doc, 'bypass')) faults.push(...figureFaults(doc, rebuilt.doc));
+    return { faults, rebuilt };
   } catch (error) {
     if (!(error instanceof BuildError)) throw error;
-    faults.push(...error.faults);
+    if (!hasTag(doc, 'bypass')) faults.push(...error.faults);
+    return { faults };
   }
-  return faults;
+}
+
+/** The faults of a document as it stands (see examineDocument). */
+export function checkDocument(data: unknown, options: BuildOptions = {}): EngineFault[] {
+  return examineDocument(data, options).faults;
 }

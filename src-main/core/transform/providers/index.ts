@@ -1,5 +1,7 @@
 import type { Provider } from '../provider.ts';
 import { exportFolderProvider } from './export-folder.ts';
+import { goblBuild } from './gobl-build.ts';
+import { goblCorrect } from './gobl-correct.ts';
 import { goblValidate } from './gobl-validate.ts';
 import { pdfProvider } from './pdf.ts';
 import { webhookProvider } from './webhook.ts';
@@ -20,7 +22,9 @@ export const providers: Provider<any>[] = [
   siloIf,
   siloClose,
   sequenceEnumerate,
+  goblBuild,
   goblValidate,
+  goblCorrect,
   pdfProvider,
   webhookProvider,
   exportFolderProvider,

@@ -1,31 +1,31 @@
 import { z } from 'zod';
-import { digestOf, INVOICE_SCHEMA, validateEnvelope } from '../../gobl/index.ts';
+import { checkDocument } from '../../gobl/engine/index.ts';
+import { faultOf } from '../../gobl/fault.ts';
+import { documentReadyToSign, signEnvelope } from '../../gobl/sign/index.ts';
 import { defineProvider } from '../provider.ts';
 
 /**
- * Closes an envelope: signs `{uuid, dig}` with the instance's ES256 key as GOBL
- * does, which seals the document (a signed entry's document can no longer change).
- * Only a valid document is signed, and an invoice needs its code first.
+ * Closes an envelope: signs it as GOBL does (a compact ES256 JWS over {uuid, dig, iat} with the
+ * instance's key), which seals the document (a signed entry's document can no longer change).
+ * Only a document GOBL finds nothing wrong with is signed, and it needs its code first.
  */
 export const siloClose = defineProvider({
   id: 'silo.close',
-  description: "Signs the envelope (compact JWS ES256 over {uuid, dig}) with this instance's key; refuses an invoice without a code",
+  description: "Signs the envelope as GOBL does (compact JWS ES256 over {uuid, dig, iat}) with this instance's key; refuses a document without a code or with faults",
   config: z.object({}).strict(),
   run: (ctx) => {
     const entry = ctx.entry();
     if (entry.signed) return { status: 'SKIP', code: 'already-signed', message: 'the envelope is already signed' };
     const { envelope } = entry;
-    const doc = envelope.doc as Record<string, unknown>;
-    if (doc.$schema === INVOICE_SCHEMA && (typeof doc.code !== 'string' || doc.code === '')) {
-      return { status: 'KO', code: 'no-code', message: 'an invoice needs a code before it is signed (number it with sequence.enumerate)' };
+    if (!documentReadyToSign(envelope.doc as Record<string, unknown>)) {
+      return { status: 'KO', code: 'no-code', message: 'a document needs its code before it is signed (number it with sequence.enumerate)' };
     }
-    const faults = validateEnvelope(envelope);
+    const faults = checkDocument(envelope).map((f) => faultOf(f, 'silo.close'));
     if (faults.length > 0) {
       return { status: 'KO', code: 'invalid', message: `only a valid document is signed (${faults.length} faults)`, faults };
     }
-    const dig = digestOf(doc);
-    const sig = ctx.service.keys.sign({ uuid: envelope.head.uuid, dig });
-    const sealed = { ...envelope, head: { ...envelope.head, dig }, sigs: [sig] };
-    return { status: 'OK', code: 'signed', apply: () => ctx.updateEntry({ envelope: sealed }) };
+    const keys = ctx.service.keys;
+    const sealed = signEnvelope(envelope, { kid: keys.kid, sign: (payload) => keys.sign(payload) });
+    return { status: 'OK', code: 'signed', apply: () => ctx.updateEntry({ envelope: sealed as typeof envelope }) };
   },
 });

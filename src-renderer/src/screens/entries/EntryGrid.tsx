@@ -302,8 +302,13 @@ const EntryRow = memo(function EntryRow({ entry, index, top, selected, active, o
       <div role="gridcell" className={`num${isNegative(s.total) ? ' negative' : ''}`}>
         {formatMoney(s.total, s.currency)}
       </div>
-      <div role="gridcell">
+      <div role="gridcell" className="cell-state">
         <StateBadge state={entry.state} />
+        {entry.invalid && (
+          <span className="badge tone-bad" title="Not valid: GOBL finds faults in this document">
+            invalid
+          </span>
+        )}
       </div>
       <div role="gridcell" className="cell-tags">
         {entry.tags.length > 0 && (

@@ -80,6 +80,11 @@ export function EntryView({ entryId, tab = 'document', fileId, onChanged, positi
           </p>
         </div>
         <StateBadge state={entry.state} />
+        {entry.invalid && (
+          <span className="badge tone-bad" title="GOBL finds faults in this document; they are listed below">
+            Valid: No
+          </span>
+        )}
         <div className="entry-actions">
           <button type="button" className="btn" onClick={() => setRunning(true)}>
             <Icon name="play" /> Run workflow…

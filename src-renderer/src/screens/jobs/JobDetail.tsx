@@ -120,7 +120,7 @@ export function JobDetail({ job, workflowName, error, onChange, compact }: JobDe
             {job.faults.map((f, i) => (
               <li key={i}>
                 <code>{f.code}</code> {f.message}
-                {f.path && <span className="muted mono"> at {f.path}</span>}
+                {f.paths.length > 0 && <span className="muted mono"> at {f.paths.join(', ')}</span>}
                 <span className="muted"> ({f.provider})</span>
               </li>
             ))}

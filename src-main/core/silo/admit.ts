@@ -1,0 +1,132 @@
+// How a document sent by a client becomes what the silo stores (DESIGN §7): partial data is
+// built by the GOBL engine; a complete document is checked as it stands and stored as built
+// when GOBL finds nothing wrong; a signed envelope is never rebuilt, only checked. A document
+// with faults is refused (422 with its faults) unless the caller allows invalid documents,
+// which are then stored as given, flagged with their faults.
+import { BuildError, buildDocument, checkDocument, examineDocument } from '../gobl/engine/index.ts';
+import type { EngineFault } from '../gobl/engine/index.ts';
+import { envelopePath, faultOf, type Fault } from '../gobl/fault.ts';
+import { signEnvelope } from '../gobl/sign/index.ts';
+import { validateDocument } from '../gobl/validate/index.ts';
+import type { InstanceKeys } from '../keys/instance-keys.ts';
+import { documentFaults, isForeignDocument, isSigned, toEnvelope, type Envelope } from './document.ts';
+import { refuseFaults, underData, type RequestPathOf } from './faults-error.ts';
+
+export interface AdmitOptions {
+  /** store a document with faults (as given, flagged invalid) instead of refusing it */
+  allowInvalid?: boolean;
+  /** sign the envelope with the instance key once it is built and valid */
+  sign?: boolean;
+  keys?: InstanceKeys;
+  /** "now" for a build's defaults (issue date) and the signature time */
+  now?: Date;
+  /** where fault paths are in the request, for `fields` of a 422 */
+  requestPath?: RequestPathOf;
+}
+
+export interface Admitted {
+  id: string;
+  envelope: Envelope;
+  digest: { alg: string; val: string };
+  faults: Fault[];
+}
+
+// The member a document's calculation fills in: without it the document is partial data.
+const CALCULATED_MEMBER: Readonly<Record<string, string>> = {
+  'https://gobl.org/draft-0/bill/invoice': 'totals',
+  'https://gobl.org/draft-0/bill/order': 'totals',
+  'https://gobl.org/draft-0/bill/delivery': 'totals',
+  'https://gobl.org/draft-0/bill/payment': 'total',
+};
+
+/** A document GOBL has not calculated yet: an invoice, order or delivery without totals, a payment without total. */
+export function isPartial(doc: unknown): boolean {
+  if (typeof doc !== 'object' || doc === null) return false;
+  const member = CALCULATED_MEMBER[String((doc as Record<string, unknown>).$schema)];
+  return member !== undefined && (doc as Record<string, unknown>)[member] == null;
+}
+
+const atEnvelope = (faults: EngineFault[]): Fault[] =>
+  faults.map((f) => faultOf({ ...f, paths: f.paths.map(envelopePath) }));
+
+/** Builds an envelope (partial or complete, unsigned): the built envelope and its faults, or the faults that stop the build. */
+export function buildFaulted(envelope: Envelope, options: { headUuid?: string; now?: Date }): { built?: Envelope; faults: Fault[] } {
+  try {
+    const result = buildDocument(envelope, options);
+    return { built: result.envelope as Envelope, faults: result.faults.map((f) => faultOf(f)) };
+  } catch (err) {
+    if (err instanceof BuildError) return { faults: atEnvelope(err.faults) };
+    throw err;
+  }
+}
+
+/**
+ * Signs with the instance key as GOBL signs (ES256 over head uuid + digest); refuses (422) what GOBL
+ * would not sign. `checked` says the envelope was just built or examined and found clean, so it is
+ * not examined a second time.
+ */
+export function signWithInstanceKey(envelope: Envelope, keys: InstanceKeys, now: Date, requestPath: RequestPathOf = underData, checked = false): Envelope {
+  try {
+    return signEnvelope(envelope, { kid: keys.kid, sign: (payload) => keys.sign(payload) }, {
+      now,
+      validate: checked ? undefined : (signed) => checkDocument(signed),
+    }) as Envelope;
+  } catch (err) {
+    if (err instanceof BuildError) refuseFaults(atEnvelope(err.faults), requestPath, 'the document cannot be signed');
+    throw err;
+  }
+}
+
+/**
+ * The envelope to store for request `data` under `id` (a new id when none), with its
+ * faults. Throws 422 for a document with faults unless `allowInvalid`, and always
+ * when it is to be signed.
+ */
+export function admitDocument(id: string | undefined, data: Record<string, unknown>, options: AdmitOptions = {}): Admitted {
+  const now = options.now ?? new Date();
+  const requestPath = options.requestPath ?? underData;
+  const given = toEnvelope(id, data);
+  const asGiven = (faults: Fault[]): Admitted => {
+    if (faults.length > 0 && (!options.allowInvalid || options.sign)) refuseFaults(faults, requestPath);
+    return { id: given.id, envelope: given.envelope, digest: given.digest, faults };
+  };
+  // Only ever called with an envelope found clean a moment ago.
+  const signed = (envelope: Envelope): Admitted => {
+    const sealed = options.sign ? signWithInstanceKey(envelope, requireKeys(options), now, requestPath, true) : envelope;
+    return { id: given.id, envelope: sealed, digest: sealed.head.dig ?? given.digest, faults: [] };
+  };
+
+  // Not a GOBL document: nothing to build or check; it cannot be signed as one either.
+  if (isForeignDocument(given.envelope.doc) && !options.sign) return asGiven([]);
+  // Its signatures cover the document as it is: checked, never rebuilt.
+  if (isSigned(given.envelope)) {
+    const faults = documentFaults(given.envelope, given.digest);
+    return faults.length > 0 ? asGiven(faults) : signed(given.envelope);
+  }
+  if (!isPartial(given.envelope.doc)) {
+    // Examined once: its faults as it stands, and GOBL's build of it to store when it has none.
+    const { faults, rebuilt } = examineDocument(given.envelope, { headUuid: given.id, now });
+    if (faults.length > 0 || !rebuilt) return asGiven(faults.length > 0 ? atEnvelope(faults) : [noRebuild()]);
+    // The same bytes as the clean document given need no second look; a normalised form gets one.
+    const sameDocument = rebuilt.head.dig.val === given.digest.val;
+    const rebuiltFaults = sameDocument ? [] : validateDocument(rebuilt, { trustDigest: true }).map((f) => faultOf(f));
+    if (rebuiltFaults.length > 0) return asGiven(rebuiltFaults);
+    return signed(rebuilt as Envelope);
+  }
+  const { built, faults } = buildFaulted(given.envelope, { headUuid: given.id, now });
+  if (!built) return asGiven(faults);
+  if (faults.length > 0) {
+    if (!options.allowInvalid || options.sign) refuseFaults(faults, requestPath);
+    return { id: given.id, envelope: built, digest: built.head.dig ?? given.digest, faults };
+  }
+  return signed(built);
+}
+
+function noRebuild(): Fault {
+  return faultOf({ code: 'check-failed', message: 'GOBL could not build this document', paths: ['$.doc'] });
+}
+
+function requireKeys(options: AdmitOptions): InstanceKeys {
+  if (!options.keys) throw new Error('signing needs the instance keys');
+  return options.keys;
+}

@@ -1,0 +1,42 @@
+// The stateless GOBL endpoints: build, correct and sign a document without storing it, through
+// the same engine and the same fault reporting as entries.
+import type { HandlersOf } from '../api/handler.ts';
+import type { goblOperations } from '../api/contract/gobl.ts';
+import { correctInvoice, correctionOptionsSchema } from '../gobl/correct/index.ts';
+import { BuildError } from '../gobl/engine/index.ts';
+import { envelopePath, faultOf } from '../gobl/fault.ts';
+import { admitDocument, buildFaulted } from './admit.ts';
+import type { Envelope } from './document.ts';
+import { optionsAt, refuseFaults } from './faults-error.ts';
+
+type Json = Record<string, unknown>;
+
+/** Builds, refusing (422) what GOBL refuses and, unless a draft is asked for, a result with faults. */
+function built(data: Json, draft: boolean, now: Date): Envelope {
+  const result = buildFaulted(data as Envelope, { now });
+  if (!result.built || (result.faults.length > 0 && !draft)) refuseFaults(result.faults, undefined, 'GOBL cannot build the document');
+  return result.built;
+}
+
+export const goblHandlers: HandlersOf<typeof goblOperations> = {
+  buildGobl: (_ctx, { body }) => {
+    const envelope = built(body.data, body.draft === true, new Date());
+    return { data: body.envelop ? envelope : envelope.doc };
+  },
+  correctGobl: (_ctx, { body }) => {
+    if (body.show_options) return { data: correctionOptionsSchema(body.data) };
+    const now = new Date();
+    let corrected: Json;
+    try {
+      corrected = correctInvoice(body.data, body.options ?? {}, now);
+    } catch (err) {
+      if (!(err instanceof BuildError)) throw err;
+      refuseFaults(err.faults.map((f) => faultOf({ ...f, paths: f.paths.map(envelopePath) })), optionsAt('options'), 'GOBL cannot correct the document');
+    }
+    return { data: built(corrected, false, now) };
+  },
+  signGobl: (ctx, { body }) => {
+    const { envelope } = admitDocument(undefined, body.data, { sign: true, keys: ctx.service.keys });
+    return { data: envelope };
+  },
+};
