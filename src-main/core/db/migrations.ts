@@ -1,5 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
+import { identityOf, referencesOf } from '../gobl/references.ts';
+import { backfillListColumns, LIST_SCHEMA } from '../silo/list-migration.ts';
+import { COPIES_AND_SIGNERS } from '../sync/migration-copies-signers.ts';
 
 const INITIAL = [
   `CREATE TABLE companies (
@@ -334,6 +337,155 @@ const SYNC = [
   `CREATE INDEX sync_peer_keys_instance ON sync_peer_keys(instance_id)`,
 ];
 
+// How documents name each other (DESIGN §7): each entry's own identity (type, uuid, series,
+// code, issue date) and the document references it holds (a credit note's preceding invoice, a
+// payment's paid documents, purchase orders…), so "related" is an index lookup both ways, by
+// uuid or by code. Written in the entry's own transaction; removed with the entry.
+const REFERENCES = [
+  `CREATE TABLE entry_identities (
+     entry_id TEXT PRIMARY KEY REFERENCES entries(id) ON DELETE CASCADE,
+     company_id TEXT NOT NULL,
+     type TEXT,
+     uuid TEXT,
+     series TEXT,
+     code TEXT,
+     issue_date TEXT
+   ) STRICT, WITHOUT ROWID`,
+  `CREATE INDEX entry_identities_code ON entry_identities(company_id, code) WHERE code IS NOT NULL`,
+  `CREATE INDEX entry_identities_uuid ON entry_identities(company_id, uuid) WHERE uuid IS NOT NULL`,
+  `CREATE TABLE entry_refs (
+     entry_id TEXT NOT NULL REFERENCES entries(id) ON DELETE CASCADE,
+     context TEXT NOT NULL,
+     position INTEGER NOT NULL,
+     company_id TEXT NOT NULL,
+     uuid TEXT,
+     type TEXT,
+     series TEXT,
+     code TEXT,
+     issue_date TEXT,
+     PRIMARY KEY (entry_id, context, position)
+   ) STRICT, WITHOUT ROWID`,
+  `CREATE INDEX entry_refs_code ON entry_refs(company_id, code) WHERE code IS NOT NULL`,
+  `CREATE INDEX entry_refs_uuid ON entry_refs(company_id, uuid) WHERE uuid IS NOT NULL`,
+];
+
+// Faults carried one optional `path`; they now carry `paths` (the hosted service's SiloFault).
+const reshapeFaults = (table: string, column: string) => `
+  UPDATE ${table} SET ${column} = (
+    SELECT json_group_array(CASE
+      WHEN json_type(f.value, '$.paths') = 'array' THEN json(f.value)
+      ELSE json_remove(json_set(f.value, '$.paths', CASE
+        WHEN json_type(f.value, '$.path') = 'text' THEN json_array(json_extract(f.value, '$.path'))
+        ELSE json('[]') END), '$.path')
+      END)
+    FROM json_each(${table}.${column}) AS f
+  ) WHERE ${column} <> '[]' AND json_valid(${column})`;
+
+const FAULT_PATHS = [
+  reshapeFaults('entries', 'faults'),
+  reshapeFaults('entries', 'step_faults'),
+  reshapeFaults('jobs', 'faults'),
+];
+
+/** Fills the identity and reference tables from every stored document, a page at a time. */
+async function backfillReferences(db: Kysely<any>): Promise<void> {
+  let after = 0;
+  for (;;) {
+    const page = await sql<{ seq: number; id: string; company_id: string; data: string }>`
+      SELECT seq, id, company_id, data FROM entries WHERE seq > ${after} ORDER BY seq LIMIT 500`.execute(db);
+    if (page.rows.length === 0) return;
+    for (const row of page.rows) {
+      let doc: unknown;
+      try {
+        doc = (JSON.parse(row.data) as { doc?: unknown }).doc;
+      } catch {
+        continue;
+      }
+      const me = identityOf(doc);
+      await sql`INSERT INTO entry_identities (entry_id, company_id, type, uuid, series, code, issue_date)
+        VALUES (${row.id}, ${row.company_id}, ${me.type}, ${me.uuid}, ${me.series}, ${me.code}, ${me.issueDate})`.execute(db);
+      for (const r of referencesOf(doc)) {
+        await sql`INSERT INTO entry_refs (entry_id, context, position, company_id, uuid, type, series, code, issue_date)
+          VALUES (${row.id}, ${r.context}, ${r.position}, ${row.company_id}, ${r.uuid}, ${r.type}, ${r.series}, ${r.code}, ${r.issueDate})`.execute(db);
+      }
+    }
+    after = page.rows[page.rows.length - 1].seq;
+  }
+}
+
+// ── 0008 trust boundaries (sync identity, pairing, company-scoped keys and blobs, forks, holds) ──
+// Who may speak for an instance in a company: the owner pairs it (binding it to a token), and
+// each sync presents a counter and nonce that only move forward, so a data folder restored from
+// a backup or copied to another machine is noticed by the remote. Keys are kept per company, so
+// nobody outside a company can add keys that its copies would trust.
+const TRUST = [
+  `CREATE TABLE sync_pairings (
+     company_id TEXT NOT NULL,
+     instance_id TEXT NOT NULL,
+     token_id TEXT,
+     successor_of TEXT,
+     ack_counter INTEGER NOT NULL DEFAULT 0,
+     ack_nonce TEXT NOT NULL DEFAULT '',
+     paired_at TEXT NOT NULL,
+     seen_at TEXT,
+     PRIMARY KEY (company_id, instance_id)
+   ) STRICT, WITHOUT ROWID`,
+  `CREATE TABLE sync_identity (
+     company_id TEXT NOT NULL,
+     remote_instance_id TEXT NOT NULL,
+     remote_company_id TEXT NOT NULL,
+     paired_as TEXT NOT NULL,
+     ack_counter INTEGER NOT NULL DEFAULT 0,
+     ack_nonce TEXT NOT NULL DEFAULT '',
+     next_nonce TEXT,
+     PRIMARY KEY (company_id, remote_instance_id, remote_company_id)
+   ) STRICT, WITHOUT ROWID`,
+  // A kid names one key in a company; an instance re-identified after a restore keeps its keys, so a
+  // kid may belong to an instance and its successors.
+  `CREATE TABLE sync_instance_keys (
+     company_id TEXT NOT NULL,
+     instance_id TEXT NOT NULL,
+     kid TEXT NOT NULL,
+     jwk TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     PRIMARY KEY (company_id, instance_id, kid)
+   ) STRICT, WITHOUT ROWID`,
+  `CREATE INDEX sync_instance_keys_kid ON sync_instance_keys(company_id, kid)`,
+  // Keys learnt before keys were per company stay trusted where they were: in every company.
+  `INSERT OR IGNORE INTO sync_instance_keys (company_id, kid, instance_id, jwk, created_at)
+     SELECT c.id, k.kid, k.instance_id, k.jwk, k.created_at FROM sync_peer_keys k CROSS JOIN companies c`,
+  `CREATE TABLE sync_blob_grants (
+     company_id TEXT NOT NULL,
+     hash TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     PRIMARY KEY (company_id, hash)
+   ) STRICT, WITHOUT ROWID`,
+  `CREATE TABLE sync_forks (
+     id TEXT PRIMARY KEY,
+     company_id TEXT NOT NULL,
+     series_id TEXT NOT NULL,
+     idx INTEGER NOT NULL,
+     local_entry_id TEXT,
+     other_entry_id TEXT NOT NULL,
+     other TEXT NOT NULL,
+     origin TEXT NOT NULL,
+     direction TEXT NOT NULL,
+     detected_at TEXT NOT NULL,
+     UNIQUE (company_id, series_id, other_entry_id)
+   ) STRICT`,
+  `CREATE TABLE series_holds (
+     series_id TEXT PRIMARY KEY,
+     company_id TEXT NOT NULL,
+     reason TEXT NOT NULL,
+     since TEXT NOT NULL
+   ) STRICT`,
+  `ALTER TABLE sync_config ADD COLUMN guard_peak INTEGER NOT NULL DEFAULT 0`,
+  `ALTER TABLE sync_config ADD COLUMN guard_deleted INTEGER NOT NULL DEFAULT 0`,
+  `ALTER TABLE sync_config ADD COLUMN guard_since TEXT`,
+  `ALTER TABLE sync_conflicts ADD COLUMN reason TEXT NOT NULL DEFAULT 'version'`,
+  `ALTER TABLE sync_conflicts ADD COLUMN other_entry_id TEXT`,
+];
+
 /** A migration that runs a list of SQL statements in order. */
 const statements = (list: string[]): Migration => ({
   async up(db: Kysely<any>) {
@@ -352,4 +504,20 @@ export const migrations: Record<string, Migration> = {
   '0004_issue_date': statements(ISSUE_DATE),
   '0005_access': statements(ACCESS),
   '0006_sync': statements(SYNC),
+  '0007_document_references': {
+    async up(db: Kysely<any>) {
+      await statements([...REFERENCES, ...FAULT_PATHS]).up(db);
+      await backfillReferences(db);
+    },
+  },
+  '0008_trust_boundaries': statements(TRUST),
+  // The desk's entry list (issue 16): sort columns with their indexes, back-filled; saved views.
+  '0009_desk_list': {
+    async up(db: Kysely<any>) {
+      await statements(LIST_SCHEMA).up(db);
+      await backfillListColumns(db);
+    },
+  },
+  // Conflict copies sync like any entry (those made before go out now); trusted signers' JWKS (issue 12).
+  '0010_shared_copies_trusted_signers': statements(COPIES_AND_SIGNERS),
 };

@@ -60,6 +60,34 @@ export interface EntriesTable {
   updated_at: string;
 }
 
+/** How other documents can name an entry's document (filled at write time). */
+export interface EntryIdentitiesTable {
+  entry_id: string;
+  company_id: string;
+  /** GOBL document type, e.g. `bill/invoice` */
+  type: string | null;
+  /** the document's own uuid, lower-case */
+  uuid: string | null;
+  series: string | null;
+  code: string | null;
+  issue_date: string | null;
+}
+
+/** One document reference (`org.DocumentRef`) inside an entry's document. */
+export interface EntryRefsTable {
+  entry_id: string;
+  /** where it sits: `preceding`, `lines.document`, `ordering.purchases`… */
+  context: string;
+  position: number;
+  company_id: string;
+  uuid: string | null;
+  /** the referenced document's type, when known */
+  type: string | null;
+  series: string | null;
+  code: string | null;
+  issue_date: string | null;
+}
+
 export interface MentionsTable {
   company_id: string;
   uuid: string;
@@ -246,6 +274,10 @@ export interface SyncConfigTable {
   last_error_kind: string | null;
   last_error_at: string | null;
   updated_at: string;
+  /** deletion guard over time: the most entries seen since `guard_since`, and the remote's deletions applied since */
+  guard_peak: Generated<number>;
+  guard_deleted: Generated<number>;
+  guard_since: string | null;
 }
 
 export interface SyncConflictsTable {
@@ -263,6 +295,10 @@ export interface SyncConflictsTable {
   created_at: string;
   resolved_at: string | null;
   resolution: string | null;
+  /** 'version' (both sides changed the record) or 'key-clash' (two entries took one key) */
+  reason: Generated<string>;
+  /** key clash: the local entry holding the key */
+  other_entry_id: string | null;
 }
 
 export interface SyncParkedTable {
@@ -296,7 +332,85 @@ export interface SyncPeerKeysTable {
   created_at: string;
 }
 
+/** An instance the company's owner paired for sync, and the identity counter it last acknowledged (remote side). */
+export interface SyncPairingsTable {
+  company_id: string;
+  instance_id: string;
+  token_id: string | null;
+  successor_of: string | null;
+  ack_counter: Generated<number>;
+  ack_nonce: Generated<string>;
+  paired_at: string;
+  seen_at: string | null;
+}
+
+/** What this instance last agreed with a remote about its identity (laptop side). */
+export interface SyncIdentityTable {
+  company_id: string;
+  remote_instance_id: string;
+  remote_company_id: string;
+  paired_as: string;
+  ack_counter: Generated<number>;
+  ack_nonce: Generated<string>;
+  next_nonce: string | null;
+}
+
+/** Public keys of other instances, trusted within one company only. */
+export interface SyncInstanceKeysTable {
+  company_id: string;
+  kid: string;
+  instance_id: string;
+  jwk: string;
+  created_at: string;
+}
+
+/** Attachment bytes a company uploaded (or pulled) itself, so it may reference them. */
+export interface SyncBlobGrantsTable {
+  company_id: string;
+  hash: string;
+  created_at: string;
+}
+
+/** Two series entries at one index: both kept, this side's in the chain, the other here. */
+export interface SyncForksTable {
+  id: string;
+  company_id: string;
+  series_id: string;
+  idx: number;
+  local_entry_id: string | null;
+  other_entry_id: string;
+  other: string;
+  origin: string;
+  direction: string;
+  detected_at: string;
+}
+
+/** A series this instance may not number until it has caught up with the remote's head. */
+export interface SeriesHoldsTable {
+  series_id: string;
+  company_id: string;
+  reason: string;
+  since: string;
+}
+
+/** A signer a company trusts for envelope signatures: the public keys of its JWKS (JSON). */
+export interface TrustedJwksTable {
+  company_id: string;
+  id: string;
+  name: string;
+  keys: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Tables {
+  trusted_jwks: TrustedJwksTable;
+  sync_pairings: SyncPairingsTable;
+  sync_identity: SyncIdentityTable;
+  sync_instance_keys: SyncInstanceKeysTable;
+  sync_blob_grants: SyncBlobGrantsTable;
+  sync_forks: SyncForksTable;
+  series_holds: SeriesHoldsTable;
   sync_changes: SyncChangesTable;
   sync_config: SyncConfigTable;
   sync_conflicts: SyncConflictsTable;
@@ -314,6 +428,8 @@ export interface Tables {
   settings: SettingsTable;
   entries: EntriesTable;
   mentions: MentionsTable;
+  entry_identities: EntryIdentitiesTable;
+  entry_refs: EntryRefsTable;
   attachments: AttachmentsTable;
   entry_meta: EntryMetaTable;
   series: SeriesTable;

@@ -22,9 +22,11 @@ const PAYMENT_LABELS: Readonly<Record<string, string>> = {
 /**
  * The short summary a list of entries shows: always a `title`, e.g.
  * "Invoice SAMPLE-001 — Provide One S.L. → Sample Consumer", and for invoices
- * and payments the key fields (type, series, code, issue_date, supplier,
- * customer, currency, total, sum) when the document has them. Accepts an
- * envelope or a bare document; only string values are returned.
+ * and payments the key fields (type, series, code, issue_date, due_date,
+ * supplier, customer, currency, total, sum, net, tax) when the document has them.
+ * Amounts are as the document states them (a credit note's are positive; the list
+ * shows them negative from its type). Accepts an envelope or a bare document;
+ * only string values are returned.
  */
 export function snippetOf(envelope: unknown): Record<string, string> {
   const doc = asObject(isEnvelope(envelope) ? envelope.doc : envelope) ?? {};
@@ -63,14 +65,29 @@ function billingSnippet(doc: Json, labels: Readonly<Record<string, string>>, fal
     ['series', series],
     ['code', code],
     ['issue_date', str(doc.issue_date)],
+    ['due_date', dueDateOf(doc)],
     ['supplier', supplier],
     ['customer', customer],
     ['currency', str(doc.currency)],
     ['total', totals ? str(totals.payable) ?? str(totals.total_with_tax) : str(doc.total)],
     ['sum', totals ? str(totals.sum) : undefined],
+    // Net is the total before tax (after discounts and charges), as GOBL's totals.total.
+    ['net', totals ? str(totals.total) : undefined],
+    ['tax', totals ? str(totals.tax) : undefined],
   ];
   for (const [name, value] of fields) if (value !== undefined) snippet[name] = value;
   return snippet;
+}
+
+/**
+ * When the document is due: the earliest of its payment terms' due dates (the first
+ * instalment), else none. A date that is not YYYY-MM-DD is left out.
+ */
+function dueDateOf(doc: Json): string | undefined {
+  const dates = asObject(asObject(doc.payment)?.terms)?.due_dates;
+  if (!Array.isArray(dates)) return undefined;
+  const days = dates.map((d) => str(asObject(d)?.date)).filter((d): d is string => !!d && /^\d{4}-\d{2}-\d{2}$/.test(d));
+  return days.length ? days.sort()[0] : undefined;
 }
 
 // A simplified invoice's customer may have no name, only a tax id.

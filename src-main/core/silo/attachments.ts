@@ -7,7 +7,7 @@ import { nowIso } from '../clock.ts';
 import { recordChange } from '../sync/change-log.ts';
 import { attachmentView, type AttachmentRow } from './entry-view.ts';
 import { requireEntryRow } from './entries.ts';
-import { isInlineSafe, mimeFromName, unsafeFileNameReason } from './file-name.ts';
+import { isInlineSafe, mimeFromName, unsafeDisplayNameReason } from './file-name.ts';
 
 export const MAX_ATTACHMENT_BYTES = 50 * 1024 * 1024;
 
@@ -28,7 +28,7 @@ export interface PutAttachmentInput {
  */
 export function putAttachment(ctx: Ctx, entryId: string, id: string, input: PutAttachmentInput) {
   requireEntryRow(ctx, entryId);
-  const reason = unsafeFileNameReason(input.name);
+  const reason = unsafeDisplayNameReason(input.name);
   if (reason) throw validationError(`attachment name ${reason}`, { '$.name': reason });
 
   const bytes = Buffer.from(input.data, 'base64');

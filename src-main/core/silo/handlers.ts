@@ -1,21 +1,26 @@
 import type { HandlersOf } from '../api/handler.ts';
+import type { goblOperations } from '../api/contract/gobl.ts';
 import type { siloOperations } from '../api/contract/silo.ts';
 import { getAttachment, putAttachment } from './attachments.ts';
+import { deskListHandlers } from './desk-handlers.ts';
 import { createEntry, getEntry, getEntryByKey } from './entries.ts';
+import { goblHandlers } from './gobl-handlers.ts';
 import { importEntries } from './import.ts';
 import { listEntries, listFolders, listRelated, listTags } from './list.ts';
 import { deleteMeta, getMeta, putMeta } from './meta.ts';
 import { patchEntry } from './patch.ts';
 import { searchEntries } from './search.ts';
 
-export const siloHandlers: HandlersOf<typeof siloOperations> = {
+export const siloHandlers: HandlersOf<typeof siloOperations & typeof goblOperations> = {
+  ...goblHandlers,
+  ...deskListHandlers,
   listEntries: (ctx, { query }) => listEntries(ctx, query),
-  importEntries: (ctx, { body }) => importEntries(ctx, body.entries),
+  importEntries: (ctx, { body }) => importEntries(ctx, body.entries, body.on_duplicate),
   getEntry: (ctx, { params }) => getEntry(ctx, params.id),
   getEntryByKey: (ctx, { params }) => getEntryByKey(ctx, params.key),
   createEntry: (ctx, { body }) => createEntry(ctx, undefined, body),
-  putEntry: (ctx, { params, body }) => createEntry(ctx, params.id, body),
-  patchEntry: (ctx, { params, body }) => patchEntry(ctx, params.id, body),
+  putEntry: (ctx, { params, body, headers }) => createEntry(ctx, params.id, body, headers),
+  patchEntry: (ctx, { params, body, headers }) => patchEntry(ctx, params.id, body, headers),
   listRelated: (ctx, { params, query }) => listRelated(ctx, params.id, query),
   listFolders: (ctx) => listFolders(ctx),
   listTags: (ctx) => listTags(ctx),

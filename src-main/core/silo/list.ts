@@ -1,10 +1,13 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
+import type { EntrySort } from '../api/contract/silo.ts';
 import { decodeCursor, encodeCursor } from '../api/cursor.ts';
 import { keysetPage } from '../api/keyset-page.ts';
 import type { Ctx } from '../api/handler.ts';
 import type { Tables } from '../db/tables.ts';
 import { entryViews, type EntryRow, type EntryView } from './entry-view.ts';
 import { requireEntryRow } from './entries.ts';
+import type { EntryFilter } from './entry-filters.ts';
+import { sortedPage } from './sorted-page.ts';
 
 export interface PageQuery {
   created_at?: string;
@@ -26,6 +29,10 @@ type EntryQuery = SelectQueryBuilder<Tables, 'entries', EntryRow>;
 
 function page(ctx: Ctx, scope: string, base: EntryQuery, q: PageQuery): Omit<EntryPage, 'folder'> {
   const { rows, nextCursor } = keysetPage(ctx.service, scope, base, q);
+  return pageOf(ctx, rows, nextCursor, q);
+}
+
+function pageOf(ctx: Ctx, rows: EntryRow[], nextCursor: string | undefined, q: PageQuery): Omit<EntryPage, 'folder'> {
   return {
     list: entryViews(ctx.service.store, rows, false),
     limit: q.limit,
@@ -35,10 +42,23 @@ function page(ctx: Ctx, scope: string, base: EntryQuery, q: PageQuery): Omit<Ent
   };
 }
 
-export function listEntries(
-  ctx: Ctx,
-  q: PageQuery & { folder?: string; state?: string; tag?: string; date_from?: string; date_to?: string; doc_uuid?: string },
-): EntryPage {
+export interface ListQuery extends PageQuery, EntryFilter {
+  /** the column to order by (created_at unless said); see sorted-page.ts */
+  sort?: EntrySort;
+}
+
+/**
+ * The company's entries, filtered, newest first or ordered by a column, a keyset page
+ * at a time. The cursor is bound to the filters and the order it was made for.
+ */
+export function listEntries(ctx: Ctx, q: ListQuery): EntryPage {
+  const sort = q.sort ?? 'created_at';
+  const scope = JSON.stringify(['entries', ctx.caller.companyId, q.folder, q.state, q.tag, q.date_from, q.date_to, q.doc_uuid, q.ascending, q.created_at, sort]);
+  const folder = q.folder !== undefined ? { folder: q.folder } : {};
+  if (sort !== 'created_at') {
+    const { rows, nextCursor } = sortedPage(ctx, scope, q, { sort, ascending: q.ascending, limit: q.limit, cursor: q.cursor, created_at: q.created_at });
+    return { ...pageOf(ctx, rows, nextCursor, q), ...folder };
+  }
   const { store } = ctx.service;
   let base = store.q.selectFrom('entries').selectAll('entries').where('entries.company_id', '=', ctx.caller.companyId);
   if (q.folder !== undefined) base = base.where('entries.folder', '=', q.folder);
@@ -50,59 +70,100 @@ export function listEntries(
   if (q.date_from !== undefined) base = base.where('entries.issue_date', '>=', q.date_from);
   if (q.date_to !== undefined) base = base.where('entries.issue_date', '<=', q.date_to);
   if (q.doc_uuid !== undefined) base = base.where('entries.doc_uuid', '=', q.doc_uuid);
-  const scope = JSON.stringify(['entries', ctx.caller.companyId, q.folder, q.state, q.tag, q.date_from, q.date_to, q.doc_uuid, q.ascending, q.created_at]);
-  return { ...page(ctx, scope, base, q), ...(q.folder !== undefined ? { folder: q.folder } : {}) };
+  return { ...page(ctx, scope, base, q), ...folder };
 }
 
 /**
- * Entries whose document mentions this entry: by default its id (head.uuid) and
- * its document's own uuid, which is what a credit note's `preceding[].uuid` holds.
- * The page is read from the mention index (keyset on its created_at, entry_id),
- * then the entries are fetched by id: no scan of the company's entries.
+ * Entries related to this one, both ways: those whose document names it (by its
+ * uuid anywhere, as a credit note's `preceding[].uuid`, or by its code with the
+ * series and issue date they give) and those its own document references
+ * (`preceding`, a payment's `lines[].document`, `ordering`…), by uuid or code.
+ * Only the company's entries; `context` is where the reference sits. Every branch
+ * is an index lookup (mentions by uuid, references and identities by code or uuid),
+ * so the work grows with the entry's relations, never with the company's entries;
+ * the page is a keyset on the related entry's (created_at, id). With `uuid`, only
+ * entries mentioning that uuid.
  */
 export function listRelated(ctx: Ctx, id: string, q: PageQuery & { uuid?: string; context?: string }): EntryPage {
   const { store, cursorSecret } = ctx.service;
   const entry = requireEntryRow(ctx, id);
-  const uuids = q.uuid ? [q.uuid] : [entry.id, ...(entry.doc_uuid ? [entry.doc_uuid] : [])];
-  const scope = JSON.stringify(['related', ctx.caller.companyId, uuids, q.context, q.ascending, q.created_at]);
-  const dir = q.ascending ? 'asc' : 'desc';
+  const company = ctx.caller.companyId;
+  const scope = JSON.stringify(['related', company, id, q.uuid, q.context, q.ascending, q.created_at]);
+  const dir = q.ascending ? 'ASC' : 'DESC';
 
-  let mentions = store.q
-    .selectFrom('mentions')
-    .select(['entry_id', 'created_at', (eb) => eb.fn.min('context').as('context')])
-    .where('company_id', '=', ctx.caller.companyId)
-    .where('uuid', 'in', uuids)
-    .where('entry_id', '!=', entry.id);
-  if (q.context !== undefined) mentions = mentions.where('context', '=', q.context);
-  if (q.created_at) mentions = mentions.where('created_at', q.ascending ? '>=' : '<=', new Date(q.created_at).toISOString());
+  const branches: string[] = [];
+  const params: unknown[] = [];
+  const branch = (sqlText: string, ...values: unknown[]) => {
+    branches.push(sqlText);
+    params.push(...values);
+  };
+  if (q.uuid !== undefined) {
+    branch('SELECT entry_id, context FROM mentions WHERE company_id = ? AND uuid = ?', company, q.uuid);
+  } else {
+    branch('SELECT entry_id, context FROM mentions WHERE company_id = ? AND uuid IN (?, ?)', company, entry.id, entry.doc_uuid ?? entry.id);
+    const me = store.first(store.q.selectFrom('entry_identities').selectAll().where('entry_id', '=', id));
+    if (me?.code) {
+      // A reference's series, date and type narrow the match only when it states them.
+      branch(
+        `SELECT entry_id, context FROM entry_refs WHERE company_id = ? AND code = ?
+           AND (series IS NULL OR series = ?) AND (issue_date IS NULL OR issue_date = ?) AND (type IS NULL OR type = ?)`,
+        company, me.code, me.series, me.issue_date, me.type,
+      );
+    }
+    branch(
+      `SELECT i.entry_id, r.context FROM entry_refs r
+         JOIN entry_identities i ON i.company_id = r.company_id AND i.uuid = r.uuid
+       WHERE r.entry_id = ? AND r.uuid IS NOT NULL`,
+      id,
+    );
+    branch(
+      `SELECT e.id, r.context FROM entry_refs r JOIN entries e ON e.id = r.uuid AND e.company_id = r.company_id
+       WHERE r.entry_id = ? AND r.uuid IS NOT NULL`,
+      id,
+    );
+    branch(
+      `SELECT i.entry_id, r.context FROM entry_refs r
+         JOIN entry_identities i ON i.company_id = r.company_id AND i.code = r.code
+           AND (r.series IS NULL OR i.series = r.series) AND (r.issue_date IS NULL OR i.issue_date = r.issue_date)
+           AND (r.type IS NULL OR i.type = r.type)
+       WHERE r.entry_id = ? AND r.code IS NOT NULL`,
+      id,
+    );
+  }
+
+  const where: string[] = ['e.company_id = ?', 'e.id <> ?'];
+  const whereParams: unknown[] = [company, id];
+  if (q.context !== undefined) {
+    where.push('h.context = ?');
+    whereParams.push(q.context);
+  }
+  if (q.created_at) {
+    where.push(`e.created_at ${q.ascending ? '>=' : '<='} ?`);
+    whereParams.push(new Date(q.created_at).toISOString());
+  }
   if (q.cursor) {
     const pos = decodeCursor(cursorSecret, scope, q.cursor);
-    mentions = mentions.where((eb) => eb(eb.refTuple('created_at', 'entry_id'), q.ascending ? '>' : '<', eb.tuple(pos.at, pos.id)));
+    where.push(`(e.created_at, e.id) ${q.ascending ? '>' : '<'} (?, ?)`);
+    whereParams.push(pos.at, pos.id);
   }
-  const hits = store.all(
-    mentions.groupBy(['entry_id', 'created_at']).orderBy('created_at', dir).orderBy('entry_id', dir).limit(q.limit + 1),
-  );
-  const more = hits.length > q.limit;
-  if (more) hits.pop();
-
-  const rows = hits.length
-    ? store.all(
-        store.q
-          .selectFrom('entries')
-          .selectAll()
-          .where('company_id', '=', ctx.caller.companyId)
-          .where('id', 'in', hits.map((h) => h.entry_id)),
-      )
-    : [];
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const ordered = hits.map((h) => byId.get(h.entry_id)).filter((r): r is EntryRow => r !== undefined);
-  const contexts = new Map(hits.map((h) => [h.entry_id, String(h.context)]));
-  const last = hits[hits.length - 1];
+  // Every piece of SQL text is fixed here; all values are bound.
+  const rows = store
+    .statement(
+      `WITH hits(entry_id, context) AS (${branches.join(' UNION ALL ')})
+       SELECT e.*, min(h.context) AS related_context FROM hits h JOIN entries e ON e.id = h.entry_id
+       WHERE ${where.join(' AND ')}
+       GROUP BY e.id ORDER BY e.created_at ${dir}, e.id ${dir} LIMIT ?`,
+    )
+    .all(...params, ...whereParams, q.limit + 1) as Array<EntryRow & { related_context: string }>;
+  const more = rows.length > q.limit;
+  if (more) rows.pop();
+  const contexts = new Map(rows.map((r) => [r.id, String(r.related_context)]));
+  const last = rows[rows.length - 1];
   return {
-    list: entryViews(store, ordered, false, contexts),
+    list: entryViews(store, rows.map(({ related_context: _c, ...row }) => row), false, contexts),
     limit: q.limit,
     ...(q.cursor ? { cursor: q.cursor } : {}),
-    ...(more && last ? { next_cursor: encodeCursor(cursorSecret, scope, { at: last.created_at, id: last.entry_id }) } : {}),
+    ...(more && last ? { next_cursor: encodeCursor(cursorSecret, scope, { at: last.created_at, id: last.id }) } : {}),
     ...(q.created_at ? { created_at: q.created_at } : {}),
   };
 }

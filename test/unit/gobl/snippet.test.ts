@@ -17,7 +17,17 @@ describe('snippetOf', () => {
       currency: 'EUR',
       total: '1970.20',
       sum: '1630.00',
+      net: '1630.00',
+      tax: '340.20',
     });
+  });
+
+  it('names the earliest due date of the payment terms', () => {
+    expect(snippetOf(loadEnvelope('dk-invoice-peppol.json')).due_date).toBe('2025-05-30');
+    const envelope = loadEnvelope('es-invoice-es-es.json');
+    envelope.doc.payment = { terms: { due_dates: [{ date: '2025-03-01', amount: '1' }, { date: '2025-02-01', amount: '1' }, { date: 'soon' }] } };
+    expect(snippetOf(envelope).due_date).toBe('2025-02-01');
+    expect(snippetOf(loadEnvelope('es-invoice-es-es.json'))).not.toHaveProperty('due_date');
   });
 
   it('names a credit note and joins series and code', () => {

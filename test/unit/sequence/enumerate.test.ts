@@ -14,7 +14,7 @@ import type { Envelope } from '../../../src-main/core/silo/document.ts';
 import { createEntry, getEntry } from '../../../src-main/core/silo/entries.ts';
 import { patchEntry } from '../../../src-main/core/silo/patch.ts';
 import type { StepContext, StepResult } from '../../../src-main/core/transform/provider.ts';
-import { enumerationEntryId, sequenceEnumerate } from '../../../src-main/core/transform/providers/sequence-enumerate.ts';
+import { documentSeriesAndCode, enumerationEntryId, sequenceEnumerate } from '../../../src-main/core/transform/providers/sequence-enumerate.ts';
 import { loadEnvelope } from '../../fixtures/gobl/load.ts';
 
 let dataDir: string;
@@ -93,6 +93,28 @@ describe('sequence.enumerate', () => {
     expect(head.last_entry_id).toBe(enumerationEntryId(step.job.id, step.step.id, series.id));
     const row = service.store.sqlite.prepare('SELECT meta FROM series_entries WHERE id = ?').get(head.last_entry_id) as { meta: string };
     expect(JSON.parse(row.meta)).toEqual({ silo_entry_id: siloId, job_id: step.job.id, step_id: step.step.id });
+  });
+
+  it('gives the number the series previews when its prefix starts with its code: FV-2026-00001, never FV-FV-…', async () => {
+    const series = newSeries({ code: 'FV', prefix: 'FV-2026-', padding: 5 });
+    const siloId = newInvoice();
+    expect((await runStep(stepContext(siloId), series.id)).status).toBe('OK');
+    const doc = docOf(siloId);
+    // GOBL presents series and code joined by a dash: FV + 2026-00001 reads FV-2026-00001, the issued code.
+    expect({ series: doc.series, code: doc.code }).toEqual({ series: 'FV', code: '2026-00001' });
+    expect(getEntry(ctx, siloId).snippet.title).toMatch(/^Invoice FV-2026-00001 /);
+    expect(service.store.sqlite.prepare('SELECT code FROM series_entries WHERE id = ?').get(getSeries(ctx, series.id).last_entry_id)).toEqual({ code: 'FV-2026-00001' });
+    // Run again, the document is recognised as numbered by this series: no second number.
+    expect(await runStep(stepContext(siloId), series.id)).toMatchObject({ status: 'OK', code: 'already' });
+    expect(getSeries(ctx, series.id).last_index).toBe(1);
+  });
+
+  it('splits an issued code into GOBL series and code only at the series code and a dash', () => {
+    expect(documentSeriesAndCode('FV', 'FV-2026-00001')).toEqual({ series: 'FV', code: '2026-00001' });
+    expect(documentSeriesAndCode('INV', 'F-0001')).toEqual({ series: 'INV', code: 'F-0001' });
+    expect(documentSeriesAndCode('FV', 'FV2026')).toEqual({ series: 'FV', code: 'FV2026' });
+    expect(documentSeriesAndCode('FV', 'FV-')).toEqual({ series: 'FV', code: 'FV-' });
+    expect(documentSeriesAndCode('', 'M7')).toEqual({ code: 'M7' });
   });
 
   it('answers `already` when run again on a document it numbered, taking no second number', async () => {

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { defineOperation } from '../operation.ts';
 import {
-  fault, folder, jsonObject, label, listLimit, queryBool, queryInt, state, tag, tags, timestamp, uuid,
+  closedObject, fault, folder, jsonObject, label, listLimit, queryBool, queryInt, state, tag, tags, timestamp, uuid,
 } from './common.ts';
+import { entryPreconditionHeaders } from './preconditions.ts';
 
 const attachmentId = z
   .string()
@@ -82,16 +83,6 @@ const pageQuery = {
   ascending: queryBool.default(false),
 };
 
-export const entryCreateBody = z.object({
-  data: jsonObject,
-  key: label(255).optional(),
-  folder: folder.optional(),
-  tags: tags.optional(),
-  state: state.optional(),
-  /** store a document that fails validation, flagged `invalid` with its faults */
-  allow_invalid: z.boolean().optional(),
-});
-
 export const patchContentTypes = ['application/json', 'application/merge-patch+json', 'application/json-patch+json'] as const;
 
 const jsonPatchOperation = z.object({
@@ -101,6 +92,86 @@ const jsonPatchOperation = z.object({
   value: z.unknown().optional(),
 });
 
+const entryCreateShape = {
+  /** a GOBL envelope or document (partial data is built: a document without totals is calculated); with previous_id, a patch of the correction */
+  data: z.union([jsonObject, z.array(jsonPatchOperation)]).optional(),
+  key: label(255).optional(),
+  folder: folder.optional(),
+  tags: tags.optional(),
+  state: state.optional(),
+  /** store a document with faults as given, flagged `invalid` with its faults, instead of refusing it */
+  allow_invalid: z.boolean().optional(),
+  /** with previous_id: how `data` changes the correction (a merge patch or a JSON patch over the envelope) */
+  content_type: z.enum(patchContentTypes).optional(),
+  /** the entry to correct, with `correct` */
+  previous_id: uuid.optional(),
+  /** GOBL correction options for previous_id, e.g. {"type": "credit-note", "reason": "…"} */
+  correct: jsonObject.optional(),
+  /** sign the envelope with this instance's key once built */
+  sign: z.boolean().optional(),
+};
+
+type EntryCreateFields = { data?: unknown; content_type?: string; previous_id?: string; correct?: unknown };
+
+/** Which members go together: a correction needs previous_id and correct, a new document needs data. */
+function checkCreateFields(body: EntryCreateFields, ctx: z.RefinementCtx): void {
+  const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+  if (body.previous_id === undefined) {
+    if (body.data === undefined) issue('data', 'is required (or previous_id with correct, to correct an entry)');
+    else if (Array.isArray(body.data)) issue('data', 'must be a GOBL envelope or document (a patch needs previous_id)');
+    if (body.content_type !== undefined && body.content_type !== 'application/json') issue('content_type', 'a patch applies to the correction of previous_id: give previous_id');
+    if (body.correct !== undefined) issue('correct', 'corrects the entry named by previous_id: give previous_id');
+  } else if (body.correct === undefined) {
+    issue('correct', 'is required with previous_id: the GOBL correction options, e.g. {"type": "credit-note"}');
+  }
+}
+
+export const entryCreateBody = closedObject(entryCreateShape).superRefine(checkCreateFields);
+
+/** What the entry list sorts by: when the entry was stored, or one of the document's columns. */
+export const entrySorts = ['created_at', 'issue_date', 'due_date', 'number', 'supplier', 'customer', 'net', 'tax', 'total', 'state'] as const;
+export type EntrySort = (typeof entrySorts)[number];
+/** The columns the entry list can show. */
+export const entryColumns = ['issue_date', 'due_date', 'number', 'type', 'supplier', 'customer', 'net', 'tax', 'total', 'state', 'tags', 'created_at', 'folder'] as const;
+
+const entryFilterShape = {
+  folder: folder.optional(),
+  state: state.optional(),
+  tag: tag.optional(),
+  /** the document's issue date range, inclusive (YYYY-MM-DD) */
+  date_from: isoDate.optional(),
+  date_to: isoDate.optional(),
+};
+
+/** A saved view of the entry list: what it is narrowed to, which columns show, how it is sorted. */
+const viewBody = closedObject({
+  name: label(100),
+  filters: closedObject({ ...entryFilterShape, q: z.string().min(1).max(200).optional() }).default({}),
+  columns: z.array(z.enum(entryColumns)).min(1, 'must show at least one column').max(entryColumns.length)
+    .refine((list) => new Set(list).size === list.length, 'must not repeat a column'),
+  sort: closedObject({ by: z.enum(entrySorts), ascending: z.boolean() }).default({ by: 'created_at', ascending: false }),
+});
+
+export const viewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  filters: z.object({ ...entryFilterShape, q: z.string().optional() }),
+  columns: z.array(z.enum(entryColumns)),
+  sort: z.object({ by: z.enum(entrySorts), ascending: z.boolean() }),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+const moneySums = z.object({ currency: z.string(), count: z.number().int(), net: z.string(), tax: z.string(), total: z.string() });
+
+/** A comma-separated list of entry ids in a query string. */
+const idList = z
+  .string()
+  .max(100 * 37)
+  .transform((v) => v.split(',').filter(Boolean))
+  .pipe(z.array(uuid).min(1, 'must name at least one id').max(100, 'at most 100 ids'));
+const importItem = closedObject({ ...entryCreateShape, id: uuid.optional() }).superRefine(checkCreateFields);
+
 export const siloOperations = {
   listEntries: defineOperation({
     method: 'GET',
@@ -109,14 +180,11 @@ export const siloOperations = {
     area: 'silo',
     access: ['owner', 'user', 'app'],
     query: z.object({
-      folder: folder.optional(),
-      state: state.optional(),
-      tag: tag.optional(),
-      /** the document's issue date range, inclusive (YYYY-MM-DD) */
-      date_from: isoDate.optional(),
-      date_to: isoDate.optional(),
+      ...entryFilterShape,
       /** entries holding the document with this uuid (e.g. the invoice a credit note's preceding[] names) */
       doc_uuid: uuid.optional(),
+      /** order by this column (then created_at and id); entries without a value come last either way */
+      sort: z.enum(entrySorts).default('created_at'),
       ...pageQuery,
     }),
     output: entryPageSchema,
@@ -127,22 +195,39 @@ export const siloOperations = {
     summary: 'Store many documents at once (one transaction); each item succeeds or fails on its own',
     area: 'silo',
     access: ['owner', 'user', 'app'],
-    body: z.object({
-      entries: z.array(entryCreateBody.extend({ id: uuid.optional() })).min(1).max(1000, 'at most 1000 entries a call'),
+    body: closedObject({
+      entries: z.array(importItem).min(1).max(1000, 'at most 1000 entries a call'),
+      /**
+       * a document the company already holds (the same digest, or for a scanned file the same
+       * bytes): `store` stores it again and names its twin in `duplicate_of`; `skip` stores
+       * nothing and answers `duplicate` (send the items again with `store` to keep copies)
+       */
+      on_duplicate: z.enum(['store', 'skip']).default('store'),
     }),
     maxBody: 50 * 1024 * 1024,
     output: z.object({
       results: z.array(
         z.object({
           index: z.number().int(),
-          status: z.enum(['created', 'exists', 'error']),
+          status: z.enum(['created', 'exists', 'duplicate', 'error']),
           id: z.string().optional(),
-          error: z.object({ key: z.string(), code: z.string(), message: z.string(), fields: z.record(z.string(), z.string()).optional() }).optional(),
+          error: z.object({
+            key: z.string(),
+            code: z.string(),
+            message: z.string(),
+            fields: z.record(z.string(), z.string()).optional(),
+            faults: z.array(fault).optional(),
+          }).optional(),
+          /** the entry already holding this document */
           duplicate_of: z.string().optional(),
+          /** how it was recognised: the same document digest, or the same file bytes */
+          duplicate_by: z.enum(['digest', 'file']).optional(),
         }),
       ),
       created: z.number().int(),
       existing: z.number().int(),
+      /** items not stored because the company holds them already (on_duplicate: skip) */
+      duplicates: z.number().int(),
       failed: z.number().int(),
     }),
   }),
@@ -167,7 +252,7 @@ export const siloOperations = {
   createEntry: defineOperation({
     method: 'POST',
     path: '/silo/v1/entries',
-    summary: 'Store a GOBL envelope or document as a new entry',
+    summary: 'Store a GOBL envelope or document as a new entry (partial data is built; previous_id + correct makes a correction)',
     area: 'silo',
     access: ['owner', 'user', 'app'],
     body: entryCreateBody,
@@ -180,6 +265,7 @@ export const siloOperations = {
     area: 'silo',
     access: ['owner', 'user', 'app'],
     params: entryParams,
+    headers: entryPreconditionHeaders,
     body: entryCreateBody,
     output: entrySchema,
   }),
@@ -190,20 +276,23 @@ export const siloOperations = {
     area: 'silo',
     access: ['owner', 'user', 'app'],
     params: entryParams,
-    body: z.object({
+    headers: entryPreconditionHeaders,
+    body: closedObject({
       content_type: z.enum(patchContentTypes).default('application/json'),
       data: z.union([jsonObject, z.array(jsonPatchOperation)]).optional(),
       folder: folder.optional(),
       tags: tags.optional(),
       state: state.optional(),
       allow_invalid: z.boolean().optional(),
+      /** sign the envelope with this instance's key (after the change, if any) */
+      sign: z.boolean().optional(),
     }),
     output: entrySchema,
   }),
   listRelated: defineOperation({
     method: 'GET',
     path: '/silo/v1/entries/{id}/related',
-    summary: "Entries whose document mentions this entry's UUID",
+    summary: 'Entries related both ways: those whose document names this one (by uuid, or by code, series and date) and those it names',
     area: 'silo',
     access: ['owner', 'user', 'app'],
     params: entryParams,
@@ -233,16 +322,12 @@ export const siloOperations = {
   searchEntries: defineOperation({
     method: 'GET',
     path: '/silo/v1/search',
-    summary: 'Full-text search over titles and document text',
+    summary: 'Full-text search over titles and document text; an exact document number comes first',
     area: 'silo',
     access: ['owner', 'user', 'app'],
     query: z.object({
       q: z.string().min(1, 'must not be empty').max(200),
-      folder: folder.optional(),
-      state: state.optional(),
-      tag: tag.optional(),
-      date_from: isoDate.optional(),
-      date_to: isoDate.optional(),
+      ...entryFilterShape,
       limit: listLimit,
       offset: queryInt(0, 10_000).default(0),
     }),
@@ -318,6 +403,53 @@ export const siloOperations = {
     access: ['owner', 'user', 'app'],
     params: z.object({ entry_id: uuid, key: metaKey }),
     query: z.object({ src: metaKey.optional() }),
+    output: z.object({ deleted: z.number().int() }),
+  }),
+  sumEntries: defineOperation({
+    method: 'GET',
+    path: '/silo/v1/entry-sums',
+    summary: 'Net, tax and total of the matching entries per currency, exactly (a credit note counts negative)',
+    area: 'silo',
+    access: ['owner', 'user', 'app'],
+    query: z.object({ ...entryFilterShape, q: z.string().min(1).max(200).optional() }),
+    output: z.object({ count: z.number().int(), list: z.array(moneySums) }),
+  }),
+  entryNames: defineOperation({
+    method: 'GET',
+    path: '/silo/v1/entry-names',
+    summary: 'What to call entries (document number and title) by id, for lists of jobs and results; unknown ids are left out',
+    area: 'silo',
+    access: ['owner', 'user', 'app'],
+    query: z.object({ ids: idList }),
+    output: z.object({
+      list: z.array(z.object({ id: z.string(), title: z.string(), number: z.string().optional(), type: z.string().optional(), doc_schema: z.string() })),
+    }),
+  }),
+  listViews: defineOperation({
+    method: 'GET',
+    path: '/silo/v1/views',
+    summary: 'Saved views of the entry list (filters, columns, sort) of the current company, by name',
+    area: 'silo',
+    access: ['owner', 'user', 'app'],
+    output: z.object({ list: z.array(viewSchema) }),
+  }),
+  putView: defineOperation({
+    method: 'PUT',
+    path: '/silo/v1/views/{id}',
+    summary: 'Save a view of the entry list under a client-chosen UUID (creates or replaces it); names are unique per company',
+    area: 'silo',
+    access: ['owner', 'user'],
+    params: z.object({ id: uuid }),
+    body: viewBody,
+    output: viewSchema,
+  }),
+  deleteView: defineOperation({
+    method: 'DELETE',
+    path: '/silo/v1/views/{id}',
+    summary: 'Delete a saved view',
+    area: 'silo',
+    access: ['owner', 'user'],
+    params: z.object({ id: uuid }),
     output: z.object({ deleted: z.number().int() }),
   }),
 };

@@ -5,7 +5,7 @@ import { attachmentRecord, type SyncRecordOf } from '../../api/contract/sync.ts'
 import { nowIso } from '../../clock.ts';
 import { requireEntryRow } from '../../silo/entries.ts';
 import type { AttachmentRow } from '../../silo/entry-view.ts';
-import { unsafeFileNameReason } from '../../silo/file-name.ts';
+import { unsafeDisplayNameReason } from '../../silo/file-name.ts';
 import { MAX_ATTACHMENT_BYTES } from '../../silo/attachments.ts';
 import { companyHolds, grantBlobs } from '../blobs.ts';
 import { recordChange } from '../change-log.ts';
@@ -45,7 +45,7 @@ export const attachmentKind: RecordKind<AttachmentRecord> = {
         throw validationError('record entry_id and id must match the id in the path', { '$.record.id': `must be ${id}` });
       }
       requireEntryRow(ctx, entryId);
-      const reason = unsafeFileNameReason(record.name);
+      const reason = unsafeDisplayNameReason(record.name);
       if (reason) throw validationError(`attachment name ${reason}`, { '$.record.name': reason });
       if (record.size > MAX_ATTACHMENT_BYTES) {
         throw validationError(`refused: the file is ${record.size} bytes; the limit is ${MAX_ATTACHMENT_BYTES}`, { '$.record.size': 'over the attachment limit' });

@@ -29,7 +29,7 @@ export const sequenceEnumerate = defineProvider({
     if (current.signed) {
       return { status: 'KO', code: 'signed', message: 'the envelope is signed; its document can no longer be numbered' };
     }
-    const issued = issuedToThisDocument(ctx, series.id, current.envelope.doc?.code);
+    const issued = issuedToThisDocument(ctx, series.id, current.envelope.doc?.series, current.envelope.doc?.code);
     if (issued) return { status: 'OK', code: 'already', message: `already numbered ${issued} in series ${series.id}` };
     if (series.issuer !== ctx.service.instanceId) {
       return {
@@ -49,9 +49,10 @@ export const sequenceEnumerate = defineProvider({
         });
         const envelope = structuredClone(ctx.entry().envelope);
         // Series and code name the number together: a series left from elsewhere would misname it.
-        if (series.code) envelope.doc.series = series.code;
+        const number = documentSeriesAndCode(series.code, entry.code);
+        if (number.series) envelope.doc.series = number.series;
         else delete envelope.doc.series;
-        envelope.doc.code = entry.code;
+        envelope.doc.code = number.code;
         ctx.updateEntry({ envelope });
       },
     };
@@ -59,15 +60,31 @@ export const sequenceEnumerate = defineProvider({
 });
 
 /**
- * The document's code counts as ours only when this series issued it to this very
- * silo entry: a copy of a numbered invoice carries the code too, and must get its own.
+ * GOBL presents a document's number as `series-code`. A series whose prefix already
+ * starts with its own code (code `FV`, prefix `FV-2026-`) issues `FV-2026-00001`: the
+ * document gets series `FV` and code `2026-00001`, so it reads `FV-2026-00001`, the
+ * code the series issued and its preview showed, never `FV-FV-2026-00001`. Otherwise the
+ * series code is the series and the issued code the code, as GOBL's convention has it.
  */
-function issuedToThisDocument(ctx: StepContext, seriesId: string, code: unknown): string | undefined {
+export function documentSeriesAndCode(seriesCode: string, issued: string): { series?: string; code: string } {
+  if (!seriesCode) return { code: issued };
+  const lead = `${seriesCode}-`;
+  if (issued.length > lead.length && issued.startsWith(lead)) return { series: seriesCode, code: issued.slice(lead.length) };
+  return { series: seriesCode, code: issued };
+}
+
+/**
+ * The document's number counts as ours only when this series issued it to this very
+ * silo entry: a copy of a numbered invoice carries the number too, and must get its own.
+ * The issued code is the document's code, or its series and code joined (see above).
+ */
+function issuedToThisDocument(ctx: StepContext, seriesId: string, series: unknown, code: unknown): string | undefined {
   if (typeof code !== 'string' || code === '') return undefined;
+  const codes = typeof series === 'string' && series !== '' ? [`${series}-${code}`, code] : [code];
   const { store } = ctx.service;
   const rows = store.all(
-    store.q.selectFrom('series_entries').select(['meta']).where('series_id', '=', seriesId).where('code', '=', code),
+    store.q.selectFrom('series_entries').select(['code', 'meta']).where('series_id', '=', seriesId).where('code', 'in', codes),
   );
-  const mine = rows.some((r) => (JSON.parse(r.meta) as Record<string, string>).silo_entry_id === ctx.job.silo_entry_id);
-  return mine ? code : undefined;
+  const mine = rows.find((r) => (JSON.parse(r.meta) as Record<string, string>).silo_entry_id === ctx.job.silo_entry_id);
+  return mine?.code;
 }

@@ -3,12 +3,14 @@ import type { Entry } from '../../api/types.ts';
 import { useApi } from '../../app/ApiContext.tsx';
 import { notifyChanged } from '../../app/changes.ts';
 import { plural } from '../../format/count.ts';
+import { ifMatchOf } from '../../ui/ChangedElsewhere.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { ErrorNotice, errorMessage } from '../../ui/ErrorNotice.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { TagEditor } from '../../ui/TagEditor.tsx';
 import { useToast } from '../../ui/Toasts.tsx';
 import { BulkProgress } from './BulkProgress.tsx';
+import { entryLabel, namedMessage } from './doc-kind.ts';
 import { useBulkRun, type BulkOutcome } from './bulk.ts';
 
 /** The entries a bulk action works on: the selected rows, or every match (fetched page by page). */
@@ -44,7 +46,8 @@ function useResolvedRun() {
 function summarize(outcome: BulkOutcome<Entry>, verb: string): string {
   const ok = outcome.done - outcome.failures.length;
   let text = `${verb} ${plural(ok, 'entry', 'entries')}`;
-  if (outcome.failures.length) text += `; ${outcome.failures.length} failed: ${errorMessage(outcome.failures[0].error)}`;
+  const first = outcome.failures[0];
+  if (first) text += `; ${outcome.failures.length} failed: ${entryLabel(first.item)}: ${namedMessage(errorMessage(first.error), first.item)}`;
   if (outcome.cancelled) text += ' (cancelled)';
   return text;
 }
@@ -61,7 +64,7 @@ export function MoveDialog({ open, count, resolve, onClose, onDone, folders }: B
     const target = folder.trim();
     if (!target) return;
     const outcome = await execute(resolve, `Moving to ${target}…`, (entry) =>
-      entry.folder === target ? Promise.resolve() : api.patchEntry({ params: { id: entry.id }, body: { folder: target } }),
+      entry.folder === target ? Promise.resolve() : api.patchEntry({ params: { id: entry.id }, headers: { 'if-match': ifMatchOf(entry) }, body: { folder: target } }),
     );
     if (!outcome) return;
     notifyChanged('entries', 'folders');
@@ -118,7 +121,7 @@ export function TagDialog({ open, count, resolve, onClose, onDone, knownTags }: 
     const outcome = await execute(resolve, 'Tagging…', (entry) => {
       const tags = [...entry.tags.filter((t) => !remove.includes(t)), ...add.filter((t) => !entry.tags.includes(t))];
       const same = tags.length === entry.tags.length && tags.every((t) => entry.tags.includes(t));
-      return same ? Promise.resolve() : api.patchEntry({ params: { id: entry.id }, body: { tags } });
+      return same ? Promise.resolve() : api.patchEntry({ params: { id: entry.id }, headers: { 'if-match': ifMatchOf(entry) }, body: { tags } });
     });
     if (!outcome) return;
     notifyChanged('entries');

@@ -7,22 +7,29 @@ import { navigate, type Route } from '../../app/routes.ts';
 import { useApiQuery } from '../../app/useApiQuery.ts';
 import { useDebounced } from '../../app/useDebounced.ts';
 import { formatCount, plural } from '../../format/count.ts';
+import { searchWords } from '../../format/highlight.ts';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import { EntryView } from '../entry/EntryView.tsx';
 import { useImport } from '../import/ImportProvider.tsx';
 import { RunWorkflowDialog } from '../workflows/RunWorkflowDialog.tsx';
+import { ExportDialog, type ExportScope } from '../exports/ExportDialog.tsx';
 import { MoveDialog, TagDialog, type ResolveTargets } from './BulkDialogs.tsx';
 import { EntryGrid } from './EntryGrid.tsx';
 import { EntryToolbar } from './EntryToolbar.tsx';
-import { hasNarrowing, loadAllEntries, NO_FILTERS, type EntryFilters } from './filters.ts';
+import { ColumnsMenu } from './ColumnsMenu.tsx';
+import { nextSort, rememberColumns, rememberedColumns, visibleColumns, type ColumnDef, type ColumnId } from './columns.ts';
+import { filterQuery, hasNarrowing, loadAllEntries, NO_FILTERS, type EntryFilters } from './filters.ts';
 import { FolderSidebar } from './FolderSidebar.tsx';
 import { SelectionBar } from './SelectionBar.tsx';
+import { SumBar } from './SumBar.tsx';
+import { showsView, stateOfView, viewBodyOf, type SavedView } from './views.ts';
+import { ViewsMenu } from './ViewsMenu.tsx';
 import { useEntrySource } from './useEntrySource.ts';
 import { useSelection } from './useSelection.ts';
 import './entries.css';
 
-type BulkAction = 'move' | 'tag' | 'run';
+type BulkAction = 'move' | 'tag' | 'run' | 'export' | 'export-list';
 const SEARCH_DEBOUNCE_MS = 200;
 
 /**
@@ -44,6 +51,30 @@ export function EntriesScreen({ route }: { route?: Extract<Route, { screen: 'ent
   const [activeId, setActiveId] = useState<string>();
   const [bulk, setBulk] = useState<BulkAction>();
   const searchRef = useRef<HTMLInputElement>(null);
+  const [chosenColumns, setChosenColumns] = useState<ColumnId[]>(rememberedColumns);
+  const columns = useMemo(() => visibleColumns(chosenColumns), [chosenColumns]);
+  const chooseColumns = useCallback((next: ColumnId[]) => {
+    setChosenColumns(next);
+    rememberColumns(next);
+  }, []);
+  const sort = useMemo(() => ({ by: filters.sort, ascending: filters.ascending }), [filters.sort, filters.ascending]);
+  const onSort = useCallback((column: ColumnDef) => setFilters((f) => ({ ...f, ...sortFields(nextSort({ by: f.sort, ascending: f.ascending }, column)) })), []);
+  const words = useMemo(() => searchWords(q), [q]);
+
+  const [viewsVersion, setViewsVersion] = useState(0);
+  const views = useApiQuery((a) => a.listViews(), [viewsVersion]);
+  const viewList = views.data?.list ?? [];
+  const activeView = viewList.find((v) => showsView(v, effective, chosenColumns, sort));
+  const applyView = useCallback(
+    (view: SavedView) => {
+      const next = stateOfView(view);
+      const { q: viewQuery, ...rest } = next.filters;
+      setFilters(rest);
+      setQuery(viewQuery);
+      chooseColumns(next.columns);
+    },
+    [chooseColumns],
+  );
 
   const foldersVersion = useChangeVersion('folders');
   const entriesVersion = useChangeVersion('entries');
@@ -139,9 +170,10 @@ export function EntriesScreen({ route }: { route?: Extract<Route, { screen: 'ent
   const searching = q !== '';
 
   const clearFilters = () => {
-    setFilters((f) => ({ ...NO_FILTERS, folder: f.folder }));
+    setFilters((f) => ({ ...NO_FILTERS, folder: f.folder, sort: f.sort, ascending: f.ascending }));
     setQuery('');
   };
+  const selectedRows = useMemo(() => (selection.allMatching ? [] : rows.filter((r) => selection.ids.has(r.id))), [rows, selection.allMatching, selection.ids]);
 
   const empty = narrowed ? (
     <EmptyState icon="search" title="Nothing matches" actions={<button type="button" className="btn" onClick={clearFilters}>Clear search and filters</button>}>
@@ -186,6 +218,18 @@ export function EntriesScreen({ route }: { route?: Extract<Route, { screen: 'ent
               if (!activeId && rows[0]) setActiveId(rows[0].id);
               focusGrid();
             }}
+            menus={
+              <>
+                <ViewsMenu
+                  views={viewList}
+                  activeId={activeView?.id}
+                  current={(name) => viewBodyOf(name, effective, chosenColumns, sort)}
+                  onApply={applyView}
+                  onChanged={() => setViewsVersion((v) => v + 1)}
+                />
+                <ColumnsMenu columns={chosenColumns} onChange={chooseColumns} />
+              </>
+            }
           />
           {selection.ids.size > 0 || selection.allMatching ? (
             <SelectionBar
@@ -199,11 +243,12 @@ export function EntriesScreen({ route }: { route?: Extract<Route, { screen: 'ent
               onMove={() => setBulk('move')}
               onTag={() => setBulk('tag')}
               onRun={() => setBulk('run')}
+              onExport={() => setBulk('export')}
               onClear={selection.clear}
             />
           ) : (
             <div className="list-summary" aria-live="polite">
-              <h1 className="list-title">{effective.folder ?? 'All entries'}</h1>
+              <h1 className="list-title">{activeView?.name ?? effective.folder ?? 'All entries'}</h1>
               <span className="muted">
                 {!source.ready
                   ? 'Loading…'
@@ -212,6 +257,9 @@ export function EntriesScreen({ route }: { route?: Extract<Route, { screen: 'ent
                     : `${formatCount(rows.length)}+ entries`}
                 {searching && source.ready ? ` for “${q}”` : ''}
               </span>
+              <button type="button" className="btn btn-sm list-export" onClick={() => setBulk('export-list')} disabled={rows.length === 0}>
+                <Icon name="download" /> Export…
+              </button>
             </div>
           )}
           <EntryGrid
@@ -228,6 +276,11 @@ export function EntriesScreen({ route }: { route?: Extract<Route, { screen: 'ent
             loadMore={source.loadMore}
             retry={source.retry}
             empty={empty}
+            columns={columns}
+            sort={sort}
+            onSort={searching ? undefined : onSort}
+            words={words}
+            footer={selection.ids.size > 0 || selection.allMatching ? <SumBar rows={selectedRows} allMatching={selection.allMatching} filters={effective} /> : undefined}
           />
         </div>
         {openId && (
@@ -265,9 +318,23 @@ export function EntriesScreen({ route }: { route?: Extract<Route, { screen: 'ent
         }}
       />
       <RunWorkflowDialog open={bulk === 'run'} count={selectedCount} resolve={resolveTargets} onClose={() => setBulk(undefined)} />
+      <ExportDialog
+        open={bulk === 'export' || bulk === 'export-list'}
+        onClose={() => setBulk(undefined)}
+        count={bulk === 'export' ? selectedCount : total}
+        what={bulk === 'export' ? 'the selected entries' : effective.folder ? `the entries in ${effective.folder}` : 'the entries listed'}
+        scope={async (): Promise<ExportScope> => {
+          // A search has no server-side filter to export by: its hits are exported by id.
+          if (bulk === 'export' && !selection.allMatching) return { ids: [...selection.ids] };
+          if (searching) return { ids: (await loadAllEntries(api, effective, () => {}, new AbortController().signal)).map((e) => e.id) };
+          return filterQuery(effective);
+        }}
+      />
     </section>
   );
 }
+
+const sortFields = (s: { by: EntryFilters['sort']; ascending: boolean }) => ({ sort: s.by, ascending: s.ascending });
 
 function positionOf(rows: Entry[], id: string): { index: number; count: number } | undefined {
   const index = rows.findIndex((r) => r.id === id);

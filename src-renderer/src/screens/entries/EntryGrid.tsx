@@ -1,12 +1,16 @@
-import { memo, useCallback, useEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, type CSSProperties, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { Entry } from '../../api/types.ts';
 import { entryHref } from '../../app/routes.ts';
 import { formatDay } from '../../format/date.ts';
 import { formatMoney, isNegative } from '../../format/money.ts';
 import { ErrorNotice } from '../../ui/ErrorNotice.tsx';
+import { Icon } from '../../ui/Icon.tsx';
 import { StateBadge } from '../../ui/StatusBadge.tsx';
+import { countsNegative, signedAmount } from './amounts.ts';
+import { gridLayout, type ColumnDef, type SortState } from './columns.ts';
 import { docKind, docNumber, entryTitle } from './doc-kind.ts';
+import { Highlight } from './Highlight.tsx';
 import type { Selection } from './useSelection.ts';
 
 const ROW_HEIGHT = 40;
@@ -29,6 +33,15 @@ interface EntryGridProps {
   loadMore(): void;
   retry(): void;
   empty: ReactNode;
+  /** the columns shown, in order */
+  columns: readonly ColumnDef[];
+  sort: SortState;
+  /** sorting by a header; absent while the list shows search results (they come by relevance) */
+  onSort?(column: ColumnDef): void;
+  /** the search words to mark in the cells */
+  words: readonly string[];
+  /** rows below the list (the sums of the selection), in the grid's columns */
+  footer?: ReactNode;
 }
 
 /**
@@ -37,7 +50,8 @@ interface EntryGridProps {
  * the active row is named by aria-activedescendant.
  */
 export function EntryGrid(props: EntryGridProps) {
-  const { rows, hasMore, loading, ready, error, total, selection, activeId, onActivate, onOpen, loadMore, retry, empty } = props;
+  const { rows, hasMore, loading, ready, error, total, selection, activeId, onActivate, onOpen, loadMore, retry, empty, columns, sort, onSort, words, footer } = props;
+  const layout = useMemo(() => gridLayout(columns), [columns]);
   // The grid is its own scroll container (so it is the one focusable, scrollable element), with a sticky header.
   const gridRef = useRef<HTMLDivElement>(null);
   const count = rows.length + (hasMore || (loading && rows.length > 0) ? 1 : 0);
@@ -148,7 +162,7 @@ export function EntryGrid(props: EntryGridProps) {
   const someSelected = selection.ids.size > 0 && !allLoadedSelected;
 
   return (
-    <div className="entry-grid-wrap">
+    <div className="entry-grid-wrap" style={{ '--grid-columns': layout.template, '--grid-min-width': `${layout.minWidth}px` } as CSSProperties}>
       {error !== undefined && rows.length === 0 && <ErrorNotice error={error} onRetry={retry} />}
       <div
         ref={gridRef}
@@ -179,16 +193,9 @@ export function EntryGrid(props: EntryGridProps) {
                 onChange={() => (allLoadedSelected ? selection.clear() : selection.selectAll(order.current))}
               />
             </div>
-            <div role="columnheader">Date</div>
-            <div role="columnheader">Number</div>
-            <div role="columnheader">Type</div>
-            <div role="columnheader">Supplier</div>
-            <div role="columnheader">Customer</div>
-            <div role="columnheader" className="num">
-              Total
-            </div>
-            <div role="columnheader">State</div>
-            <div role="columnheader">Tags</div>
+            {columns.map((column) => (
+              <ColumnHeader key={column.id} column={column} sort={sort} onSort={onSort} />
+            ))}
           </div>
         </div>
         <div role="rowgroup" className="grid-body">
@@ -223,6 +230,8 @@ export function EntryGrid(props: EntryGridProps) {
                 return (
                   <EntryRow
                     key={item.key}
+                    columns={columns}
+                    words={words}
                     entry={entry}
                     index={item.index}
                     top={item.start - HEADER_HEIGHT}
@@ -238,12 +247,43 @@ export function EntryGrid(props: EntryGridProps) {
           )}
         </div>
       </div>
+      {footer}
+    </div>
+  );
+}
+
+/** A column's header: a button that sorts by it when it can, with aria-sort saying how the list is ordered. */
+function ColumnHeader({ column, sort, onSort }: { column: ColumnDef; sort: SortState; onSort?(column: ColumnDef): void }) {
+  const className = column.amount ? 'num' : undefined;
+  if (!column.sort || !onSort) {
+    return (
+      <div role="columnheader" className={className}>
+        {column.label}
+      </div>
+    );
+  }
+  const active = sort.by === column.sort;
+  const direction = sort.ascending ? 'ascending' : 'descending';
+  return (
+    <div role="columnheader" className={className} aria-sort={active ? direction : 'none'}>
+      <button
+        type="button"
+        tabIndex={-1}
+        className={`sort-btn${active ? ' is-sorted' : ''}`}
+        title={active ? `Sorted by ${column.label.toLowerCase()}, ${direction}; click to reverse` : `Sort by ${column.label.toLowerCase()}`}
+        onClick={() => onSort(column)}
+      >
+        {column.label}
+        <Icon name={active && sort.ascending ? 'up' : 'down'} className={active ? undefined : 'sort-hint'} />
+      </button>
     </div>
   );
 }
 
 interface EntryRowProps {
   entry: Entry;
+  columns: readonly ColumnDef[];
+  words: readonly string[];
   index: number;
   top: number;
   selected: boolean;
@@ -253,13 +293,15 @@ interface EntryRowProps {
   onOpen(id: string): void;
 }
 
-const EntryRow = memo(function EntryRow({ entry, index, top, selected, active, onClick, onCheck, onOpen }: EntryRowProps) {
+const EntryRow = memo(function EntryRow({ entry, columns, words, index, top, selected, active, onClick, onCheck, onOpen }: EntryRowProps) {
   const s = entry.snippet;
   const number = docNumber(s);
   const kind = docKind(entry.doc_schema, s.type);
-  const hasParties = !!(s.supplier || s.customer);
   const title = entryTitle(entry);
   const label = number ? `${kind} ${number}` : title || kind;
+  const shown = new Set(columns.map((c) => c.id));
+  // A document without parties (a scan, a message) shows its title across the party columns.
+  const titleInParties = !(s.supplier || s.customer);
   return (
     <div
       id={`entry-row-${entry.id}`}
@@ -274,44 +316,82 @@ const EntryRow = memo(function EntryRow({ entry, index, top, selected, active, o
       <div role="gridcell" className="cell-check">
         <input type="checkbox" tabIndex={-1} checked={selected} aria-label={`Select ${label}`} onClick={(event) => onCheck(event, entry.id)} readOnly />
       </div>
-      <div role="gridcell" className="nowrap" title={s.issue_date ? undefined : `Imported ${entry.created_at}`}>
-        {s.issue_date ? formatDay(s.issue_date) : <span className="muted">{formatDay(entry.created_at)}</span>}
-      </div>
-      <div role="gridcell" className="ellipsis">
-        <a href={entryHref(entry.id)} tabIndex={-1} className="entry-link" onClick={(event) => event.stopPropagation()}>
-          {number ?? <span className="muted">no number</span>}
-        </a>
-      </div>
-      <div role="gridcell" className="ellipsis muted">
-        {kind}
-      </div>
-      {hasParties ? (
-        <>
-          <div role="gridcell" className="ellipsis" title={s.supplier}>
-            {s.supplier}
-          </div>
-          <div role="gridcell" className="ellipsis" title={s.customer}>
-            {s.customer ?? <span className="muted">—</span>}
-          </div>
-        </>
-      ) : (
-        <div role="gridcell" className="ellipsis cell-title" title={title}>
-          {title}
-        </div>
-      )}
-      <div role="gridcell" className={`num${isNegative(s.total) ? ' negative' : ''}`}>
-        {formatMoney(s.total, s.currency)}
-      </div>
-      <div role="gridcell" className="cell-state">
-        <StateBadge state={entry.state} />
-        {entry.invalid && (
-          <span className="badge tone-bad" title="Not valid: GOBL finds faults in this document">
-            invalid
-          </span>
-        )}
-      </div>
-      <div role="gridcell" className="cell-tags">
-        {entry.tags.length > 0 && (
+      {columns.map((column) => {
+        if (titleInParties && (column.id === 'supplier' || column.id === 'customer')) {
+          if (column.id === 'customer' && shown.has('supplier')) return null;
+          const span = column.id === 'supplier' && shown.has('customer');
+          return (
+            <div key={column.id} role="gridcell" data-column={column.id} className={`ellipsis${span ? ' cell-title' : ''}`} title={title}>
+              <Highlight text={title} words={words} />
+            </div>
+          );
+        }
+        return <Cell key={column.id} column={column} entry={entry} number={number} kind={kind} words={words} />;
+      })}
+    </div>
+  );
+});
+
+function Cell({ column, entry, number, kind, words }: { column: ColumnDef; entry: Entry; number?: string; kind: string; words: readonly string[] }) {
+  const { className, title, content } = cellOf(column, entry, number, kind, words);
+  return (
+    <div role="gridcell" data-column={column.id} className={className} title={title}>
+      {content}
+    </div>
+  );
+}
+
+/** What a column shows for an entry. */
+function cellOf(column: ColumnDef, entry: Entry, number: string | undefined, kind: string, words: readonly string[]): { className?: string; title?: string; content: ReactNode } {
+  const s = entry.snippet;
+  const none = <span className="muted">—</span>;
+  switch (column.id) {
+    case 'issue_date':
+      return s.issue_date
+        ? { className: 'nowrap', content: formatDay(s.issue_date) }
+        : { className: 'nowrap', title: `Imported ${entry.created_at}`, content: <span className="muted">{formatDay(entry.created_at)}</span> };
+    case 'due_date':
+      return { className: 'nowrap', content: s.due_date ? formatDay(s.due_date) : none };
+    case 'number':
+      return {
+        className: 'ellipsis',
+        content: (
+          <a href={entryHref(entry.id)} tabIndex={-1} className="entry-link" onClick={(event) => event.stopPropagation()}>
+            {number ? <Highlight text={number} words={words} /> : <span className="muted">no number</span>}
+          </a>
+        ),
+      };
+    case 'type':
+      return { className: `ellipsis muted${countsNegative(entry) ? ' kind-credit' : ''}`, content: kind };
+    case 'supplier':
+    case 'customer': {
+      const party = s[column.id];
+      return { className: 'ellipsis', title: party, content: party ? <Highlight text={party} words={words} /> : none };
+    }
+    case 'net':
+    case 'tax':
+    case 'total': {
+      const value = signedAmount(entry, column.id);
+      return { className: `num${isNegative(value) ? ' negative' : ''}`, content: formatMoney(value, s.currency) };
+    }
+    case 'state':
+      return {
+        className: 'cell-state',
+        content: (
+          <>
+            <StateBadge state={entry.state} />
+            {entry.invalid && (
+              <span className="badge tone-bad" title="Not valid: GOBL finds faults in this document">
+                invalid
+              </span>
+            )}
+          </>
+        ),
+      };
+    case 'tags':
+      return {
+        className: 'cell-tags',
+        content: entry.tags.length > 0 && (
           <span className="chips" title={entry.tags.join(', ')}>
             {entry.tags.slice(0, 3).map((t) => (
               <span key={t} className="chip">
@@ -320,8 +400,11 @@ const EntryRow = memo(function EntryRow({ entry, index, top, selected, active, o
             ))}
             {entry.tags.length > 3 && <span className="muted">+{entry.tags.length - 3}</span>}
           </span>
-        )}
-      </div>
-    </div>
-  );
-});
+        ),
+      };
+    case 'folder':
+      return { className: 'ellipsis muted', title: entry.folder, content: entry.folder };
+    case 'created_at':
+      return { className: 'nowrap muted', title: entry.created_at, content: formatDay(entry.created_at) };
+  }
+}

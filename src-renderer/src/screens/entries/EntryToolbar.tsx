@@ -1,6 +1,7 @@
-import type { RefObject } from 'react';
+import type { ReactNode, RefObject } from 'react';
 import { ENTRY_STATES } from '../../ui/StatusBadge.tsx';
 import { Icon } from '../../ui/Icon.tsx';
+import { COLUMNS, type EntrySort } from './columns.ts';
 import type { EntryFilters } from './filters.ts';
 
 interface EntryToolbarProps {
@@ -12,10 +13,36 @@ interface EntryToolbarProps {
   knownTags: string[];
   searchRef: RefObject<HTMLInputElement | null>;
   onLeaveSearch(): void;
+  /** the views and columns menus, at the end of the bar */
+  menus?: ReactNode;
 }
 
+interface Order {
+  value: string;
+  label: string;
+  sort: EntrySort;
+  ascending: boolean;
+}
+
+/**
+ * Every order the list can be in, also reachable from the keyboard (the column headers
+ * sort with a click): newest or oldest stored, then each sortable column both ways.
+ */
+const ORDERS: Order[] = [
+  { value: 'newest', label: 'Newest first', sort: 'created_at', ascending: false },
+  { value: 'oldest', label: 'Oldest first', sort: 'created_at', ascending: true },
+  ...COLUMNS.filter((c) => c.sort && c.sort !== 'created_at').flatMap((c): Order[] => {
+    const [low, high] = c.amount ? ['smallest', 'largest'] : c.sort === 'issue_date' || c.sort === 'due_date' ? ['earliest', 'latest'] : ['A to Z', 'Z to A'];
+    const both = [true, false].map((ascending) => ({ value: `${c.sort}-${ascending ? 'asc' : 'desc'}`, label: `${c.label}, ${ascending ? low : high} first`, sort: c.sort!, ascending }));
+    return c.descFirst ? both.reverse() : both;
+  }),
+];
+
+const orderValue = (sort: EntrySort, ascending: boolean): string =>
+  sort === 'created_at' ? (ascending ? 'oldest' : 'newest') : `${sort}-${ascending ? 'asc' : 'desc'}`;
+
 /** Search as you type, and the filters: state, tag, issue date range, order. */
-export function EntryToolbar({ query, onQuery, filters, onFilters, onClear, knownTags, searchRef, onLeaveSearch }: EntryToolbarProps) {
+export function EntryToolbar({ query, onQuery, filters, onFilters, onClear, knownTags, searchRef, onLeaveSearch, menus }: EntryToolbarProps) {
   const searching = query.trim() !== '';
   const narrowed = searching || !!(filters.state || filters.tag || filters.dateFrom || filters.dateTo);
   return (
@@ -88,14 +115,20 @@ export function EntryToolbar({ query, onQuery, filters, onFilters, onClear, know
         <select
           id="filter-order"
           className="select"
-          value={searching ? 'relevance' : filters.ascending ? 'oldest' : 'newest'}
+          value={searching ? 'relevance' : orderValue(filters.sort, filters.ascending)}
           disabled={searching}
           title={searching ? 'Search results come by relevance' : undefined}
-          onChange={(event) => onFilters({ ascending: event.target.value === 'oldest' })}
+          onChange={(event) => {
+            const order = ORDERS.find((o) => o.value === event.target.value);
+            if (order) onFilters({ sort: order.sort, ascending: order.ascending });
+          }}
         >
           {searching && <option value="relevance">Relevance</option>}
-          <option value="newest">Newest first</option>
-          <option value="oldest">Oldest first</option>
+          {ORDERS.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
         </select>
       </div>
       {narrowed && (
@@ -104,6 +137,7 @@ export function EntryToolbar({ query, onQuery, filters, onFilters, onClear, know
           Clear
         </button>
       )}
+      {menus && <div className="toolbar-menus">{menus}</div>}
     </div>
   );
 }

@@ -13,12 +13,14 @@ interface SelectionBarProps {
   onMove(): void;
   onTag(): void;
   onRun(): void;
+  /** export the selection as a ZIP or CSV */
+  onExport?(): void;
   onClear(): void;
 }
 
 /** What can be done with the selected entries; offers "all matching" once every loaded one is selected. */
 export function SelectionBar(props: SelectionBarProps) {
-  const { count, loaded, allLoadedSelected, hasMore, allMatching, total, onAllMatching, onMove, onTag, onRun, onClear } = props;
+  const { count, loaded, allLoadedSelected, hasMore, allMatching, total, onAllMatching, onMove, onTag, onRun, onExport, onClear } = props;
   const label = allMatching ? (total !== undefined ? `All ${formatCount(total)} matching entries selected` : 'All matching entries selected') : `${plural(count, 'entry', 'entries')} selected`;
   return (
     <div className="selection-bar" role="region" aria-label="Selection">
@@ -43,6 +45,11 @@ export function SelectionBar(props: SelectionBarProps) {
         <button type="button" className="btn btn-sm" onClick={onRun}>
           <Icon name="play" /> Run workflow…
         </button>
+        {onExport && (
+          <button type="button" className="btn btn-sm" onClick={onExport}>
+            <Icon name="download" /> Export…
+          </button>
+        )}
         <button type="button" className="btn btn-sm btn-ghost" onClick={onClear}>
           Clear selection
         </button>

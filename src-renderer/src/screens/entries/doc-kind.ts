@@ -43,3 +43,17 @@ export function entryTitle(entry: { doc_schema: string; snippet: Record<string, 
   if (schemaPath(entry.doc_schema) === 'scan' && entry.attachments[0]) return entry.attachments[0].name;
   return entry.snippet.title ?? '';
 }
+
+/**
+ * What a person calls an entry in a message: "Invoice FV-2026-0001", else its title,
+ * else its kind; never its id.
+ */
+export function entryLabel(entry: { doc_schema: string; snippet: Record<string, string>; attachments: Array<{ name: string }> }): string {
+  const kind = docKind(entry.doc_schema, entry.snippet.type);
+  const number = docNumber(entry.snippet);
+  return number ? `${kind} ${number}` : entryTitle(entry) || kind;
+}
+
+/** A service message about an entry, with the entry's id replaced by its name. */
+export const namedMessage = (message: string, entry: { id: string } & Parameters<typeof entryLabel>[0]): string =>
+  message.split(entry.id).join(entryLabel(entry));

@@ -5,24 +5,23 @@ import { entryHref } from '../../app/routes.ts';
 import { formatBytes, formatCount, plural } from '../../format/count.ts';
 import { errorMessage } from '../../ui/ErrorNotice.tsx';
 import { Icon } from '../../ui/Icon.tsx';
-import { importAsCopy, type ImportedFile } from './importer.ts';
+import { importClashesAsCopies, importDuplicatesAsCopies, pendingClashes, pendingDuplicates, retryAttach, skipAllDuplicates } from './decisions.ts';
+import type { ImportedFile } from './importer.ts';
 import type { ImportRun } from './ImportProvider.tsx';
+import { importSummary } from './summary.ts';
+
+type FileChange = (key: number, change: (f: ImportedFile) => ImportedFile) => void;
 
 interface ImportPanelProps {
   run: ImportRun;
   onStop(): void;
   onClose(): void;
-  onFileChange(key: number, change: (f: ImportedFile) => ImportedFile): void;
+  onFileChange: FileChange;
 }
 
-/** The import's progress bar and, for every file, what happened to it. */
+/** The import's progress bar, the decisions it waits for, and for every file what happened to it. */
 export function ImportPanel({ run, onStop, onClose, onFileChange }: ImportPanelProps) {
   const files = run.files;
-  const created = files.reduce((n, f) => n + f.created.length + f.duplicates.length, 0);
-  const existing = files.reduce((n, f) => n + f.existing.length, 0);
-  const failed = files.reduce((n, f) => n + f.errors.length, 0);
-  const duplicates = files.reduce((n, f) => n + f.duplicates.length, 0);
-
   return (
     <section className="import-panel card" aria-labelledby="import-title">
       <header className="card-header">
@@ -40,48 +39,96 @@ export function ImportPanel({ run, onStop, onClose, onFileChange }: ImportPanelP
       <div className="import-progress">
         <progress aria-label="Import progress" max={Math.max(run.total, 1)} value={run.running ? run.done : Math.max(run.total, 1)} />
         <p className="muted" role="status">
-          {run.running
-            ? run.phase
-            : [
-                plural(created, 'entry', 'entries') + ' added',
-                existing ? `${formatCount(existing)} already there` : '',
-                duplicates ? `${formatCount(duplicates)} duplicate${duplicates === 1 ? '' : 's'}` : '',
-                failed ? `${formatCount(failed)} failed` : '',
-              ]
-                .filter(Boolean)
-                .join(' · ')}
+          {run.running ? run.phase : importSummary(files)}
         </p>
       </div>
+      {!run.running && <Decisions files={files} onFileChange={onFileChange} />}
       <ul className="import-files" aria-label="Imported files">
         {files.map((file) => (
-          <FileRow key={file.key} file={file} onChange={(change) => onFileChange(file.key, change)} />
+          <FileRow key={file.key} file={file} onFileChange={onFileChange} />
         ))}
       </ul>
     </section>
   );
 }
 
-function FileRow({ file, onChange }: { file: ImportedFile; onChange(change: (f: ImportedFile) => ImportedFile): void }) {
+/**
+ * One decision for every document the company holds already ("skip all" or "import all
+ * as new copies"), and one for every envelope whose id belongs to another document.
+ */
+function Decisions({ files, onFileChange }: { files: ImportedFile[]; onFileChange: FileChange }) {
   const api = useApi();
-  const [busy, setBusy] = useState(false);
-  const tone = file.errors.length ? 'bad' : file.duplicates.length ? 'warn' : file.phase === 'done' ? 'good' : 'busy';
-  const single = file.documents <= 1;
+  const [busy, setBusy] = useState<string>();
+  const [error, setError] = useState<string>();
+  const duplicates = pendingDuplicates(files);
+  const clashes = pendingClashes(files);
+  if (duplicates.length === 0 && clashes.length < 2 && !error) return null;
 
-  async function copy(index: number) {
-    const error = file.errors[index];
-    if (!error?.data) return;
-    setBusy(true);
+  async function act(label: string, work: () => Promise<void>) {
+    setBusy(label);
+    setError(undefined);
     try {
-      const result = await importAsCopy(api, error.data);
-      onChange((f) => {
-        const errors = f.errors.filter((_, i) => i !== index);
-        if (result.status === 'error') return { ...f, errors: [...errors, { message: result.error?.message ?? 'not stored' }] };
-        if (result.duplicate_of) return { ...f, errors, duplicates: [...f.duplicates, { id: result.id, of: result.duplicate_of }] };
-        return { ...f, errors, created: [...f.created, result.id!] };
-      });
+      await work();
       notifyChanged('entries', 'folders');
     } catch (err) {
-      onChange((f) => ({ ...f, errors: f.errors.map((e, i) => (i === index ? { ...e, message: errorMessage(err), data: undefined } : e)) }));
+      setError(errorMessage(err));
+    } finally {
+      setBusy(undefined);
+    }
+  }
+
+  return (
+    <div className="import-decisions" role="group" aria-label="Decide for all">
+      {duplicates.length > 0 && (
+        <div className="import-decision tone-warn">
+          <p>
+            <Icon name="alert" /> {duplicates.length === 1 ? 'One document is' : `${formatCount(duplicates.length)} documents are`} already stored (the same
+            document, or the same file under another name). Nothing was stored for {duplicates.length === 1 ? 'it' : 'them'}.
+          </p>
+          <div className="decision-actions">
+            <button type="button" className="btn btn-sm" disabled={!!busy} onClick={() => skipAllDuplicates(files, onFileChange)}>
+              Skip all duplicates
+            </button>
+            <button
+              type="button"
+              className="btn btn-sm"
+              disabled={!!busy}
+              onClick={() => void act('copies', () => importDuplicatesAsCopies(api, files, onFileChange))}
+            >
+              {busy === 'copies' ? 'Importing…' : `Import all ${formatCount(duplicates.length)} as new copies`}
+            </button>
+          </div>
+        </div>
+      )}
+      {clashes.length >= 2 && (
+        <div className="import-decision tone-warn">
+          <p>
+            <Icon name="alert" /> {plural(clashes.length, 'envelope has', 'envelopes have')} an id another document already uses.
+          </p>
+          <div className="decision-actions">
+            <button type="button" className="btn btn-sm" disabled={!!busy} onClick={() => void act('clashes', () => importClashesAsCopies(api, files, onFileChange))}>
+              {busy === 'clashes' ? 'Importing…' : `Import all ${formatCount(clashes.length)} as new copies`}
+            </button>
+          </div>
+        </div>
+      )}
+      {error && <p className="import-error">{error}</p>}
+    </div>
+  );
+}
+
+function FileRow({ file, onFileChange }: { file: ImportedFile; onFileChange: FileChange }) {
+  const api = useApi();
+  const [busy, setBusy] = useState(false);
+  const waiting = file.duplicates.some((d) => !d.skipped) || file.clashes.length > 0;
+  const tone = file.errors.length ? 'bad' : waiting ? 'warn' : file.phase === 'done' ? 'good' : 'busy';
+  const single = file.documents <= 1;
+
+  async function run(work: () => Promise<void>) {
+    setBusy(true);
+    try {
+      await work();
+      notifyChanged('entries', 'folders');
     } finally {
       setBusy(false);
     }
@@ -115,15 +162,29 @@ function FileRow({ file, onChange }: { file: ImportedFile; onChange(change: (f: 
           ) : (
             <span>{formatCount(file.existing.length)} already imported</span>
           ))}
-        {file.duplicates.map((d, i) => (
-          <span key={i} className="import-warning" role="note">
-            <Icon name="alert" /> This document is already stored: <a href={entryHref(d.of)}>see the earlier entry</a>
-            {d.id && (
+        {file.copies.map((c) => (
+          <span key={c.id}>
+            Imported as a new copy · <a href={entryHref(c.id)}>Open</a>
+            {c.of && (
               <>
                 {' '}
-                · <a href={entryHref(d.id)}>the new copy</a>
+                · <a href={entryHref(c.of)}>the earlier entry</a>
               </>
             )}
+          </span>
+        ))}
+        {file.duplicates.map((d, i) => (
+          <span key={i} className="import-warning" role="note">
+            <Icon name="alert" /> {d.skipped ? 'Skipped: ' : ''}
+            {d.by === 'file' ? 'The same file is already stored' : 'This document is already stored'}: <a href={entryHref(d.of)}>see the earlier entry</a>
+          </span>
+        ))}
+        {file.clashes.map((c, i) => (
+          <span key={i} className="import-error">
+            {errorMessage(new Error(c.message))}{' '}
+            <button type="button" className="btn btn-sm" disabled={busy} onClick={() => void run(() => importClashesAsCopies(api, [file], onFileChange, c.item))}>
+              Import as a new copy
+            </button>
           </span>
         ))}
         {file.errors.map((e, i) => (
@@ -140,9 +201,9 @@ function FileRow({ file, onChange }: { file: ImportedFile; onChange(change: (f: 
                   ))}
               </ul>
             )}
-            {e.data && (
-              <button type="button" className="btn btn-sm" disabled={busy} onClick={() => copy(i)}>
-                Import as a new copy
+            {e.retry && (
+              <button type="button" className="btn btn-sm" disabled={busy} onClick={() => void run(() => retryAttach(api, file, i, onFileChange))}>
+                Try attaching again
               </button>
             )}
           </span>

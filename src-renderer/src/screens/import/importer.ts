@@ -1,12 +1,19 @@
 import type { ApiClient } from '../../api/client.ts';
 import type { ImportResult } from '../../api/types.ts';
 import { mimeForFile } from '../attachments/kind.ts';
-import { attachmentIdFor, fileBytes, MAX_ATTACHMENT_BYTES, sha256Hex, toBase64 } from './read-file.ts';
+import { attachmentIdFor, displayNameOf, fileBytes, MAX_ATTACHMENT_BYTES, sha256Hex, toBase64 } from './read-file.ts';
 
 type Json = Record<string, unknown>;
 
 /** The minimal document a non-JSON file becomes: a draft that holds the file until a workflow reads it. */
 export const SCAN_SCHEMA = 'https://silodesk.app/draft-0/scan';
+
+/** A document read from a file, ready to send (and, for a PDF or image, the file to attach to its draft). */
+export interface PendingItem {
+  file: number;
+  body: { data: Json; id?: string; state?: string };
+  attach?: File;
+}
 
 /** One picked or dropped file and what became of it. */
 export interface ImportedFile {
@@ -19,16 +26,13 @@ export interface ImportedFile {
   documents: number;
   created: string[];
   existing: string[];
-  /** stored, but the same document (same digest) was already there */
-  duplicates: Array<{ id?: string; of: string }>;
-  errors: Array<{ message: string; key?: string; fields?: Record<string, string>; data?: Json }>;
-}
-
-interface Item {
-  file: number;
-  body: { data: Json; id?: string; state?: string };
-  /** a non-JSON file to attach once its draft exists */
-  attach?: File;
+  /** stored though the company held it already, because the user asked for copies */
+  copies: Array<{ id: string; of?: string }>;
+  /** not stored: the company holds the same document (or the same file bytes) already */
+  duplicates: Array<{ of: string; by: 'digest' | 'file'; item: PendingItem; skipped?: boolean }>;
+  /** not stored: the envelope's id belongs to another document; it can go in as a new copy */
+  clashes: Array<{ message: string; item: PendingItem }>;
+  errors: Array<{ message: string; key?: string; fields?: Record<string, string>; retry?: { entryId: string; file: File } }>;
 }
 
 const BATCH_ITEMS = 500;
@@ -47,7 +51,9 @@ export function newImportedFile(key: number, file: File): ImportedFile {
     documents: 0,
     created: [],
     existing: [],
+    copies: [],
     duplicates: [],
+    clashes: [],
     errors: [],
   };
 }
@@ -62,10 +68,11 @@ export interface ImportCallbacks {
  * Imports files: GOBL envelopes and documents (JSON, one or an array per file) go
  * to the service in batches through `importEntries`; any other file (PDF, image,
  * XML…) becomes a draft entry with the file attached. Every file gets its own
- * result, and a failure never stops the others.
+ * result, and a failure never stops the others. What the company holds already is
+ * not stored again: it waits for one decision for all of them (decisions.ts).
  */
 export async function importFiles(api: ApiClient, files: File[], cb: ImportCallbacks): Promise<void> {
-  const items: Item[] = [];
+  const items: PendingItem[] = [];
   for (let index = 0; index < files.length; index++) {
     cb.signal.throwIfAborted();
     const file = files[index];
@@ -79,7 +86,29 @@ export async function importFiles(api: ApiClient, files: File[], cb: ImportCallb
       cb.update(index, (f) => ({ ...f, phase: 'done', errors: [{ message: (err as Error).message }] }));
     }
   }
+  await sendItems(api, items, 'skip', cb, (item, outcome) => cb.update(item.file, (f) => recordOutcome(f, item, outcome)));
+  for (let index = 0; index < files.length; index++) cb.update(index, (f) => ({ ...f, phase: 'done' }));
+  cb.progress(items.length, items.length, 'Done');
+}
 
+/** What became of one item: the service's answer, after its file (if any) was attached. */
+export type Outcome =
+  | { status: 'created' | 'exists'; id: string; duplicate_of?: string }
+  | { status: 'duplicate'; of: string; by: 'digest' | 'file' }
+  | { status: 'clash'; message: string }
+  | { status: 'error'; message: string; key?: string; fields?: Record<string, string>; retry?: { entryId: string; file: File } };
+
+/**
+ * Sends items in batches and attaches the files of the drafts made. A draft whose file
+ * could not be attached is a failure (with a retry), never "added".
+ */
+export async function sendItems(
+  api: ApiClient,
+  items: PendingItem[],
+  onDuplicate: 'skip' | 'store',
+  cb: Pick<ImportCallbacks, 'progress' | 'signal'>,
+  record: (item: PendingItem, outcome: Outcome) => void,
+): Promise<void> {
   const total = items.length;
   let done = 0;
   for (const batch of batches(items)) {
@@ -87,7 +116,7 @@ export async function importFiles(api: ApiClient, files: File[], cb: ImportCallb
     cb.progress(done, total, `Storing ${total === 1 ? 'the document' : `documents ${done + 1}–${done + batch.length} of ${total}`}…`);
     let results: ImportResult[];
     try {
-      results = (await api.importEntries({ body: { entries: batch.map((i) => i.body) } })).results;
+      results = (await api.importEntries({ body: { entries: batch.map((i) => i.body), on_duplicate: onDuplicate } })).results;
     } catch (err) {
       // The whole call failed (service unreachable, too large): every item in it failed alike.
       const e = err as Error & { key?: string };
@@ -95,61 +124,53 @@ export async function importFiles(api: ApiClient, files: File[], cb: ImportCallb
     }
     for (const result of results) {
       const item = batch[result.index];
-      if (!item) continue;
-      // Attaching again to a draft that exists is a no-op, and completes an import that stopped halfway.
-      if (result.status !== 'error' && item.attach) {
-        try {
-          cb.progress(done, total, `Attaching ${item.attach.name}…`);
-          await attach(api, result.id!, item.attach);
-        } catch (err) {
-          record(cb, item, { index: result.index, status: 'error', id: result.id, error: { key: 'internal', code: 'internal', message: `the draft was made, but the file could not be attached: ${(err as Error).message}` } });
-          continue;
-        }
-      }
-      record(cb, item, result);
+      if (item) record(item, await outcomeOf(api, item, result, (phase) => cb.progress(done, total, phase)));
     }
     done += batch.length;
     cb.progress(done, total, 'Storing documents…');
   }
-  for (let index = 0; index < files.length; index++) cb.update(index, (f) => ({ ...f, phase: 'done' }));
-  cb.progress(total, total, 'Done');
 }
 
-/** Imports a document again as a new entry (after its envelope's id turned out to be taken). */
-export async function importAsCopy(api: ApiClient, data: Json): Promise<ImportResult> {
-  const doc = (data.doc as Json | undefined) ?? data;
-  const answer = await api.importEntries({ body: { entries: [{ data: doc }] } });
-  return answer.results[0];
-}
-
-function record(cb: ImportCallbacks, item: Item, result: ImportResult) {
-  cb.update(item.file, (f) => {
-    switch (result.status) {
-      case 'created':
-        return result.duplicate_of
-          ? { ...f, duplicates: [...f.duplicates, { id: result.id, of: result.duplicate_of }] }
-          : { ...f, created: [...f.created, result.id!] };
-      case 'exists':
-        return { ...f, existing: [...f.existing, result.id!] };
-      default:
-        return {
-          ...f,
-          errors: [
-            ...f.errors,
-            {
-              message: result.error?.message ?? 'the document was not stored',
-              key: result.error?.key,
-              fields: result.error?.fields,
-              data: result.error?.key === 'conflict' ? item.body.data : undefined,
-            },
-          ],
-        };
+async function outcomeOf(api: ApiClient, item: PendingItem, result: ImportResult, progress: (phase: string) => void): Promise<Outcome> {
+  switch (result.status) {
+    case 'duplicate':
+      return { status: 'duplicate', of: result.duplicate_of!, by: result.duplicate_by ?? 'digest' };
+    case 'error':
+      if (result.error?.key === 'conflict') return { status: 'clash', message: result.error.message };
+      return { status: 'error', message: result.error?.message ?? 'the document was not stored', key: result.error?.key, fields: result.error?.fields };
+    default: {
+      // Attaching again to a draft that exists is a no-op, and completes an import that stopped halfway.
+      if (item.attach) {
+        try {
+          progress(`Attaching ${item.attach.name}…`);
+          await attach(api, result.id!, item.attach);
+        } catch (err) {
+          return { status: 'error', message: `the draft was made, but the file could not be attached: ${(err as Error).message}`, key: 'internal', retry: { entryId: result.id!, file: item.attach } };
+        }
+      }
+      return { status: result.status, id: result.id!, duplicate_of: result.duplicate_of };
     }
-  });
+  }
 }
 
-function* batches(items: Item[]): Generator<Item[]> {
-  let batch: Item[] = [];
+/** A file's record with one more outcome of its documents. */
+export function recordOutcome(f: ImportedFile, item: PendingItem, outcome: Outcome): ImportedFile {
+  switch (outcome.status) {
+    case 'created':
+      return { ...f, created: [...f.created, outcome.id] };
+    case 'exists':
+      return { ...f, existing: [...f.existing, outcome.id] };
+    case 'duplicate':
+      return { ...f, duplicates: [...f.duplicates, { of: outcome.of, by: outcome.by, item }] };
+    case 'clash':
+      return { ...f, clashes: [...f.clashes, { message: outcome.message, item }] };
+    default:
+      return { ...f, errors: [...f.errors, { message: outcome.message, key: outcome.key, fields: outcome.fields, retry: outcome.retry }] };
+  }
+}
+
+function* batches(items: PendingItem[]): Generator<PendingItem[]> {
+  let batch: PendingItem[] = [];
   let bytes = 0;
   for (const item of items) {
     const size = JSON.stringify(item.body).length;
@@ -164,7 +185,7 @@ function* batches(items: Item[]): Generator<Item[]> {
   if (batch.length > 0) yield batch;
 }
 
-async function jsonItems(file: File, index: number): Promise<Item[]> {
+async function jsonItems(file: File, index: number): Promise<PendingItem[]> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(await file.text());
@@ -184,9 +205,10 @@ async function jsonItems(file: File, index: number): Promise<Item[]> {
 /**
  * A draft for a non-JSON file. Its id is derived from the file's name and bytes,
  * so importing the same file again finds the draft already there instead of
- * making a second one.
+ * making a second one; the same bytes under another name are the service's to
+ * recognise (a duplicate by file).
  */
-async function draftItem(file: File, index: number): Promise<Item> {
+async function draftItem(file: File, index: number): Promise<PendingItem> {
   if (file.size > MAX_ATTACHMENT_BYTES) throw new Error('this file is larger than the 50 MiB an attachment may be');
   const bytes = await fileBytes(file);
   const hash = await sha256Hex(bytes);
@@ -194,11 +216,15 @@ async function draftItem(file: File, index: number): Promise<Item> {
   return { file: index, body: { data, id: await uuidFrom(`silodesk-scan/${hash}/${file.name}`), state: 'draft' }, attach: file };
 }
 
-async function attach(api: ApiClient, entryId: string, file: File): Promise<void> {
+/**
+ * Attaches a file to its draft: the id is path-safe (made from the name), the name is
+ * the file's own, shown and downloaded as the user knows it (`Scan 2025-03-14 10:30.pdf`).
+ */
+export async function attach(api: ApiClient, entryId: string, file: File): Promise<void> {
   const bytes = await fileBytes(file);
   await api.putAttachment({
     params: { entry_id: entryId, id: attachmentIdFor(file.name) },
-    body: { name: file.name, mime: mimeForFile(file), desc: 'Imported file', hash: await sha256Hex(bytes), data: toBase64(bytes) },
+    body: { name: displayNameOf(file.name), mime: mimeForFile(file), desc: 'Imported file', hash: await sha256Hex(bytes), data: toBase64(bytes) },
   });
 }
 

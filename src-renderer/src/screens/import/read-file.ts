@@ -34,3 +34,13 @@ export function attachmentIdFor(name: string, taken: ReadonlySet<string> = new S
 
 /** Attachments are capped at 50 MiB by the service. */
 export const MAX_ATTACHMENT_BYTES = 50 * 1024 * 1024;
+
+/**
+ * The name a file is shown and downloaded by: its own, as the user knows it
+ * (`Scan 2025-03-14 10:30.pdf`), with characters no one can see (control and
+ * formatting characters a file system may still allow) turned into spaces.
+ */
+export function displayNameOf(name: string): string {
+  const shown = Array.from(name.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu, ' ').trim()).slice(0, 255).join('');
+  return shown || 'file';
+}

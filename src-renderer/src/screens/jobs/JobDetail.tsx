@@ -5,6 +5,7 @@ import { formatDateTime, formatDuration, formatTime } from '../../format/date.ts
 import { ErrorNotice } from '../../ui/ErrorNotice.tsx';
 import { JobStatusBadge } from '../../ui/StatusBadge.tsx';
 import { useToast } from '../../ui/Toasts.tsx';
+import { useEntryNames } from './useEntryNames.ts';
 import { jobFinished } from './useLiveJob.ts';
 import { useState } from 'react';
 
@@ -23,6 +24,7 @@ export function JobDetail({ job, workflowName, error, onChange, compact }: JobDe
   const notify = useToast();
   const [cancelling, setCancelling] = useState(false);
   const finished = jobFinished(job);
+  const entryName = useEntryNames([job.silo_entry_id], job.status).get(job.silo_entry_id);
 
   async function cancel() {
     setCancelling(true);
@@ -65,7 +67,9 @@ export function JobDetail({ job, workflowName, error, onChange, compact }: JobDe
       <dl className="kv job-facts">
         <dt>Entry</dt>
         <dd>
-          <a href={entryHref(job.silo_entry_id)}>{job.silo_entry_id}</a>
+          <a href={entryHref(job.silo_entry_id)} title={entryName?.title}>
+            {entryName?.label ?? job.silo_entry_id}
+          </a>
         </dd>
         <dt>Workflow</dt>
         <dd>

@@ -9,6 +9,7 @@ import { ErrorNotice } from '../../ui/ErrorNotice.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import { JobStatusBadge } from '../../ui/StatusBadge.tsx';
 import { JobDetail } from './JobDetail.tsx';
+import { entryLabel, useEntryNames } from './useEntryNames.ts';
 import { useLiveJob } from './useLiveJob.ts';
 import { useWorkflows } from './useWorkflowNames.ts';
 import './jobs.css';
@@ -39,6 +40,7 @@ function JobList() {
   const [loading, setLoading] = useState(false);
   const version = useChangeVersion('jobs');
   const [tick, setTick] = useState(0);
+  const names = useEntryNames((jobs ?? []).map((j) => j.silo_entry_id), (jobs ?? []).filter((j) => j.completed_at).length);
 
   const load = useCallback(
     async (cursor?: string) => {
@@ -130,8 +132,8 @@ function JobList() {
                   </td>
                   <td>{job.intents.length}</td>
                   <td>
-                    <a href={entryHref(job.silo_entry_id)} className="mono">
-                      {job.silo_entry_id.slice(0, 8)}…
+                    <a href={entryHref(job.silo_entry_id)} className={names.has(job.silo_entry_id) ? undefined : 'mono'} title={names.get(job.silo_entry_id)?.title ?? job.silo_entry_id}>
+                      {entryLabel(names, job.silo_entry_id)}
                     </a>
                   </td>
                   <td className="nowrap">{job.completed_at ? formatDuration(job.created_at, job.completed_at) : '…'}</td>

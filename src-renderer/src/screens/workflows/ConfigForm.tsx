@@ -78,7 +78,7 @@ function ConfigField({ name, schema, required, value, onChange, path, errorAt }:
               value={typeof value === 'string' ? value : ''}
               maxLength={schema.maxLength}
               required={required}
-              placeholder={typeof schema.default === 'string' ? schema.default : undefined}
+              placeholder={typeof schema.default === 'string' ? `${schema.default} (default)` : undefined}
               onChange={(event) => onChange(event.target.value === '' ? undefined : event.target.value)}
             />
           )}
@@ -97,29 +97,42 @@ function ConfigField({ name, schema, required, value, onChange, path, errorAt }:
               min={schema.minimum}
               max={schema.maximum}
               required={required}
+              placeholder={typeof schema.default === 'number' ? `${schema.default} (default)` : undefined}
               value={typeof value === 'number' ? String(value) : ''}
               onChange={(event) => onChange(event.target.value === '' ? undefined : Number(event.target.value))}
             />
           )}
         </Field>
       );
-    case 'boolean':
+    case 'boolean': {
+      // An unset switch shows what the step will do: its JSON Schema default (gobl.validate's
+      // arithmetic is on unless turned off). Set back to the default, it is left out of the config.
+      const fallback = schema.default === true;
+      const checked = typeof value === 'boolean' ? value : fallback;
       return (
         <div className="field">
           <label className="check">
-            <input type="checkbox" checked={value === true} onChange={(event) => onChange(event.target.checked ? true : required ? false : undefined)} />
+            <input
+              type="checkbox"
+              checked={checked}
+              onChange={(event) => onChange(event.target.checked === fallback && !required ? undefined : event.target.checked)}
+            />
             {labelFor(name, schema)}
+            {schema.default !== undefined && typeof value !== 'boolean' && <span className="muted"> (default)</span>}
           </label>
           {hint && <span className="hint">{hint}</span>}
           {error && <span className="field-error">{error}</span>}
         </div>
       );
+    }
     case 'enum':
       return (
         <Field label={label} error={error} hint={hint}>
           {(a11y) => (
             <select {...a11y} className="select" value={typeof value === 'string' ? value : ''} onChange={(event) => onChange(event.target.value || undefined)}>
-              {(!required || value === undefined) && <option value="">{required ? 'Choose…' : '—'}</option>}
+              {(!required || value === undefined) && (
+                <option value="">{typeof schema.default === 'string' ? `${schema.default} (default)` : required ? 'Choose…' : '—'}</option>
+              )}
               {(schema.enum as string[]).map((option) => (
                 <option key={option} value={option}>
                   {option}

@@ -1,0 +1,41 @@
+import type { Ctx } from '../api/handler.ts';
+import type { DerivedDocument } from './document.ts';
+
+/** Silodesk's placeholder for an imported file (a PDF, a scan): it names the file's SHA-256. */
+export const SCAN_SCHEMA = 'https://silodesk.app/draft-0/scan';
+
+export interface Twin {
+  /** the entry of the company that already holds this document or file */
+  id: string;
+  by: 'digest' | 'file';
+}
+
+/** The SHA-256 of the file a scan placeholder stands for, when it is one. */
+export function scannedFileHash(doc: DerivedDocument): string | undefined {
+  const body = doc.envelope.doc as Record<string, unknown> | undefined;
+  if (body?.$schema !== SCAN_SCHEMA) return undefined;
+  return typeof body.sha256 === 'string' && /^[0-9a-f]{64}$/.test(body.sha256) ? body.sha256 : undefined;
+}
+
+/**
+ * Another entry of the company holding the same thing as `doc` would: the same document
+ * (its digest), or for a scanned file the same bytes under any name (an attachment of
+ * that hash, or a file met earlier in the same import, `seenFiles`). Index lookups only.
+ */
+export function findTwin(ctx: Ctx, id: string, doc: DerivedDocument, seenFiles: ReadonlyMap<string, string>): Twin | undefined {
+  const { store } = ctx.service;
+  const company = ctx.caller.companyId;
+  const hash = scannedFileHash(doc);
+  if (hash) {
+    const earlier = seenFiles.get(hash);
+    if (earlier && earlier !== id) return { id: earlier, by: 'file' };
+    const holder = store
+      .statement('SELECT entry_id FROM attachments WHERE hash = ? AND company_id = ? AND entry_id <> ? ORDER BY created_at LIMIT 1')
+      .get(hash, company, id) as { entry_id: string } | undefined;
+    if (holder) return { id: holder.entry_id, by: 'file' };
+  }
+  const same = store.first(
+    store.q.selectFrom('entries').select('id').where('company_id', '=', company).where('digest_val', '=', doc.digest.val).where('id', '!=', id).limit(1),
+  );
+  return same ? { id: same.id, by: 'digest' } : undefined;
+}

@@ -1,0 +1,35 @@
+import type { Ctx } from '../api/handler.ts';
+import { documentNumber } from './sort-keys.ts';
+
+export interface EntryName {
+  id: string;
+  /** the snippet's title: "Invoice FV-2026-0001 — Supplier → Customer" */
+  title: string;
+  /** series-code, as GOBL presents a number */
+  number?: string;
+  /** the document's type (`standard`, `credit-note`…), when it has one */
+  type?: string;
+  doc_schema: string;
+}
+
+/**
+ * What to call each of these entries of the company, so lists of jobs and results show
+ * `Invoice FV-2026-0001` instead of an id. One primary-key lookup per id; ids of
+ * other companies, or of no entry, are left out.
+ */
+export function entryNames(ctx: Ctx, ids: string[]): { list: EntryName[] } {
+  const unique = [...new Set(ids)];
+  const rows = ctx.service.store
+    .statement(`SELECT id, doc_schema, snippet FROM entries WHERE company_id = ? AND id IN (${unique.map(() => '?').join(', ')})`)
+    .all(ctx.caller.companyId, ...unique) as Array<{ id: string; doc_schema: string; snippet: string }>;
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const list: EntryName[] = [];
+  for (const id of unique) {
+    const row = byId.get(id);
+    if (!row) continue;
+    const snippet = JSON.parse(row.snippet) as Record<string, string>;
+    const number = documentNumber(snippet);
+    list.push({ id, title: snippet.title ?? '', ...(number ? { number } : {}), ...(snippet.type ? { type: snippet.type } : {}), doc_schema: row.doc_schema });
+  }
+  return { list };
+}

@@ -1,0 +1,86 @@
+import type { Ctx } from '../api/handler.ts';
+import { filterSql, type EntryFilter } from './entry-filters.ts';
+import { ftsQueryOf } from './search.ts';
+import { NEGATIVE_TYPES } from './sort-keys.ts';
+
+export interface CurrencySums {
+  currency: string;
+  count: number;
+  net: string;
+  tax: string;
+  total: string;
+}
+
+export interface EntrySums {
+  /** every matching entry, with or without amounts */
+  count: number;
+  /** per currency, the entries that state one; a credit note counts negative */
+  list: CurrencySums[];
+}
+
+const AMOUNT = /^\s*([+-]?)(\d+)(?:\.(\d+))?\s*$/;
+
+/** A decimal string as an exact scaled integer: 12.5 at scale 2 is 1250n. Anything else is 0. */
+function scaled(value: unknown, scale: number): bigint {
+  const m = typeof value === 'string' ? AMOUNT.exec(value) : null;
+  if (!m) return 0n;
+  const [, minus, whole, fraction = ''] = m;
+  const units = BigInt(whole + fraction.padEnd(scale, '0').slice(0, scale));
+  return minus === '-' ? -units : units;
+}
+
+const decimals = (value: unknown): number => (typeof value === 'string' ? (AMOUNT.exec(value)?.[3]?.length ?? 0) : 0);
+
+function decimalString(units: bigint, scale: number): string {
+  const negative = units < 0n;
+  const digits = (negative ? -units : units).toString().padStart(scale + 1, '0');
+  const text = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+  return negative ? `-${text}` : text;
+}
+
+/**
+ * Net, tax and total of every entry matching the filters (and the search text, when
+ * given), per currency, exactly: amounts are added as the decimals the documents state,
+ * at the largest precision any of them has, never as floats. One pass over the
+ * matching rows, reading only the snippet's fields.
+ */
+export function sumEntries(ctx: Ctx, q: EntryFilter & { q?: string }): EntrySums {
+  const { store } = ctx.service;
+  const filters = filterSql(q, 'e');
+  const fields = `e.currency AS currency, json_extract(e.snippet, '$.type') AS type, json_extract(e.snippet, '$.net') AS net,
+    json_extract(e.snippet, '$.tax') AS tax, json_extract(e.snippet, '$.total') AS total`;
+  const match = q.q !== undefined ? ftsQueryOf(q.q) : undefined;
+  if (q.q !== undefined && !match) return { count: 0, list: [] };
+  const rows = (
+    match
+      ? store
+          .statement(
+            `SELECT ${fields} FROM entries_fts f JOIN entries e ON e.seq = f.rowid
+             WHERE entries_fts MATCH ? AND e.company_id = ? ${filters.where.map((w) => `AND ${w}`).join(' ')}`,
+          )
+          .all(match, ctx.caller.companyId, ...filters.params)
+      : store
+          .statement(`SELECT ${fields} FROM entries e WHERE e.company_id = ? ${filters.where.map((w) => `AND ${w}`).join(' ')}`)
+          .all(ctx.caller.companyId, ...filters.params)
+  ) as Array<{ currency: string | null; type: unknown; net: unknown; tax: unknown; total: unknown }>;
+
+  const byCurrency = new Map<string, Array<(typeof rows)[number]>>();
+  for (const row of rows) {
+    if (!row.currency) continue;
+    const list = byCurrency.get(row.currency) ?? [];
+    list.push(row);
+    byCurrency.set(row.currency, list);
+  }
+  const list = [...byCurrency.entries()]
+    .map(([currency, group]): CurrencySums => {
+      const sum = (field: 'net' | 'tax' | 'total') => {
+        const scale = Math.min(20, Math.max(0, ...group.map((r) => decimals(r[field]))));
+        let units = 0n;
+        for (const r of group) units += (typeof r.type === 'string' && NEGATIVE_TYPES.has(r.type) ? -1n : 1n) * scaled(r[field], scale);
+        return decimalString(units, scale);
+      };
+      return { currency, count: group.length, net: sum('net'), tax: sum('tax'), total: sum('total') };
+    })
+    .sort((a, b) => b.count - a.count || a.currency.localeCompare(b.currency));
+  return { count: rows.length, list };
+}
