@@ -8,7 +8,10 @@ import { dirname, join } from 'node:path';
 import { DOCS_SCREENSHOTS_ENV } from '../test/e2e/paths.ts';
 
 /** The tests that publish a screenshot, and the image each one writes. */
-const SHOTS = [{ file: 'test/e2e/entries.e2e.ts', test: 'pages through every entry', image: 'docs/screenshot-entries.png' }];
+const SHOTS = [
+  { file: 'test/e2e/entries.e2e.ts', test: 'pages through every entry', image: 'docs/screenshot-entries.png' },
+  { file: 'test/e2e/editor.e2e.ts', test: 'a new invoice calculates as it is typed', image: 'docs/screenshot-editor.png' },
+];
 
 const run = (args: string[], env: NodeJS.ProcessEnv = process.env) => {
   const result = spawnSync(process.execPath, args, { stdio: 'inherit', env });

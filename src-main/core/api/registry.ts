@@ -1,20 +1,29 @@
 import { accessHandlers } from '../access/handlers.ts';
+import { workspaceHandlers } from '../access/workspace.ts';
+import { regimeHandlers } from '../editor/regime-catalogue.ts';
+import { exportHandlers } from '../exports/handlers.ts';
 import { sequenceHandlers } from '../sequence/handlers.ts';
 import { siloHandlers } from '../silo/handlers.ts';
+import { trustedJwksHandlers } from '../silo/trusted-jwks.ts';
 import { syncHandlers } from '../sync/handlers.ts';
 import { transformHandlers } from '../transform/handlers.ts';
+import { utilsHandlers } from '../utils/handlers.ts';
 import { operations, type OperationName } from './contract/index.ts';
 import type { Handlers } from './handler.ts';
 import type { OperationContract } from './operation.ts';
 
 /** Every operation's contract bound to its handler; the compiler checks none is missing. */
 export const handlers: Handlers = {
-  ping: () => ({ ping: 'pong' as const }),
+  ...utilsHandlers,
   ...siloHandlers,
+  ...trustedJwksHandlers,
   ...sequenceHandlers,
   ...transformHandlers,
   ...accessHandlers,
+  ...workspaceHandlers,
   ...syncHandlers,
+  ...exportHandlers,
+  ...regimeHandlers,
 };
 
 export interface RegisteredOperation {

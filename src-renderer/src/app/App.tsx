@@ -6,6 +6,7 @@ import { navigate, useRoute } from './routes.ts';
 import { SessionProvider } from './SessionContext.tsx';
 import { ShortcutsHelp } from './ShortcutsHelp.tsx';
 import { ToastProvider } from '../ui/Toasts.tsx';
+import { EditorScreen } from '../screens/editor/EditorScreen.tsx';
 import { EntriesScreen } from '../screens/entries/EntriesScreen.tsx';
 import { ImportProvider, useImport } from '../screens/import/ImportProvider.tsx';
 import { JobsScreen } from '../screens/jobs/JobsScreen.tsx';
@@ -40,6 +41,7 @@ function Shell() {
   useShortcuts(true, {
     '?': () => setHelp(true),
     i: () => importer.pickFiles(),
+    n: () => navigate({ screen: 'editor' }),
     '/': (event) => {
       event.preventDefault();
       if (route.screen !== 'entries' || route.entryId) navigate({ screen: 'entries' });
@@ -59,6 +61,7 @@ function Shell() {
         {route.screen === 'series' && <SeriesScreen seriesId={route.seriesId} />}
         {route.screen === 'settings' && <SettingsScreen />}
         {route.screen === 'sync' && <SyncScreen />}
+        {route.screen === 'editor' && <EditorScreen key={route.entryId ?? 'new'} entryId={route.entryId} />}
       </main>
       <ShortcutsHelp open={help} onClose={() => setHelp(false)} />
     </div>

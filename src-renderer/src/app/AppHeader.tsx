@@ -38,6 +38,10 @@ export function AppHeader({ screen, onHelp }: { screen: Screen; onHelp(): void }
       </nav>
       <div className="header-end">
         <SyncBadge />
+        <a className="btn" href={routeHref({ screen: 'editor' })} title="New invoice (n)">
+          <Icon name="plus" />
+          New invoice
+        </a>
         <button type="button" className="btn btn-primary" onClick={importer.pickFiles}>
           <Icon name="upload" />
           Import

@@ -11,6 +11,7 @@ const SHORTCUTS: Array<[string[], string]> = [
   [['Ctrl/⌘', 'click'], 'Add to the selection'],
   [['Ctrl/⌘', 'A'], 'Select all loaded entries'],
   [['i'], 'Import files'],
+  [['n'], 'New invoice'],
   [['?'], 'This list'],
 ];
 

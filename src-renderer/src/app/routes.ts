@@ -14,7 +14,8 @@ export type Route =
   | { screen: 'jobs'; jobId?: string }
   | { screen: 'series'; seriesId?: string }
   | { screen: 'settings' }
-  | { screen: 'sync' };
+  | { screen: 'sync' }
+  | { screen: 'editor'; entryId?: string };
 
 export type Screen = Route['screen'];
 
@@ -41,6 +42,8 @@ export function parseRoute(hash: string): Route {
     case 'settings':
     case 'sync':
       return { screen };
+    case 'editor':
+      return { screen, entryId: id };
     default: {
       const tab = ENTRY_TABS.includes(sub as EntryTab) ? (sub as EntryTab) : undefined;
       return { screen: 'entries', entryId: id, tab, fileId: tab === 'files' ? subId : undefined };
@@ -67,6 +70,8 @@ export function routeHref(route: Route): string {
       return seg('settings');
     case 'sync':
       return seg('sync');
+    case 'editor':
+      return seg('editor', route.entryId);
   }
 }
 

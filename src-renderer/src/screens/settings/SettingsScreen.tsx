@@ -1,4 +1,5 @@
 import { useApiEnv } from '../../app/ApiContext.tsx';
+import { BackupSettings } from './BackupSettings.tsx';
 import { CompanySettings } from './CompanySettings.tsx';
 import { DataSettings } from './DataSettings.tsx';
 import { LocalApiSettings } from './LocalApiSettings.tsx';
@@ -23,6 +24,7 @@ export function SettingsScreen() {
           <SyncSettingsCard />
           {transport === 'ipc' && <LocalApiSettings />}
           <DataSettings />
+          <BackupSettings />
         </div>
       </div>
     </section>
