@@ -41,9 +41,15 @@ export default defineConfig({
     plugins: [copyGoblData()],
     build: {
       outDir: at('out/main'),
-      lib: { entry: at('src-main/index.ts') },
-      // Native module: loaded from node_modules at run time, never bundled.
-      rolldownOptions: { external: ['better-sqlite3'] },
+      rolldownOptions: {
+        // Two entries: the shell (Electron's main process) and the service it starts
+        // in a utility process (src-main/service-process/entry.ts), as out/main/service.js.
+        input: { index: at('src-main/index.ts'), service: at('src-main/service-process/entry.ts') },
+        // Native module: loaded from node_modules at run time, never bundled.
+        external: ['better-sqlite3'],
+        // Shared chunks beside the entries, so paths relative to a module (out/main/gobl-data) hold in any of them.
+        output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
+      },
     },
   },
   preload: {

@@ -1,30 +1,33 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, screen, session, shell, type WebContents } from 'electron';
+import {
+  app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, screen, session, shell, utilityProcess, type WebContents,
+} from 'electron';
 import { APP_CSP, APP_ORIGIN, APP_SCHEME, contentTypeFor, resolveAppPath } from './app-protocol.ts';
-import { ensureDefaultCompany } from './core/access/bootstrap.ts';
-import { setLocalApiControl } from './core/access/local-api.ts';
-import { desktopCaller } from './desktop/desktop-caller.ts';
 import { keySealerFor, KeyStorageRefused } from './desktop/key-sealer.ts';
 import { frameMayNavigate } from './desktop/navigation.ts';
+import { ServiceSupervisor } from './desktop/service-supervisor.ts';
 import { denyAllPermissions, windowPreferences } from './desktop/window-prefs.ts';
-import { createLocalApiControl } from './desktop/local-api-control.ts';
 import { readDesktopSettings, writeDesktopSettings, type DesktopSettings } from './desktop/settings-file.ts';
 import { restoreBounds } from './desktop/window-bounds.ts';
-import { openService, type Service } from './core/service.ts';
-import { startHttpServer } from './http/server.ts';
 import { registerIpcHandlers } from './ipc/register.ts';
 import { isTrustedSender } from './ipc/sender.ts';
+import { unsealSigningKeys } from './service-process/handed-keys.ts';
+import { fromUtilityProcess } from './service-process/ports.ts';
 
 /**
- * The desktop app: holds the service, shows the UI from app:// and answers it over
- * IPC. Kept thin on purpose; everything worth testing lives in core/, ipc/ and
+ * The desktop app's shell: the window, the app:// protocol, the keychain and the
+ * IPC bridge. The service itself (database, jobs, sync, the localhost API) runs in
+ * a utility process (service-process/entry.ts), so nothing it does can freeze the
+ * window; calls from the window are checked here and relayed to it. Kept thin on
+ * purpose; everything worth testing lives in desktop/, ipc/, service-process/ and
  * app-protocol.ts.
  */
 
-// Built layout: out/main/index.js, out/preload/index.cjs, out/renderer/.
+// Built layout: out/main/index.js and service.js, out/preload/index.cjs, out/renderer/.
 const here = dirname(fileURLToPath(import.meta.url));
+const serviceEntry = join(here, 'service.js');
 const preloadPath = join(here, '..', 'preload', 'index.cjs');
 const rendererRoot = join(here, '..', 'renderer');
 
@@ -42,11 +45,10 @@ protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
 ]);
 
-let service: Service | undefined;
+let service: ServiceSupervisor | undefined;
+/** set once the service has closed on quit, so the second `will-quit` goes through */
+let serviceStopped = false;
 let mainWindow: BrowserWindow | undefined;
-let localApi: ReturnType<typeof createLocalApiControl> | undefined;
-/** The install's first company: what the window works in until the user picks another. */
-let defaultCompanyId = '';
 const settingsFile = () => join(app.getPath('userData'), 'settings.json');
 let settings: DesktopSettings;
 
@@ -66,10 +68,16 @@ if (!app.requestSingleInstanceLock()) {
   app.on('activate', () => {
     if (service && BrowserWindow.getAllWindows().length === 0) createWindow();
   });
-  app.on('will-quit', () => {
-    void localApi?.stop();
-    void service?.close();
+  app.on('will-quit', (event) => {
+    if (!service || serviceStopped) return;
+    // The service finishes the calls under way and closes its database before the app goes.
+    event.preventDefault();
+    const stopping = service;
     service = undefined;
+    void stopping.stop().finally(() => {
+      serviceStopped = true;
+      app.quit();
+    });
   });
   app.whenReady().then(start).catch((err: unknown) => {
     console.error('silodesk: could not start:', err);
@@ -81,27 +89,34 @@ if (!app.requestSingleInstanceLock()) {
 
 async function start(): Promise<void> {
   settings = readDesktopSettings(settingsFile());
-  // The instance's private signing keys are sealed with the OS keychain; with no
-  // secure keychain the app refuses to start (with why) rather than store them unsealed.
-  const protectKey = keySealerFor(safeStorage, process.platform);
-  const svc = await openService(join(app.getPath('userData'), 'data'), { protectKey, log: (line) => console.error(line) });
-  service = svc;
-  defaultCompanyId = ensureDefaultCompany(svc.store).id;
-
-  localApi = createLocalApiControl({
-    initial: settings.localApi,
-    start: (port) => startHttpServer(svc, { host: '127.0.0.1', port }),
-    save: (localApiSetting) => saveSettings({ ...settings, localApi: localApiSetting }),
+  const dataDir = join(app.getPath('userData'), 'data');
+  // The instance's private signing keys are sealed with the OS keychain, here (safeStorage
+  // exists in the main process only); with no secure keychain the app refuses to start
+  // (with why) rather than store them unsealed. The service gets them unsealed, in memory.
+  const keychain = keySealerFor(safeStorage, process.platform);
+  const supervisor = new ServiceSupervisor({
+    fork: () => {
+      const child = utilityProcess.fork(serviceEntry, [], { serviceName: 'Silodesk service', stdio: 'inherit' });
+      return { port: fromUtilityProcess(child), onExit: (listener) => void child.on('exit', listener), kill: () => void child.kill() };
+    },
+    config: async () => ({ dataDir, keys: await unsealSigningKeys(dataDir, keychain), localApi: settings.localApi }),
+    onNotice: (notice) => {
+      if (notice.kind === 'local-api-setting') saveSettings({ ...settings, localApi: notice.setting });
+    },
+    onGiveUp: (why) => {
+      dialog.showErrorBox('Silodesk stopped', `${why}. Your data is safe; start Silodesk again.`);
+      app.exit(1);
+    },
+    log: (line) => console.error(line),
   });
-  setLocalApiControl(svc, localApi);
-  await localApi.apply().catch((err: unknown) => console.error('silodesk: localhost API not started:', err));
+  await supervisor.start();
+  service = supervisor;
 
   // The window asks for nothing: no camera, notifications, clipboard reads… (requests and checks)
   denyAllPermissions(session.defaultSession);
   protocol.handle(APP_SCHEME, serveAppFile);
   registerIpcHandlers(ipcMain, {
-    service,
-    currentCaller: (companyId?: string) => desktopCaller(svc.store, defaultCompanyId, companyId),
+    relay: (name, input, caller) => supervisor.call(name, input, caller),
     isTrusted: (frameUrl) => isTrustedSender(frameUrl, uiOrigin),
     log: (line) => console.error(line),
   });

@@ -1,10 +1,12 @@
-import type { IpcAnswer } from '../src-main/ipc/channel.ts';
+import type { CallBridge } from '../src-main/core/api/client/ipc-transport.ts';
 
-/** What the preload exposes to the page as `window.silodesk`: one call, nothing else. */
-export interface SilodeskBridge {
-  /** `companyId`: the company chosen in the window (desktop only; the first company when absent) */
-  call(name: string, input: unknown, companyId?: string): Promise<IpcAnswer>;
-}
+/**
+ * What the preload exposes to the page as `window.silodesk`: one call, nothing else.
+ * `call(name, input, companyId?)`: the company is the one chosen in the window
+ * (desktop only; the first company when absent). The same shape the typed client's
+ * IPC transport calls.
+ */
+export type SilodeskBridge = CallBridge;
 
 declare global {
   interface Window {

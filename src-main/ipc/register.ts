@@ -1,11 +1,8 @@
-import { readFile } from 'node:fs/promises';
-import type { Caller } from '../core/access/tokens.ts';
 import { ApiError, toApiError } from '../core/api/errors.ts';
-import { invokeOperation, type RawInput } from '../core/api/invoke.ts';
-import type { BinaryResult, OperationContract } from '../core/api/operation.ts';
+import type { RawInput } from '../core/api/invoke.ts';
 import { operations } from '../core/api/contract/index.ts';
-import type { Service } from '../core/service.ts';
-import { IPC_CHANNEL, type IpcAnswer, type IpcBinary } from './channel.ts';
+import type { RelayCaller } from '../service-process/relay.ts';
+import { IPC_CHANNEL, type IpcAnswer } from './channel.ts';
 
 /** The part of an `IpcMainInvokeEvent` this adapter reads. */
 export interface IpcEventLike {
@@ -18,34 +15,30 @@ export interface IpcMainLike {
 }
 
 export interface IpcDeps {
-  service: Service;
-  /** the local user acting for the company chosen in the UI (an unknown company is refused) */
-  currentCaller(companyId?: string): Caller;
+  /** hands a checked call to the service process (desktop/service-supervisor.ts) */
+  relay(name: string, input: RawInput, caller: RelayCaller): Promise<IpcAnswer>;
   isTrusted(frameUrl?: string): boolean;
   log?: (line: string) => void;
 }
 
 /**
- * The IPC adapter: one handler for every operation of the registry, so nothing
- * is written per route. It checks the sender frame on every call, since a
- * navigated or injected frame must never reach the service.
+ * The IPC bridge: one handler for every operation of the registry, relayed to the
+ * service process. The sender frame is checked here, in the main process, on
+ * every call, since a navigated or injected frame must never reach the service;
+ * a request that is not `{name, input, company_id?}` for a known operation is
+ * answered here too, and never crosses.
  */
 export function registerIpcHandlers(ipcMain: IpcMainLike, deps: IpcDeps): void {
   ipcMain.handle(IPC_CHANNEL, async (event, request) => {
-    let name = '?';
     try {
       if (!deps.isTrusted(event.senderFrame?.url ?? undefined)) {
         throw new ApiError('forbidden', 'IPC calls are accepted from the app window only');
       }
       const parsed = readRequest(request);
-      name = parsed.name;
-      const result = await invokeOperation({ service: deps.service, caller: deps.currentCaller(parsed.companyId) }, name, parsed.input);
-      const contract = operations[name as keyof typeof operations] as OperationContract;
-      const data = contract.output === 'binary' ? await binaryForIpc(result as BinaryResult) : result;
-      return { ok: true, data };
+      return await deps.relay(parsed.name, parsed.input, { kind: 'desktop', ...(parsed.companyId ? { company_id: parsed.companyId } : {}) });
     } catch (err) {
       const error = toApiError(err);
-      if (error.key === 'internal') deps.log?.(`internal error in IPC ${name}: ${(err as Error)?.stack ?? err}`);
+      if (error.key === 'internal') deps.log?.(`internal error in the IPC bridge: ${(err as Error)?.stack ?? err}`);
       return { ok: false, error: error.toBody() };
     }
   });
@@ -62,10 +55,6 @@ function readRequest(request: unknown): { name: string; input: RawInput; company
     throw new ApiError('bad-request', 'the input of an IPC request is {params?, query?, body?}');
   }
   const parts = (input ?? {}) as RawInput;
-  return { name, input: { params: parts.params, query: parts.query, body: parts.body }, companyId };
-}
-
-async function binaryForIpc(file: BinaryResult): Promise<IpcBinary> {
-  const bytes = file.bytes ?? new Uint8Array(await readFile(file.file!));
-  return { mime: file.mime, name: file.name, size: bytes.byteLength, bytes };
+  // Headers as HTTP carries them (If-Match); the operation's schema decides which it reads.
+  return { name, input: { params: parts.params, query: parts.query, body: parts.body, headers: parts.headers }, companyId };
 }

@@ -2,6 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureDefaultCompany, ensureOwnerTokenFile } from '../../src-main/core/access/bootstrap.ts';
+import { createClient, type ApiClient } from '../../src-main/core/api/client/client.ts';
+import { httpTransport } from '../../src-main/core/api/client/http-transport.ts';
 import { openService, type Service } from '../../src-main/core/service.ts';
 import { startHttpServer, type RunningServer } from '../../src-main/http/server.ts';
 
@@ -12,7 +14,9 @@ export interface TestServer {
   dataDir: string;
   service: Service;
   server: RunningServer;
-  /** fetch with the owner token, JSON in and out */
+  /** the typed client (the renderer's and sync's) with the owner token: errors throw ApiClientError */
+  api: ApiClient;
+  /** fetch with the owner token, JSON in and out: for raw requests (bad input, headers, status codes) */
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
   close(): Promise<void>;
 }
@@ -56,6 +60,7 @@ export async function startTestServer(config: Parameters<typeof openService>[1] 
     url,
     port: server.port,
     token,
+    api: typedClient(url, token),
     dataDir,
     service,
     server,
@@ -66,4 +71,9 @@ export async function startTestServer(config: Parameters<typeof openService>[1] 
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The typed client over HTTP to `url`, as `token`: paths and methods from the contract, never spelled here. */
+export function typedClient(url: string, token: string): ApiClient {
+  return createClient(httpTransport({ baseUrl: url, token: () => token }));
 }

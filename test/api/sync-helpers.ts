@@ -6,12 +6,14 @@ import type Database from 'better-sqlite3';
 import { v4 as uuidv4, v7 as uuidv7 } from 'uuid';
 import { expect } from 'vitest';
 import { ensureDefaultCompany, ensureOwnerTokenFile } from '../../src-main/core/access/bootstrap.ts';
+import type { ApiClient } from '../../src-main/core/api/client/client.ts';
 import type { Ctx } from '../../src-main/core/api/handler.ts';
 import type { SyncStatus } from '../../src-main/core/api/contract/sync.ts';
 import { openService, type Service } from '../../src-main/core/service.ts';
 import type { SyncOptions } from '../../src-main/core/sync/run-context.ts';
 import { startHttpServer, type RunningServer } from '../../src-main/http/server.ts';
 import { loadEnvelope } from '../fixtures/gobl/load.ts';
+import { typedClient } from './harness.ts';
 
 /** Retries short enough for tests, long enough to outlast a restart of the remote. */
 export const FAST_SYNC: Partial<SyncOptions> = {
@@ -29,6 +31,9 @@ export interface Instance {
   server: RunningServer;
   /** every request served: `METHOD /path STATUS` */
   requests: string[];
+  /** the typed client (as the renderer and sync use it) with the owner token; errors throw ApiClientError */
+  api: ApiClient;
+  /** a raw request, for what the typed client would not send (bad input, another token) */
   call(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: any; headers: Headers }>;
   /** stops serving HTTP (the data stays); `listen` serves again on the same port */
   stopServing(): Promise<void>;
@@ -68,6 +73,8 @@ export async function startInstance(
       return { service, caller: { companyId: company.id, kind: 'owner' as const } };
     },
     requests,
+    // the port survives restart(), so one client serves the instance's whole life
+    api: typedClient(server.url, token),
     dataDir,
     get server() {
       return server;
@@ -116,8 +123,7 @@ export async function startInstance(
 
 /** `local` syncs with `remote` (owner token of the remote's default company). */
 export async function connect(local: Instance, remote: Instance, token = remote.token): Promise<void> {
-  const res = await local.call('PUT', '/sync/v1/settings', { remote_url: remote.url, token, interval_minutes: 0 });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  await local.api.putSyncSettings({ body: { remote_url: remote.url, token, interval_minutes: 0 } });
 }
 
 /** Syncs and expects it to end well. */
@@ -134,40 +140,29 @@ export function invoiceDoc(code: string): Record<string, any> {
   return doc;
 }
 
+// The helpers answer `any`: the tests read whatever they check, the typed client has checked the call.
 export async function putEntry(t: Instance, body: Record<string, unknown> = {}, id = uuidv7()): Promise<any> {
-  const res = await t.call('PUT', `/silo/v1/entries/${id}`, { data: invoiceDoc(`INV-${id.slice(-6)}`), ...body });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body;
+  return t.api.putEntry({ params: { id }, body: { data: invoiceDoc(`INV-${id.slice(-6)}`), ...body } });
 }
 
 export async function patch(t: Instance, id: string, body: Record<string, unknown>): Promise<any> {
-  const res = await t.call('PATCH', `/silo/v1/entries/${id}`, body);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body;
+  return t.api.patchEntry({ params: { id }, body: body as never });
 }
 
 export async function attach(t: Instance, entryId: string, fileId: string, bytes: Buffer, name = `${fileId}.txt`): Promise<any> {
-  const res = await t.call('PUT', `/silo/v1/entries/${entryId}/files/${fileId}`, { name, data: bytes.toString('base64') });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body;
+  return t.api.putAttachment({ params: { entry_id: entryId, id: fileId }, body: { name, data: bytes.toString('base64') } });
 }
 
 export async function putMeta(t: Instance, entryId: string, key: string, value: unknown): Promise<any> {
-  const res = await t.call('PUT', `/silo/v1/entries/${entryId}/meta/${key}`, { src: 'erp', value });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body;
+  return t.api.putMeta({ params: { entry_id: entryId, key }, body: { src: 'erp', value: value as never } });
 }
 
 export async function createSeries(t: Instance, code: string): Promise<any> {
-  const res = await t.call('PUT', `/sequence/v1/series/${uuidv4()}`, { name: `Series ${code}`, code, prefix: `${code}-`, padding: 4 });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body;
+  return t.api.putSeries({ params: { id: uuidv4() }, body: { name: `Series ${code}`, code, prefix: `${code}-`, padding: 4 } });
 }
 
 export async function issue(t: Instance, seriesId: string, meta: Record<string, string> = {}): Promise<any> {
-  const res = await t.call('PUT', `/sequence/v1/series/${seriesId}/entries/${uuidv4()}`, { meta });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body;
+  return t.api.putSeriesEntry({ params: { series_id: seriesId, id: uuidv4() }, body: { meta } });
 }
 
 export const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
@@ -222,15 +217,11 @@ export function snapshotOf(db: Database.Database, c: string, blobPath: (hash: st
 }
 
 export async function verifySeries(t: Instance, seriesId: string) {
-  const res = await t.call('GET', `/sequence/v1/series/${seriesId}/verify`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { valid: boolean; count: number; broken?: { id: string; reason: string } };
+  return t.api.verifySeries({ params: { id: seriesId } });
 }
 
 export async function conflicts(t: Instance): Promise<any[]> {
-  const res = await t.call('GET', '/sync/v1/conflicts');
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.list;
+  return (await t.api.listSyncConflicts()).list;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
-const require = createRequire(import.meta.url);
+// Not named `require`: the bundler's CommonJS shim declares that name in the built service.js.
+const requireHere = createRequire(import.meta.url);
 
 let cached: { regular: Buffer; bold: Buffer } | undefined;
 
@@ -11,8 +12,8 @@ let cached: { regular: Buffer; bold: Buffer } | undefined;
  */
 export function dejaVuSans(): { regular: Buffer; bold: Buffer } {
   cached ??= {
-    regular: readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')),
-    bold: readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf')),
+    regular: readFileSync(requireHere.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')),
+    bold: readFileSync(requireHere.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf')),
   };
   return cached;
 }

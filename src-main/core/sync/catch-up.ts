@@ -1,11 +1,7 @@
+import type { AnswerOf } from '../api/client/client.ts';
 import { heldSeries, releaseHold } from '../sequence/holds.ts';
 import { RemoteError } from './remote-client.ts';
 import type { SyncRun } from './run-context.ts';
-
-interface RemoteHead {
-  last_index: number;
-  last_entry_id?: string;
-}
 
 /**
  * After a pull, a series held because this data folder was restored or copied is
@@ -18,9 +14,9 @@ export async function releaseCaughtUp(run: SyncRun): Promise<void> {
   const { store } = run.ctx.service;
   for (const seriesId of heldSeries(store, run.companyId, 'restored')) {
     if (run.signal.aborted) return;
-    let head: RemoteHead;
+    let head: AnswerOf<'getSeries'>;
     try {
-      head = await run.remote.json<RemoteHead>('GET', `/sequence/v1/series/${seriesId}`);
+      head = await run.remote.getSeries({ params: { id: seriesId } });
     } catch (err) {
       if (err instanceof RemoteError && err.status === 404) {
         releaseHold(store, seriesId);

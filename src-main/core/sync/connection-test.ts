@@ -1,8 +1,7 @@
 import type { Ctx } from '../api/handler.ts';
 import { classify } from './controller.ts';
-import { RemoteClient } from './remote-client.ts';
+import { remoteApi } from './remote-client.ts';
 import { normalizeRemoteUrl } from './remote-url.ts';
-import type { Session } from './run.ts';
 import { loadConfig } from './settings.ts';
 
 /**
@@ -21,7 +20,7 @@ export async function testConnection(ctx: Ctx, input: { remote_url?: string; tok
     return { ok: false, error: classify(err) };
   }
   const options = ctx.service.sync.options;
-  const remote = new RemoteClient({
+  const remote = remoteApi({
     baseUrl,
     token,
     retry: { ...options.retry, maxAttempts: 1, timeoutMs: Math.min(options.retry.timeoutMs, 10_000) },
@@ -29,7 +28,7 @@ export async function testConnection(ctx: Ctx, input: { remote_url?: string; tok
   });
   const started = performance.now();
   try {
-    const session = await remote.json<Session>('GET', '/access/v1/session');
+    const session = await remote.getSession();
     if (session.instance_id === ctx.service.instanceId) {
       return { ok: false, error: { kind: 'config', message: 'that URL is this instance itself' } };
     }

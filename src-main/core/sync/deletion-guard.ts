@@ -17,10 +17,9 @@ export async function countRemoteDeletions(run: SyncRun): Promise<number> {
   let cursor = loadConfig(store, run.companyId)!.pull_cursor;
   let hit = 0;
   for (;;) {
-    const qs = new URLSearchParams(cursor ? { cursor } : {});
     let page: { entry_ids: string[]; next_cursor: string; has_more: boolean };
     try {
-      page = await run.remote.json('GET', `/sync/v1/deletions?${qs}`);
+      page = await run.remote.listSyncDeletions({ query: cursor ? { cursor } : {} });
     } catch (err) {
       // A cursor the remote does not know: counted from the start.
       if (err instanceof RemoteError && err.status === 410 && cursor) {

@@ -39,7 +39,7 @@ export async function fetchBlobs(run: SyncRun, items: SyncChange[]): Promise<voi
     const group = wanted.slice(0, 200);
     let answer: { blobs: Array<{ hash: string; data: string }>; missing: string[] };
     try {
-      answer = await run.remote.json('POST', '/sync/v1/blobs/read', { hashes: group }, { maxResponseBytes: answerCap(maxBytes) });
+      answer = await run.remote.readSyncBlobs({ body: { hashes: group } }, { maxResponseBytes: answerCap(maxBytes) });
     } catch (err) {
       if (!(err instanceof RemoteTooLarge)) throw err;
       // Too much at once: one by one, so only the file that is too big is refused.
@@ -60,12 +60,7 @@ export async function fetchBlobs(run: SyncRun, items: SyncChange[]): Promise<voi
 
 async function fetchOne(run: SyncRun, hash: string): Promise<void> {
   try {
-    const answer = await run.remote.json<{ blobs: Array<{ hash: string; data: string }> }>(
-      'POST',
-      '/sync/v1/blobs/read',
-      { hashes: [hash] },
-      { maxResponseBytes: answerCap(run.options.maxBlobBytes) },
-    );
+    const answer = await run.remote.readSyncBlobs({ body: { hashes: [hash] } }, { maxResponseBytes: answerCap(run.options.maxBlobBytes) });
     await keep(run, answer.blobs);
   } catch (err) {
     if (!(err instanceof RemoteTooLarge)) throw err;

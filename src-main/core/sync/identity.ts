@@ -5,8 +5,8 @@ import { formerInstanceIds, newInstanceId } from '../keys/identity.ts';
 import { holdSeries } from '../sequence/holds.ts';
 import type { Service } from '../service.ts';
 import { startFullPull } from './full-pull.ts';
-import type { IdentityAnswer, IdentityClaim } from './pairing.ts';
-import type { RemoteClient } from './remote-client.ts';
+import type { IdentityClaim } from './pairing.ts';
+import type { RemoteApi } from './remote-client.ts';
 
 /**
  * The laptop's side of the identity handshake (see pairing.ts for the remote's).
@@ -24,14 +24,14 @@ import type { RemoteClient } from './remote-client.ts';
 export async function establishIdentity(
   service: Service,
   companyId: string,
-  remote: RemoteClient,
+  remote: RemoteApi,
   remoteInstanceId: string,
   remoteCompanyId: string,
 ): Promise<{ reidentified: boolean }> {
   const { store } = service;
   const key = { companyId, remoteInstanceId, remoteCompanyId };
   let claim = claimFor(service, key);
-  let answer = await remote.json<IdentityAnswer>('POST', '/sync/v1/identity', claim);
+  let answer = await remote.presentSyncIdentity({ body: claim });
   let reidentified = false;
   if (answer.status === 'diverged') {
     const previous = service.instanceId;
@@ -42,7 +42,7 @@ export async function establishIdentity(
         `data folder holds (${claim.acknowledged.counter}): it was restored from a backup or copied. It is now instance ${service.instanceId}.`,
     );
     claim = claimFor(service, key);
-    answer = await remote.json<IdentityAnswer>('POST', '/sync/v1/identity', claim);
+    answer = await remote.presentSyncIdentity({ body: claim });
     if (answer.status === 'diverged') throw new ApiError('conflict', 'the remote does not accept this instance under its new id either');
   }
   if (answer.instance_id !== remoteInstanceId) throw new ApiError('conflict', 'the remote changed identity during the sync');

@@ -1,11 +1,10 @@
+import type { AnswerOf } from '../api/client/client.ts';
 import type { SyncChange } from '../api/contract/sync.ts';
 import { ApiError } from '../api/errors.ts';
 import { isOwnIdentity } from '../keys/identity.ts';
-import type { PublicJwk } from '../keys/instance-keys.ts';
 import { applyItemSafely } from './apply-pulled.ts';
 import type { SyncKind } from './change-log.ts';
 import { countRemoteDeletions, DeletionGuard, localEntryExists } from './deletion-guard.ts';
-import type { FeedPage } from './feed.ts';
 import { fetchBlobs } from './fetch-blobs.ts';
 import { finishFullPull, startFullPull } from './full-pull.ts';
 import { settleClashes } from './key-clash.ts';
@@ -36,12 +35,10 @@ export async function pullChanges(run: SyncRun): Promise<{ conflicts: number; co
   if (!run.allowMassDeletion) guard.check(await countRemoteDeletions(run));
 
   const fetchPage = (cursor: string | null, full: boolean): Promise<Fetched | { error: unknown }> => {
-    const qs = new URLSearchParams({ limit: String(options.pageSize) });
-    if (cursor) qs.set('cursor', cursor);
     // Our own pushes need not come back, except in a full pull, which checks everything.
-    if (!full) qs.set('exclude_origin', instanceId);
+    const query = { limit: options.pageSize, ...(cursor ? { cursor } : {}), ...(full ? {} : { exclude_origin: instanceId }) };
     return remote
-      .json<FeedPage>('GET', `/sync/v1/changes?${qs}`)
+      .listSyncChanges({ query })
       .then(async (page) => {
         const items = page.changes.flatMap((c) => [...(c.requires ?? []), c]);
         await fetchBlobs(run, items);
@@ -93,7 +90,7 @@ export async function pullChanges(run: SyncRun): Promise<{ conflicts: number; co
 }
 
 interface Fetched {
-  page: FeedPage;
+  page: AnswerOf<'listSyncChanges'>;
   items: SyncChange[];
 }
 
@@ -105,7 +102,7 @@ interface Fetched {
  */
 async function takeRemoteKeys(run: SyncRun): Promise<void> {
   const { store, instanceId } = run.ctx.service;
-  const answer = await run.remote.json<{ instances: Array<{ instance_id: string; keys: PublicJwk[] }> }>('GET', '/sync/v1/keys');
+  const answer = await run.remote.getSyncKeys();
   for (const set of answer.instances) {
     if (isOwnIdentity(store, instanceId, set.instance_id) || set.keys.length === 0) continue;
     try {
@@ -123,7 +120,7 @@ async function retryParkedPulls(run: SyncRun): Promise<void> {
   for (const parked of pullRetries(store, run.companyId)) {
     let item: SyncChange;
     try {
-      item = await run.remote.json<SyncChange>('GET', `/sync/v1/records/${parked.kind}/${encodeURIComponent(parked.record_id)}`);
+      item = await run.remote.getSyncRecord({ params: { kind: parked.kind as SyncKind, id: parked.record_id } });
     } catch (err) {
       // The remote no longer has it at all: nothing left to apply.
       if (err instanceof RemoteError && err.status === 404) {

@@ -5,6 +5,7 @@ import type { SyncKind } from './change-log.ts';
 import { changeRow, isPending, pendingRows, type ChangeRow } from './change-rows.ts';
 import { park, unpark } from './parked.ts';
 import { recordKinds } from './records/index.ts';
+import { RemoteError } from './remote-client.ts';
 import type { SyncRun } from './run-context.ts';
 
 interface Outgoing {
@@ -51,7 +52,12 @@ export async function pushChanges(run: SyncRun): Promise<{ conflicts: number }> 
       })),
     };
     await uploadBlobs(run, batch);
-    const { results } = await remote.json<{ results: PushResult[] }>('POST', '/sync/v1/records', body);
+    const { results } = await remote.pushSyncRecords({ body });
+    // One result per record sent, in order: anything else cannot be matched up, and is not guessed at.
+    if (results.length !== batch.length) {
+      const message = `it answered ${results.length} results for ${batch.length} records`;
+      throw new RemoteError(200, { key: 'bad-request', code: 'bad-request', message }, 'pushSyncRecords');
+    }
     store.tx(() => {
       results.forEach((result, i) => {
         if (acknowledge(run, batch[i].row, result) === 'conflict') conflicts++;
@@ -154,12 +160,12 @@ async function uploadBlobs(run: SyncRun, batch: Outgoing[]): Promise<void> {
     ),
   ];
   if (hashes.length === 0) return;
-  const { missing } = await remote.json<{ missing: string[] }>('POST', '/sync/v1/blobs/missing', { hashes });
+  const { missing } = await remote.findMissingSyncBlobs({ body: { hashes } });
   let group: Array<{ hash: string; data: string }> = [];
   let size = 0;
   const flush = async () => {
     if (group.length === 0) return;
-    await remote.json('POST', '/sync/v1/blobs', { blobs: group });
+    await remote.putSyncBlobs({ body: { blobs: group } });
     group = [];
     size = 0;
   };

@@ -1,4 +1,8 @@
+import { AnswerMismatch, parseAnswer } from '../api/client/answer-schema.ts';
+import { contractOf, createClient, type ApiClient, type Transport } from '../api/client/client.ts';
+import { requestPath } from '../api/client/request-path.ts';
 import type { ErrorBody } from '../api/errors.ts';
+import { declaredHeaders, type HttpMethod } from '../api/operation.ts';
 import { nextDelayMs, retryAfterMs, type RetryPolicy } from './backoff.ts';
 
 /** The remote answered with an error that retrying will not fix (4xx other than 429). */
@@ -48,11 +52,56 @@ export interface RemoteClientOptions {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
+/** What one call to the remote may tune. */
+export interface RemoteCallOptions {
+  /** the most bytes its answer may hold (default DEFAULT_MAX_RESPONSE_BYTES) */
+  maxResponseBytes?: number;
+}
+
+/** What the transport adds to a request: the operation's declared headers, already picked. */
+interface RequestOptions extends RemoteCallOptions {
+  headers?: Record<string, string>;
+}
+
+/** The typed client sync talks to its peer with: one method per operation of the registry. */
+export type RemoteApi = ApiClient<RemoteCallOptions>;
+
 /**
- * The client side of sync: JSON over global fetch to another Silodesk. Network
+ * The typed client for another Silodesk: paths and methods come from the
+ * contract, and every answer is parsed with the operation's output schema, so
+ * sync works with what the contract declares, never with a cast of whatever
+ * arrived. An answer that does not match is a RemoteError (not retried).
+ */
+export function remoteApi(options: RemoteClientOptions): RemoteApi {
+  return createClient(remoteTransport(new RemoteClient(options)));
+}
+
+function remoteTransport(http: RemoteClient): Transport<RemoteCallOptions> {
+  return {
+    async call(name, input, options) {
+      const contract = contractOf(name);
+      const what = `${contract.method} ${contract.path}`;
+      // Sync reads files as content-addressed blobs (readSyncBlobs), never as downloads.
+      if (contract.output === 'binary') throw new Error(`${name} answers a file, which sync does not fetch this way`);
+      // Only the headers the operation declares: nothing a caller passes can replace the token.
+      const headers = Object.fromEntries(declaredHeaders(contract).flatMap((h) => (input.headers?.[h] ? [[h, input.headers[h]!]] : [])));
+      const answer = await http.json(contract.method, requestPath(contract, input), input.body, { ...options, headers });
+      try {
+        return parseAnswer(name, answer);
+      } catch (err) {
+        if (!(err instanceof AnswerMismatch)) throw err;
+        throw new RemoteError(200, { key: 'bad-request', code: 'bad-request', message: err.message, fields: err.fields }, what);
+      }
+    },
+  };
+}
+
+/**
+ * JSON over global fetch to another Silodesk, under the typed client: network
  * errors, timeouts, 5xx and 429 are retried with backoff and jitter, honouring
  * Retry-After; every call the sync makes is idempotent, so a retry is always safe.
- * The token goes only in the Authorization header and into no message.
+ * Answers are read with a size cap. The token goes only in the Authorization
+ * header and into no message. Sync code calls `remoteApi`, never this with a path.
  */
 export class RemoteClient {
   readonly #o: RemoteClientOptions;
@@ -61,7 +110,7 @@ export class RemoteClient {
     this.#o = options;
   }
 
-  async json<T>(method: 'GET' | 'PUT' | 'POST', path: string, body?: unknown, opts: { maxResponseBytes?: number } = {}): Promise<T> {
+  async json(method: HttpMethod, path: string, body?: unknown, opts: RequestOptions = {}): Promise<unknown> {
     const { retry, signal } = this.#o;
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const what = `${method} ${path.split('?')[0]}`;
@@ -76,6 +125,7 @@ export class RemoteClient {
         const res = await fetch(this.#o.baseUrl + path, {
           method,
           headers: {
+            ...opts.headers,
             authorization: `Bearer ${this.#o.token}`,
             accept: 'application/json',
             ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
@@ -85,7 +135,7 @@ export class RemoteClient {
         });
         const text = await readCapped(res, maxBytes, what);
         this.#o.onBytes?.(payload === undefined ? 0 : Buffer.byteLength(payload), Buffer.byteLength(text));
-        if (res.ok) return parseJson<T>(text, what);
+        if (res.ok) return parseJson(text, what);
         if (res.status !== 429 && res.status < 500) throw new RemoteError(res.status, parseError(text), what);
         lastProblem = `${what}: the remote answered ${res.status}`;
         retryAfter = retryAfterMs(res.headers.get('retry-after'));
@@ -137,9 +187,9 @@ async function readCapped(res: Response, max: number, what: string): Promise<str
   return Buffer.concat(chunks, size).toString('utf8');
 }
 
-function parseJson<T>(text: string, what: string): T {
+function parseJson(text: string, what: string): unknown {
   try {
-    return JSON.parse(text) as T;
+    return JSON.parse(text) as unknown;
   } catch {
     throw new RemoteError(200, { key: 'bad-request', code: 'bad-request', message: 'its answer is not JSON' }, what);
   }

@@ -1,6 +1,6 @@
 import type { Ctx } from '../api/handler.ts';
 import type { RetryPolicy } from './backoff.ts';
-import type { RemoteClient } from './remote-client.ts';
+import type { RemoteApi } from './remote-client.ts';
 
 export interface SyncOptions {
   /** how often the automatic-sync timer looks for companies that are due */
@@ -34,7 +34,8 @@ export interface Progress {
 export interface SyncRun {
   ctx: Ctx;
   companyId: string;
-  remote: RemoteClient;
+  /** the remote, through the typed client (answers parsed with the contract's schemas) */
+  remote: RemoteApi;
   remoteInstanceId: string;
   options: SyncOptions;
   signal: AbortSignal;

@@ -7,18 +7,12 @@ import { startFullPull } from './full-pull.ts';
 import { establishIdentity } from './identity.ts';
 import { pullChanges } from './pull.ts';
 import { pushChanges } from './push.ts';
-import { RemoteClient } from './remote-client.ts';
+import { remoteApi } from './remote-client.ts';
 import type { Progress, SyncOptions, SyncRun } from './run-context.ts';
 import { loadConfig } from './settings.ts';
 
-export interface Session {
-  company: { id: string; name: string };
-  instance_id: string;
-  caller: { kind: string };
-}
-
 export function remoteClientFor(config: { remote_url: string; token: string }, options: SyncOptions, signal: AbortSignal, progress?: Progress) {
-  return new RemoteClient({
+  return remoteApi({
     baseUrl: config.remote_url,
     token: config.token,
     retry: options.retry,
@@ -51,7 +45,7 @@ export async function runSync(
   if (!config) throw new ApiError('conflict', 'sync is not configured for this company');
   const remote = remoteClientFor(config, options, signal, progress);
   progress.phase = 'connect';
-  const session = await remote.json<Session>('GET', '/access/v1/session');
+  const session = await remote.getSession();
   if (session.instance_id === service.instanceId) throw new ApiError('bad-request', 'the remote URL points at this instance itself');
 
   if (config.remote_instance_id !== session.instance_id || config.remote_company_id !== session.company.id) {

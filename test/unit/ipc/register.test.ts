@@ -10,6 +10,9 @@ import { openService, type Service } from '../../../src-main/core/service.ts';
 import { IPC_CHANNEL, type IpcAnswer, type IpcBinary } from '../../../src-main/ipc/channel.ts';
 import { registerIpcHandlers, type IpcEventLike, type IpcMainLike } from '../../../src-main/ipc/register.ts';
 import { isTrustedSender } from '../../../src-main/ipc/sender.ts';
+import { callService } from '../../../src-main/service-process/host.ts';
+import { createRelayClient, serveRelay } from '../../../src-main/service-process/relay.ts';
+import { memoryPortPair } from '../relay/memory-ports.ts';
 import { loadEnvelopes } from '../../fixtures/gobl/load.ts';
 
 type Listener = (event: IpcEventLike, ...args: unknown[]) => Promise<IpcAnswer>;
@@ -38,9 +41,15 @@ beforeAll(async () => {
       channels.set(channel, listener);
     },
   };
+  // The bridge relays to the service's end of the relay, in this process (the child process is test/unit/relay/).
+  const [shellEnd, serviceEnd] = memoryPortPair();
+  serveRelay(serviceEnd, async () => ({ call: (name, input) => callService(service, caller, name, input), close: async () => {} }), {
+    onClosed: () => undefined,
+  });
+  const relay = createRelayClient(shellEnd);
+  await relay.start({});
   registerIpcHandlers(fakeIpcMain, {
-    service,
-    currentCaller: () => caller,
+    relay: (name, input, who) => relay.call(name, input, who),
     isTrusted: (url) => isTrustedSender(url, 'app://silodesk'),
   });
 });
