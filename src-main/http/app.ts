@@ -6,7 +6,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { resolveToken, type Caller } from '../core/access/tokens.ts';
 import { ApiError, toApiError } from '../core/api/errors.ts';
 import { invokeOperation } from '../core/api/invoke.ts';
-import { DEFAULT_MAX_BODY, type BinaryResult } from '../core/api/operation.ts';
+import { DEFAULT_MAX_BODY, declaredHeaders, type BinaryResult, type OperationContract } from '../core/api/operation.ts';
 import { openApiDocument } from '../core/api/openapi.ts';
 import { registry } from '../core/api/registry.ts';
 import type { Service } from '../core/service.ts';
@@ -76,6 +76,7 @@ export function createHttpApp(service: Service, options: HttpAppOptions): Hono {
           params: c.req.param(),
           query: c.req.query(),
           body,
+          headers: headersOf(c, contract),
         });
         if (contract.output === 'binary') return sendBinary(c, result as BinaryResult);
         return c.json(result as object, 200);
@@ -105,6 +106,16 @@ export function createHttpApp(service: Service, options: HttpAppOptions): Hono {
 const WEB_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
   "connect-src 'self'; object-src 'none'; frame-src 'self' blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/** The request headers the operation declares, and only those: nothing else of the request reaches a handler. */
+function headersOf(c: Context, contract: OperationContract): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of declaredHeaders(contract)) {
+    const value = c.req.header(name);
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
 
 function specificity(path: string): number {
   return path.split('/').filter((s) => s && !s.startsWith('{')).length * 10 - (path.match(/\{/g)?.length ?? 0);

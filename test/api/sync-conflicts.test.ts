@@ -55,12 +55,12 @@ describe('sync conflicts', () => {
     expect(copy.data.doc.code).toBe('LOCAL-1');
     expect(copy.tags).toEqual(['local']);
     expect(copy.meta).toEqual([expect.objectContaining({ key: 'sync-conflict', src: 'sync', ref: e.id, value: expect.objectContaining({ conflict_id: c.id, entry_id: e.id }) })]);
-    // the copy is this instance's own business: never pushed
-    expect((await remote.call('GET', `/silo/v1/entries/${c.copy_entry_id}`)).status).toBe(404);
+    // the copy syncs like any entry (trust-conflicts.test.ts follows it further)
+    expect((await get(remote, c.copy_entry_id)).folder).toBe('conflicts');
     expect((await sync(local)).progress).toMatchObject({ pushed: 0 });
   });
 
-  it('resolving "keep remote" discards the copy; nothing else changes', async () => {
+  it('resolving "keep remote" moves the copy to the trash; nothing else changes', async () => {
     const { local, remote } = await pair();
     const e = await conflictingEntry(local, remote);
     await local.service.sync.syncNow(local.companyId);
@@ -69,7 +69,7 @@ describe('sync conflicts', () => {
     const res = await local.call('POST', `/sync/v1/conflicts/${c.id}/resolve`, { keep: 'remote' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ id: c.id, resolution: 'remote', resolved_at: expect.any(String) });
-    expect((await local.call('GET', `/silo/v1/entries/${c.copy_entry_id}`)).status).toBe(404);
+    expect(await get(local, c.copy_entry_id)).toMatchObject({ folder: 'trash', data: { doc: { code: 'LOCAL-1' } } });
     expect(await conflicts(local)).toEqual([]);
     expect((await local.call('GET', '/sync/v1/conflicts?all=true')).body.list).toHaveLength(1);
     const status = await sync(local);
@@ -94,11 +94,12 @@ describe('sync conflicts', () => {
     expect(mine.data.doc.code).toBe('LOCAL-1');
     expect(mine.tags).toEqual(['local', 'checked']);
     expect(mine.folder).not.toBe('conflicts');
-    expect((await local.call('GET', `/silo/v1/entries/${c.copy_entry_id}`)).status).toBe(404);
-    expect((await local.call('GET', '/sync/v1/status')).body).toMatchObject({ state: 'pending', pending: 1, conflicts: 0 });
+    // the remote's version, set aside in the copy's place
+    expect(await get(local, c.copy_entry_id)).toMatchObject({ folder: 'trash', data: { doc: { code: 'REMOTE-1' } } });
+    expect((await local.call('GET', '/sync/v1/status')).body).toMatchObject({ state: 'pending', conflicts: 0 });
 
     const status = await sync(local);
-    expect(status.progress).toMatchObject({ pushed: 1, conflicts: 0 });
+    expect(status.progress).toMatchObject({ conflicts: 0 });
     expect((await get(remote, e.id)).data.doc.code).toBe('LOCAL-1');
     expect(snapshot(local)).toEqual(snapshot(remote));
   });

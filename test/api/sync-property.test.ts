@@ -13,7 +13,8 @@ import { connect, invoiceDoc, snapshot, startInstance, type Instance } from './s
  * delete, often on the same records), random sync points and conflict
  * resolutions; after a final sync both sides must hold the same entries, with
  * the same digests, labels, files and meta, and every conflict must be
- * accounted for: listed, with its losing document kept as a copy.
+ * accounted for: listed, with its losing document kept as a copy (on both sides),
+ * and every resolved one's set-aside version in the trash.
  */
 const IDS = Array.from({ length: 3 }, (_, i) => `0190c1a0-4444-7000-8000-00000000000${i}`);
 /** entries both sides share before the random work starts (the rest may be created on either side, or both) */
@@ -106,7 +107,12 @@ describe('sync, property-based', () => {
           const b = snapshot(remote);
           expect(a).toEqual(b);
           // every entry created on either side is on both: nothing lost, nothing doubled
-          expect(a.entries.map((e: any) => e.id).sort()).toEqual([...everCreated].sort());
+          expect(a.entries.filter((e: any) => IDS.includes(e.id)).map((e: any) => e.id).sort()).toEqual([...everCreated].sort());
+          // any other entry is a version a resolution set aside: in the trash, never deleted
+          const resolvedCopies = (local.service.store.sqlite.prepare(`SELECT copy_entry_id FROM sync_conflicts WHERE resolved_at IS NOT NULL AND copy_entry_id IS NOT NULL`).all() as any[]).map((r) => r.copy_entry_id).sort();
+          const setAside = a.entries.filter((e: any) => !IDS.includes(e.id));
+          for (const e of setAside) expect(e.folder).toBe('trash');
+          expect(setAside.map((e: any) => e.id).sort()).toEqual(resolvedCopies);
           // the digest stored is the digest of the stored document
           for (const e of a.entries) {
             const d = JSON.parse(e.data).doc;
@@ -123,7 +129,8 @@ describe('sync, property-based', () => {
           expect(open.filter((c) => c.kind === 'entry').map((c) => c.copy_entry_id).sort()).toEqual(copies);
           for (const c of open) expect(c.loser).not.toBe('');
           expect(status.conflicts).toBe(open.length);
-          expect(remote.service.store.sqlite.prepare(`SELECT count(*) AS n FROM entries WHERE folder = 'conflicts'`).get()).toEqual({ n: 0 });
+          // the copies sync like any entry: the remote holds them too
+          expect((remote.service.store.sqlite.prepare(`SELECT id FROM entries WHERE folder = 'conflicts'`).all() as any[]).map((r) => r.id).sort()).toEqual(copies);
           // attachment bytes of a losing file are still there to restore
           for (const c of open.filter((x) => x.kind === 'attachment')) {
             const loser = JSON.parse(c.loser);

@@ -8,6 +8,8 @@ export const errorStatus = {
   'not-found': 404,
   gone: 410,
   conflict: 409,
+  /** an `If-Match` naming a version the resource is no longer at */
+  'precondition-failed': 412,
   'too-large': 413,
   'unsupported-media-type': 415,
   validation: 422,
@@ -52,6 +54,8 @@ export const notFound = (what: string) => new ApiError('not-found', `${what} not
 export const conflict = (message: string) => new ApiError('conflict', message);
 export const badRequest = (message: string, fields?: Record<string, string>) =>
   new ApiError('bad-request', message, fields);
+export const preconditionFailed = (message: string, fields?: Record<string, string>) =>
+  new ApiError('precondition-failed', message, fields);
 export const validationError = (message: string, fields: Record<string, string>) =>
   new ApiError('validation', message, fields);
 

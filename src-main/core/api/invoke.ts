@@ -9,14 +9,16 @@ export interface RawInput {
   params?: unknown;
   query?: unknown;
   body?: unknown;
+  /** the headers the operation declares, by lower-case name; others are ignored */
+  headers?: unknown;
 }
 
 const checkOutputs = process.env.SILODESK_CHECK_OUTPUT === '1';
 
 /**
- * Runs one operation for a caller: access check, then params and query (a bad
- * URL is 400), then body (a bad document is 422 with fields by JSON path), then
- * the handler. Both adapters, HTTP and IPC, come through here.
+ * Runs one operation for a caller: access check, then params, query and the
+ * headers it declares (a bad URL or header is 400), then body (a bad document is
+ * 422 with fields by JSON path), then the handler. Both adapters, HTTP and IPC, come through here.
  */
 export async function invokeOperation(ctx: Ctx, name: string, raw: RawInput): Promise<unknown> {
   if (!Object.hasOwn(operations, name)) throw notFound(`operation ${name}`);
@@ -28,9 +30,10 @@ export async function invokeOperation(ctx: Ctx, name: string, raw: RawInput): Pr
   }
   const params = parsePart(contract.params, raw.params ?? {}, 'bad-request', '');
   const query = parsePart(contract.query, raw.query ?? {}, 'bad-request', '');
+  const headers = parsePart(contract.headers, raw.headers ?? {}, 'bad-request', '');
   const body = contract.body ? parsePart(contract.body, raw.body, 'validation', '$') : undefined;
 
-  const result = await handler(ctx, { params, query, body } as never);
+  const result = await handler(ctx, { params, query, body, headers } as never);
 
   if (checkOutputs && contract.output !== 'binary') {
     const check = (contract.output as z.ZodType).safeParse(result);
@@ -44,7 +47,8 @@ function parsePart(schema: z.ZodType | undefined, value: unknown, key: 'bad-requ
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const fields = fieldsOf(parsed.error, prefix).valueOf();
-  const cleaned = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k.replace(/^\./, ''), v]));
+  // A parameter or header is named as sent (`limit`, `if-match`), not as a JSON path.
+  const cleaned = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k.replace(/^\./, '').replace(/^\["([^"\\]*)"\]/, '$1'), v]));
   const what = key === 'validation' ? 'request body is not valid' : 'request parameters are not valid';
   throw new ApiError(key, `${what}: ${Object.entries(cleaned).map(([k, v]) => `${k || 'body'} ${v}`).join('; ')}`, cleaned);
 }

@@ -20,7 +20,7 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, u
   return out;
 }
 
-function parameters(schema: z.ZodType | undefined, where: 'path' | 'query') {
+function parameters(schema: z.ZodType | undefined, where: 'path' | 'query' | 'header') {
   if (!schema) return [];
   const s = jsonSchema(schema, 'input') as { properties?: Record<string, unknown>; required?: string[] };
   return Object.entries(s.properties ?? {}).map(([name, prop]) => ({
@@ -42,7 +42,7 @@ export function openApiDocument(): Record<string, unknown> {
       tags: [op.area],
       security: op.access === 'public' ? [] : [{ bearer: [] }],
       'x-silodesk-access': op.access,
-      parameters: [...parameters(op.params, 'path'), ...parameters(op.query, 'query')],
+      parameters: [...parameters(op.params, 'path'), ...parameters(op.query, 'query'), ...parameters(op.headers, 'header')],
       ...(op.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(op.body, 'input') } } } }
         : {}),

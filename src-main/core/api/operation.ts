@@ -32,6 +32,11 @@ export interface OperationContract {
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
+  /**
+   * The request headers the operation reads, as an object schema keyed by lower-case
+   * header name (`if-match`). Adapters pass these and no others; a bad value is a 400.
+   */
+  headers?: z.ZodObject;
   output: z.ZodType | 'binary';
   /** request body cap in bytes (default 5 MiB) */
   maxBody?: number;
@@ -43,6 +48,11 @@ export function defineOperation<const C extends OperationContract>(contract: C):
   return contract;
 }
 
+/** The lower-case names of the headers an operation reads (what an adapter passes on). */
+export function declaredHeaders(contract: OperationContract): string[] {
+  return contract.headers ? Object.keys(contract.headers.shape) : [];
+}
+
 type InOf<S> = S extends z.ZodType ? z.input<S> : undefined;
 type ParsedOf<S> = S extends z.ZodType ? z.output<S> : undefined;
 
@@ -51,6 +61,7 @@ export type InputOf<C extends OperationContract> = OmitUndefined<{
   params: InOf<C['params']>;
   query: InOf<C['query']>;
   body: InOf<C['body']>;
+  headers: InOf<C['headers']>;
 }>;
 
 /** What a handler receives (after parsing). */
@@ -58,6 +69,7 @@ export interface ParsedInput<C extends OperationContract> {
   params: ParsedOf<C['params']>;
   query: ParsedOf<C['query']>;
   body: ParsedOf<C['body']>;
+  headers: ParsedOf<C['headers']>;
 }
 
 export type OutputOf<C extends OperationContract> = C['output'] extends z.ZodType

@@ -11,6 +11,7 @@ import { validateDocument } from '../gobl/validate/index.ts';
 import type { InstanceKeys } from '../keys/instance-keys.ts';
 import { documentFaults, isForeignDocument, isSigned, toEnvelope, type Envelope } from './document.ts';
 import { refuseFaults, underData, type RequestPathOf } from './faults-error.ts';
+import type { SigsCheck } from './signatures.ts';
 
 export interface AdmitOptions {
   /** store a document with faults (as given, flagged invalid) instead of refusing it */
@@ -22,6 +23,8 @@ export interface AdmitOptions {
   now?: Date;
   /** where fault paths are in the request, for `fields` of a 422 */
   requestPath?: RequestPathOf;
+  /** refuses (422) signatures that do not verify against a key the company trusts (signatures.ts) */
+  checkSigs?: SigsCheck;
 }
 
 export interface Admitted {
@@ -96,6 +99,8 @@ export function admitDocument(id: string | undefined, data: Record<string, unkno
     return { id: given.id, envelope: sealed, digest: sealed.head.dig ?? given.digest, faults: [] };
   };
 
+  // Signatures first, whatever the document: a stored `sigs` seals it, so none is taken unverified.
+  options.checkSigs?.(given.envelope);
   // Not a GOBL document: nothing to build or check; it cannot be signed as one either.
   if (isForeignDocument(given.envelope.doc) && !options.sign) return asGiven([]);
   // Its signatures cover the document as it is: checked, never rebuilt.

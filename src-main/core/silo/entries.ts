@@ -10,6 +10,8 @@ import { deriveDocument, refuseInvalid, toEnvelope, type DerivedDocument } from 
 import { writeDerivedIndexes } from './derived-index.ts';
 import { entryView, entryViews, type EntryRow, type EntryView } from './entry-view.ts';
 import { optionsAt, underData } from './faults-error.ts';
+import { checkIfMatch, type EntryPreconditions } from './if-match.ts';
+import { sigsCheckFor } from './signatures.ts';
 import type { PatchContentType } from './patch-apply.ts';
 
 export interface CreateEntryInput {
@@ -106,6 +108,7 @@ export function prepareNewEntry(ctx: Ctx, id: string | undefined, input: CreateE
     keys: ctx.service.keys,
     now,
     requestPath: input.previous_id !== undefined ? optionsAt('correct') : underData,
+    checkSigs: sigsCheckFor(ctx),
   });
   const doc = deriveDocument(admitted.envelope, admitted.digest, admitted.faults);
   return { id: admitted.id, doc, input, requestHash: requestHashOf(input) };
@@ -134,10 +137,21 @@ export function commitEntry(ctx: Ctx, p: PreparedEntry): { row: EntryRow; create
   return { row, created: true };
 }
 
-/** Creates one entry from a client's request (idempotent under its id); see prepareNewEntry and commitEntry. */
-export function createEntry(ctx: Ctx, id: string | undefined, input: CreateEntryInput): EntryView {
+/**
+ * Creates one entry from a client's request (idempotent under its id); see
+ * prepareNewEntry and commitEntry. With `If-Match` (PUT), the entry must exist at
+ * that version: a stale one is a 412 before anything is built, and otherwise the
+ * PUT behaves as without it (a replay answers the entry, another body is a 409).
+ */
+export function createEntry(ctx: Ctx, id: string | undefined, input: CreateEntryInput, preconditions?: EntryPreconditions): EntryView {
+  const { store } = ctx.service;
+  const versionOf = () => (id === undefined ? undefined : findEntryRow(ctx, id)?.version);
+  checkIfMatch(id ?? '(new)', versionOf(), preconditions);
   const prepared = prepareNewEntry(ctx, id, input);
-  const { row, created } = ctx.service.store.tx(() => commitEntry(ctx, prepared));
+  const { row, created } = store.tx(() => {
+    checkIfMatch(id ?? '(new)', versionOf(), preconditions);
+    return commitEntry(ctx, prepared);
+  });
   // A new entry has no attachments or meta yet, and its document is at hand.
   return created ? entryView(row, [], [], false, undefined, prepared.doc.envelope) : entryViews(ctx.service.store, [row], true)[0];
 }

@@ -8,7 +8,9 @@ import { deriveDocument, type DerivedDocument, type Envelope } from './document.
 import { writeDerivedIndexes } from './derived-index.ts';
 import { entryViews, type EntryRow, type EntryView } from './entry-view.ts';
 import { issueDateOf, requireEntryRow } from './entries.ts';
+import { checkIfMatch, type EntryPreconditions } from './if-match.ts';
 import { applyPatch, type JsonPatchOperation, type PatchContentType } from './patch-apply.ts';
+import { sigsCheckFor } from './signatures.ts';
 
 export interface PatchEntryInput {
   content_type: PatchContentType;
@@ -26,18 +28,23 @@ export interface PatchEntryInput {
  * (application/json), or is applied to it as an RFC 7396 merge patch or an
  * RFC 6902 JSON patch; the result goes through GOBL like a new entry (built when
  * partial, checked when complete). `sign` signs the (new or current) document.
- * A signed envelope is sealed: its document cannot change.
+ * A signed envelope is sealed: its document cannot change, and `sigs` are taken
+ * only when each verifies (signatures.ts). With `If-Match`, a stale version is a 412.
  */
-export function patchEntry(ctx: Ctx, id: string, input: PatchEntryInput): EntryView {
+export function patchEntry(ctx: Ctx, id: string, input: PatchEntryInput, preconditions?: EntryPreconditions): EntryView {
   const { store } = ctx.service;
   const row = requireEntryRow(ctx, id);
+  // Everything from here to the write is synchronous: no other request can change the entry in between.
+  checkIfMatch(id, row.version, preconditions);
   const current = JSON.parse(row.data) as Envelope;
 
   let doc: DerivedDocument;
   if (input.data !== undefined || (input.sign && row.signed !== 1)) {
     if (row.signed === 1) throw conflict(`entry ${id} is signed; its document can no longer change`);
     const changed = input.data !== undefined ? applyPatch(current, input.content_type, input.data) : current;
-    const admitted = admitDocument(id, changed, { allowInvalid: input.allow_invalid, sign: input.sign, keys: ctx.service.keys });
+    const admitted = admitDocument(id, changed, {
+      allowInvalid: input.allow_invalid, sign: input.sign, keys: ctx.service.keys, checkSigs: sigsCheckFor(ctx),
+    });
     doc = deriveDocument(admitted.envelope, admitted.digest, admitted.faults);
   } else {
     // Only labels change: the document, and so what GOBL found in it, stays.

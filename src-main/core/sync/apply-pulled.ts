@@ -5,7 +5,7 @@ import { changeRow, hasPendingChildren, isPending, markAgreed } from './change-r
 import { keepLoser } from './conflicts.ts';
 import { recordFork, SeriesForked } from './forks.ts';
 import { clashingHolder, closeClash, recordKeyClash } from './key-clash.ts';
-import { park, unpark } from './parked.ts';
+import { park, unpark, unparkChildPushes } from './parked.ts';
 import { isSyncKind, recordKinds, sameState } from './records/index.ts';
 import type { SyncRun } from './run-context.ts';
 
@@ -111,6 +111,7 @@ export function applyItem(run: SyncRun, item: SyncChange, full: boolean): PullOu
     outcome = 'conflict';
   }
   withOrigin(store, remoteInstanceId, () => kind.apply(ctx, item.id, record));
+  if (item.kind === 'entry' && record === null) unparkChildPushes(store, companyId, item.id);
   const after = changeRow(store, companyId, item.kind, item.id);
   if (after) markAgreed(store, after, item.version, after.version);
   unpark(store, companyId, 'pull', item.kind, item.id);

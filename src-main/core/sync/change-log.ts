@@ -21,7 +21,7 @@ export interface ChangeRef {
  */
 const origins = new WeakMap<Store, string | null>();
 
-/** `origin` null: record nothing (local-only rows such as conflict copies). */
+/** `origin` null: record nothing. */
 export function withOrigin<T>(store: Store, origin: string | null, fn: () => T): T {
   const had = origins.has(store);
   const previous = origins.get(store);
@@ -42,7 +42,7 @@ export function withOrigin<T>(store: Store, origin: string | null, fn: () => T):
  */
 export function recordChange(store: Store, ref: ChangeRef): { seq: number; version: number } | undefined {
   const origin = origins.has(store) ? origins.get(store)! : 'local';
-  if (origin === null || isLocalOnly(store, ref)) return undefined;
+  if (origin === null) return undefined;
   // Two plain statements instead of one INSERT OR REPLACE … SELECT … LEFT JOIN: SQLite
   // plans the combined form poorly, and it cost ~5x more per write in an import profile.
   const old = store
@@ -59,14 +59,4 @@ export function recordChange(store: Store, ref: ChangeRef): { seq: number; versi
     )
     .run(ref.company_id, ref.kind, ref.record_id, version, ref.deleted ? 1 : 0, origin, old?.remote_version ?? null, old?.synced_version ?? null, nowIso());
   return { seq: Number(lastInsertRowid), version };
-}
-
-function isLocalOnly(store: Store, ref: ChangeRef): boolean {
-  if (ref.kind !== 'entry' && ref.kind !== 'attachment' && ref.kind !== 'meta') return false;
-  const entryId = ref.kind === 'entry' ? ref.record_id : ref.record_id.slice(0, ref.record_id.indexOf(':'));
-  return store.statement('SELECT 1 FROM sync_local_only WHERE entry_id = ?').get(entryId) !== undefined;
-}
-
-export function markLocalOnly(store: Store, entryId: string): void {
-  store.statement('INSERT OR IGNORE INTO sync_local_only (entry_id) VALUES (?)').run(entryId);
 }

@@ -5,22 +5,19 @@ import type { Ctx } from '../api/handler.ts';
 import type { SyncRecordOf } from '../api/contract/sync.ts';
 import { nowIso } from '../clock.ts';
 import type { SyncConflictsTable } from '../db/tables.ts';
-import { commitEntry, findEntryRow, prepareEntry } from '../silo/entries.ts';
-import { putMeta } from '../silo/meta.ts';
-import { markLocalOnly, withOrigin, type SyncKind } from './change-log.ts';
-import { attachmentKind, attachmentRecordOf } from './records/attachment.ts';
+import { digestOf } from '../gobl/index.ts';
+import { findEntryRow } from '../silo/entries.ts';
+import type { EntryRow } from '../silo/entry-view.ts';
+import type { SyncKind } from './change-log.ts';
+import { CONFLICTS_FOLDER, copyChildren, makeCopy, trashCopy, TRASH_FOLDER, type CopyLink } from './conflict-copies.ts';
 import { openClashFor, resolveKeyClash, type ClashResolution } from './key-clash.ts';
-import { deleteEntry, entryRecordOf } from './records/entry.ts';
+import { entryKind, entryRecordOf } from './records/entry.ts';
 import { recordKinds, sameState } from './records/index.ts';
-import { metaKind } from './records/meta.ts';
 
 type ConflictRow = Selectable<SyncConflictsTable>;
 type EntryRecord = SyncRecordOf['entry'];
 
-/** Where the losing document of an entry conflict waits, as an entry of its own. */
-export const CONFLICTS_FOLDER = 'conflicts';
-/** Meta on the copy that links it to the winner. */
-export const CONFLICT_META_KEY = 'sync-conflict';
+export { CONFLICT_META_KEY, CONFLICTS_FOLDER } from './conflict-copies.ts';
 
 export interface Loss {
   kind: SyncKind;
@@ -37,13 +34,15 @@ export interface Loss {
 /**
  * Keeps the losing side of a conflict before the winner is written over it. For
  * an entry, the losing document becomes a new entry in the `conflicts` folder
- * (found, searched and opened like any other), linked to the winner by its
- * `sync-conflict` meta; every loser is also kept whole in the conflict row. The
- * copy is local: it is never pushed, so it cannot conflict in turn.
+ * (found, searched, opened and edited like any other), linked to the winner by its
+ * `sync-conflict` meta. The copy syncs like any entry, so work done on it reaches
+ * the remote and the other laptops. Every loser is also kept whole in the conflict row.
  */
 export function keepLoser(ctx: Ctx, loss: Loss): string {
   const id = uuidv7();
-  const copyId = loss.kind === 'entry' && loss.loser !== undefined ? makeCopy(ctx, id, loss, loss.deletedByRemote ?? false) : null;
+  const copyId = loss.kind === 'entry' && loss.loser !== undefined
+    ? makeCopy(ctx, loss.loser as EntryRecord, CONFLICTS_FOLDER, linkOf(id, loss), loss.deletedByRemote ? loss.id : undefined)
+    : null;
   ctx.service.store.run(
     ctx.service.store.q.insertInto('sync_conflicts').values({
       id,
@@ -63,42 +62,15 @@ export function keepLoser(ctx: Ctx, loss: Loss): string {
   return id;
 }
 
-function makeCopy(ctx: Ctx, conflictId: string, loss: Loss, withChildren: boolean): string {
-  const { store } = ctx.service;
-  const loser = loss.loser as EntryRecord;
-  const copyId = uuidv7();
-  const head = { ...(loser.data.head as Record<string, unknown>), uuid: copyId };
-  markLocalOnly(store, copyId);
-  withOrigin(store, null, () => {
-    commitEntry(ctx, prepareEntry(copyId, { data: { ...loser.data, head }, folder: CONFLICTS_FOLDER, tags: loser.tags, state: loser.state, allow_invalid: true }));
-    putMeta(ctx, copyId, CONFLICT_META_KEY, {
-      src: 'sync',
-      ref: loss.id,
-      value: {
-        conflict_id: conflictId,
-        entry_id: loss.id,
-        local_version: loss.localVersion,
-        remote_version: loss.remoteVersion,
-        remote_origin: loss.remoteOrigin,
-      },
-      shared: false,
-      link_scope: '',
-      link_url: '',
-    });
-    if (withChildren) copyChildren(ctx, loss.id, copyId);
-  });
-  return copyId;
-}
-
-/** The entry's files (the same stored bytes) and meta, onto its copy. */
-function copyChildren(ctx: Ctx, fromId: string, toId: string): void {
-  const { store } = ctx.service;
-  for (const file of store.all(store.q.selectFrom('attachments').selectAll().where('entry_id', '=', fromId))) {
-    store.run(store.q.insertInto('attachments').values({ ...file, entry_id: toId }).onConflict((oc) => oc.doNothing()));
-  }
-  for (const meta of store.all(store.q.selectFrom('entry_meta').selectAll().where('entry_id', '=', fromId))) {
-    store.run(store.q.insertInto('entry_meta').values({ ...meta, entry_id: toId }).onConflict((oc) => oc.doNothing()));
-  }
+function linkOf(conflictId: string, loss: Loss): CopyLink {
+  return {
+    conflict_id: conflictId,
+    entry_id: loss.id,
+    local_version: loss.localVersion,
+    remote_version: loss.remoteVersion,
+    remote_origin: loss.remoteOrigin,
+    holds: 'mine',
+  };
 }
 
 export function conflictView(row: ConflictRow) {
@@ -138,10 +110,12 @@ export function openConflictCount(ctx: Ctx): number {
 }
 
 /**
- * `remote`: the winner stays, the copy goes. `mine`: the losing state is written
- * over the winner as a new local change (pushed at the next sync, based on the
- * winner's version, so it is accepted), taking the copy's document as it is now,
- * in case it was corrected meanwhile; then the copy goes. Resolving twice is a no-op.
+ * Resolving never deletes work. `remote`: the winner stays; my version (the copy,
+ * as it is now, with its files and meta) moves to the trash. `mine`: my version
+ * (the copy's document as it is now, in case it was corrected meanwhile) is written
+ * over the winner as a new local change, pushed at the next sync and accepted
+ * there (it is based on the winner's version); the remote's version moves to the
+ * trash in the copy's place. Resolving twice is a no-op.
  */
 export function resolveConflict(ctx: Ctx, id: string, how: ClashResolution) {
   const { store } = ctx.service;
@@ -156,45 +130,75 @@ export function resolveConflict(ctx: Ctx, id: string, how: ClashResolution) {
     }
     if (!('keep' in how)) throw badRequest('only a key clash is resolved by renaming; keep remote or mine', { '$.rename': 'not for this conflict' });
     const { keep } = how;
-    const kind = recordKinds[row.kind as SyncKind];
-    const copy = row.copy_entry_id ? findEntryRow(ctx, row.copy_entry_id) : undefined;
-    if (keep === 'mine') {
-      const mine = copy ? restoredFromCopy(row, copy) : (JSON.parse(row.loser) as unknown);
+    let loser = row.loser;
+    if (row.kind === 'entry') resolveEntryConflict(ctx, row, keep);
+    else if (keep === 'mine') {
+      // Meta, files and workflows: the state given up is kept whole in this row — mine while the
+      // conflict is open and with "keep remote", the remote's once mine replaced it (and a
+      // workflow's in its version history too). A file's bytes stay in the content store.
+      const kind = recordKinds[row.kind as SyncKind];
+      const mine = JSON.parse(row.loser) as unknown;
       const current = kind.read(ctx, row.record_id, { revealSecrets: true });
-      if (!sameState(kind.kind, current, mine)) kind.apply(ctx, row.record_id, mine ?? null);
-      // The winner had deleted the entry: its files and meta come back with it.
-      if (copy && current === undefined) restoreChildren(ctx, copy.id, row.record_id);
+      if (!sameState(kind.kind, current, mine)) {
+        kind.apply(ctx, row.record_id, mine ?? null);
+        loser = JSON.stringify(current ?? null);
+      }
     }
-    if (copy) withOrigin(store, null, () => deleteEntry(ctx, copy));
-    const values = { resolved_at: nowIso(), resolution: keep };
+    const values = { resolved_at: nowIso(), resolution: keep, loser };
     store.run(store.q.updateTable('sync_conflicts').set(values).where('id', '=', id));
     return conflictView({ ...row, ...values });
   });
 }
 
-/** The copy's document and labels, back under the original entry's id, folder and key. */
-function restoredFromCopy(row: ConflictRow, copy: NonNullable<ReturnType<typeof findEntryRow>>): EntryRecord {
-  const loser = JSON.parse(row.loser) as EntryRecord;
-  const current = entryRecordOf(copy);
+function resolveEntryConflict(ctx: Ctx, row: ConflictRow, keep: 'remote' | 'mine'): void {
+  const copy = row.copy_entry_id ? findEntryRow(ctx, row.copy_entry_id) : undefined;
+  const link = { ...baseLink(row), resolution: keep };
+  if (keep === 'remote') {
+    if (copy) trashCopy(ctx, copy, { ...link, holds: 'mine' });
+    return;
+  }
+  const theirs = entryKind.read(ctx, row.record_id, { revealSecrets: true });
+  const mine = copy ? restoredFromCopy(row, copy) : (JSON.parse(row.loser) as EntryRecord | null);
+  if (sameState('entry', theirs, mine)) {
+    if (copy) trashCopy(ctx, copy, { ...link, holds: 'mine' });
+    return;
+  }
+  // The remote's version is set aside before mine goes over it.
+  if (theirs && copy) trashCopy(ctx, copy, { ...link, holds: 'remote' }, theirs);
+  else if (theirs) makeCopy(ctx, theirs, TRASH_FOLDER, { ...link, holds: 'remote' }, row.record_id);
+  entryKind.apply(ctx, row.record_id, mine);
+  // The winner had deleted the entry: the files and meta the copy kept come back with it.
+  if (copy && theirs === undefined && mine) {
+    copyChildren(ctx, copy.id, row.record_id);
+    trashCopy(ctx, copy, { ...link, holds: 'mine' });
+  }
+}
+
+function baseLink(row: ConflictRow): CopyLink {
   return {
-    ...loser,
-    tags: current.tags,
-    state: current.state,
-    data: { ...current.data, head: { ...(current.data.head as Record<string, unknown>), uuid: row.record_id } },
+    conflict_id: row.id,
+    entry_id: row.record_id,
+    local_version: row.local_version,
+    remote_version: row.remote_version,
+    remote_origin: row.remote_origin,
+    holds: 'mine',
   };
 }
 
-/** Files and meta of a copy, written back onto the entry as local changes (the link meta stays behind). */
-function restoreChildren(ctx: Ctx, copyId: string, entryId: string): void {
-  const { store } = ctx.service;
-  for (const file of store.all(store.q.selectFrom('attachments').selectAll().where('entry_id', '=', copyId))) {
-    attachmentKind.apply(ctx, `${entryId}:${file.id}`, { ...attachmentRecordOf(file), entry_id: entryId });
-  }
-  for (const meta of store.all(store.q.selectFrom('entry_meta').selectAll().where('entry_id', '=', copyId))) {
-    if (meta.key === CONFLICT_META_KEY && meta.src === 'sync') continue;
-    metaKind.apply(ctx, `${entryId}:${meta.src}:${meta.key}`, {
-      entry_id: entryId, src: meta.src, key: meta.key, ref: meta.ref, value: JSON.parse(meta.value), shared: meta.shared === 1,
-      link_scope: meta.link_scope, link_url: meta.link_url, created_at: meta.created_at, updated_at: meta.updated_at,
-    });
-  }
+/**
+ * The copy's document and labels, back under the original entry's id, folder and
+ * key. A document left as it was takes back the original's signatures (the copy
+ * holds it unsigned); a changed one is what the accountant now has, unsigned.
+ */
+function restoredFromCopy(row: ConflictRow, copy: EntryRow): EntryRecord {
+  const loser = JSON.parse(row.loser) as EntryRecord;
+  const current = entryRecordOf(copy);
+  const unchanged = digestOf(current.data.doc ?? null).val === digestOf(loser.data.doc ?? null).val;
+  const data = unchanged ? loser.data : withoutSigs({ ...current.data, head: { ...(current.data.head as Record<string, unknown>), uuid: row.record_id } });
+  return { ...loser, tags: current.tags, state: current.state, data };
+}
+
+function withoutSigs(data: Record<string, unknown>): Record<string, unknown> {
+  const { sigs: _none, ...rest } = data;
+  return rest;
 }

@@ -6,14 +6,14 @@ import { nowIso } from '../clock.ts';
 import { findEntryRow } from '../silo/entries.ts';
 import { withOrigin } from './change-log.ts';
 import { changeRow, markAgreed } from './change-rows.ts';
+import { TRASH_FOLDER } from './conflict-copies.ts';
 import { entryKind, entryRecordOf } from './records/entry.ts';
 import { loadConfig } from './settings.ts';
 
 type EntryRecord = SyncRecordOf['entry'];
 type ClashRow = NonNullable<ReturnType<typeof openClashFor>>;
 
-/** Where the side a person gives up in a merge goes: kept, out of the way, without its key. */
-export const TRASH_FOLDER = 'trash';
+// The side a person gives up in a merge goes to the trash, as a conflict's losing version does: kept, out of the way, without its key.
 
 /**
  * Two entries, made apart, that took the same key: the remote's (pulled) and one

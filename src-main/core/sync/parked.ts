@@ -35,6 +35,20 @@ export function unpark(store: Store, companyId: string, direction: Direction, ki
   );
 }
 
+/**
+ * An entry the remote deleted takes its files and meta with it: pushes of those
+ * that were refused because the entry was already gone there are moot (what they
+ * held is kept on the conflict copy), and no longer wait as errors.
+ */
+export function unparkChildPushes(store: Store, companyId: string, entryId: string): void {
+  store
+    .statement(
+      `DELETE FROM sync_parked WHERE company_id = ? AND direction = 'push' AND kind IN ('attachment', 'meta')
+         AND record_id > ? AND record_id < ?`,
+    )
+    .run(companyId, `${entryId}:`, `${entryId};`);
+}
+
 export function listParked(store: Store, companyId: string) {
   const rows = store.all(store.q.selectFrom('sync_parked').selectAll().where('company_id', '=', companyId).orderBy('parked_at').orderBy('id'));
   return rows.map((r) => ({

@@ -4,6 +4,7 @@ import { storeAttachment } from '../silo/attachments.ts';
 import { deriveDocument, toEnvelope, type Envelope } from '../silo/document.ts';
 import { requireEntryRow } from '../silo/entries.ts';
 import { writeEntryChange } from '../silo/patch.ts';
+import { sameSignatures, sigsCheckFor } from '../silo/signatures.ts';
 import type { StepContext } from './provider.ts';
 
 /** The silo as a step sees it: reads of its job's entry, and writes for `apply`. */
@@ -37,8 +38,11 @@ export function makeStepContext(
       const row = requireEntryRow(ctx, entryId);
       // A new document is checked by GOBL; a change of state, folder or tags keeps what the
       // stored one was found to be (checking it again would rebuild it for nothing).
-      const doc = changes.envelope
-        ? deriveDocument(toEnvelope(entryId, changes.envelope as Record<string, unknown>).envelope)
+      const next = changes.envelope ? toEnvelope(entryId, changes.envelope as Record<string, unknown>).envelope : undefined;
+      // A step (silo.modify's patch) can no more seal a document with a signature nobody checked than PATCH can.
+      if (next && !sameSignatures(JSON.parse(row.data) as Envelope, next)) sigsCheckFor(ctx, '$.envelope')(next);
+      const doc = next
+        ? deriveDocument(next)
         : deriveDocument(JSON.parse(row.data) as Envelope, { alg: row.digest_alg, val: row.digest_val }, parseFaults(row.faults));
       writeEntryChange(ctx, row, doc, { state: changes.state, folder: changes.folder, tags: changes.tags });
     },

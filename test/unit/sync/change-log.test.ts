@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openService, type Service } from '../../../src-main/core/service.ts';
-import { markLocalOnly, recordChange, withOrigin } from '../../../src-main/core/sync/change-log.ts';
+import { recordChange, withOrigin } from '../../../src-main/core/sync/change-log.ts';
 
 let service: Service;
 let dir: string;
@@ -48,10 +48,5 @@ describe('the change log', () => {
     const byId = Object.fromEntries((rows() as any[]).map((r) => [r.record_id, r.origin]));
     expect(byId).toMatchObject({ x: 'remote-1', z: 'remote-1', w: 'local' });
     expect(byId.y).toBeUndefined();
-
-    markLocalOnly(store, 'copy');
-    expect(recordChange(store, { company_id: 'c', kind: 'entry', record_id: 'copy' })).toBeUndefined();
-    expect(recordChange(store, { company_id: 'c', kind: 'attachment', record_id: 'copy:file' })).toBeUndefined();
-    expect(recordChange(store, { company_id: 'c', kind: 'meta', record_id: 'copy:src:key' })).toBeUndefined();
   });
 });

@@ -232,12 +232,15 @@ const conflictSchema = z.object({
   id: z.string(),
   kind: syncKind,
   record_id: z.string(),
-  /** for entries: the copy in the `conflicts` folder that holds the losing document */
+  /** for entries: the copy that holds the losing document (an entry that syncs; in `conflicts`, in `trash` once resolved) */
   copy_entry_id: z.string().optional(),
   local_version: z.number().int(),
   remote_version: z.number().int(),
   remote_origin: z.string(),
-  /** the losing (local) state; null when the local side had deleted the record. Key clash: the remote's entry, waiting */
+  /**
+   * the losing (local) state; null when the local side had deleted the record. Once "keep mine" replaced the
+   * remote's state of a meta, file or workflow, that state. Key clash: the remote's entry, waiting
+   */
   loser: z.unknown(),
   /** version: both sides changed the record; key-clash: the remote's entry (record_id) and one here (other_entry_id) took the same key */
   reason: z.enum(['version', 'key-clash']),

@@ -1,10 +1,11 @@
 import { ApiError, validationError } from '../../api/errors.ts';
 import type { Ctx } from '../../api/handler.ts';
 import { entryRecord, type SyncRecordOf } from '../../api/contract/sync.ts';
-import { deriveDocument, toEnvelope } from '../../silo/document.ts';
+import { deriveDocument, toEnvelope, type Envelope } from '../../silo/document.ts';
 import { commitEntry, findEntryRow, prepareEntry } from '../../silo/entries.ts';
 import type { EntryRow } from '../../silo/entry-view.ts';
 import { writeEntryChange } from '../../silo/patch.ts';
+import { sameSignatures, sigsCheckFor } from '../../silo/signatures.ts';
 import { recordChange } from '../change-log.ts';
 import { clashingHolder } from '../key-clash.ts';
 import type { RecordKind } from './kind.ts';
@@ -31,6 +32,7 @@ export const entryKind: RecordKind<EntryRecord> = {
     if (record.id !== id) throw validationError('record id must equal the id in the path', { '$.record.id': `must equal ${id}` });
     refuseForeignId(ctx, 'entries', id);
     refuseKeyClash(ctx, id, record.key);
+    refuseUnverifiedSigs(ctx, id, row, record);
     const labels = { folder: record.folder, tags: record.tags, state: record.state };
     if (!row) {
       // The other instance accepted it; a document it stored flagged invalid stays flagged here.
@@ -86,6 +88,18 @@ function refuseKeyClash(ctx: Ctx, id: string, key: string | undefined): void {
   }
 }
 
+/**
+ * A synced document's signatures verify here too, against the keys this company
+ * trusts (the issuers paired through sync, this instance's own, trusted JWKS): no
+ * other instance can seal a document with a signature nobody checked. Signatures
+ * already stored on the entry, over the same document, were checked when they came.
+ */
+function refuseUnverifiedSigs(ctx: Ctx, id: string, row: EntryRow | undefined, record: EntryRecord): void {
+  const next = toEnvelope(id, record.data).envelope;
+  const stored = row ? (JSON.parse(row.data) as Envelope) : undefined;
+  if (!sameSignatures(stored, next)) sigsCheckFor(ctx, '$.record.data')(next);
+}
+
 /** Lists sort by created_at: a synced entry keeps the moment it was first stored, on every instance. */
 function keepCreatedAt(ctx: Ctx, id: string, createdAt: string): void {
   const { store } = ctx.service;
@@ -112,5 +126,4 @@ export function deleteEntry(ctx: Ctx, row: EntryRow): void {
   store.statement('DELETE FROM entries_fts WHERE rowid = ?').run(row.seq);
   store.run(store.q.deleteFrom('entries').where('id', '=', row.id));
   recordChange(store, { company_id: row.company_id, kind: 'entry', record_id: row.id, deleted: true });
-  store.run(store.q.deleteFrom('sync_local_only').where('entry_id', '=', row.id));
 }

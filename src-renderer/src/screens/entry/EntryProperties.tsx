@@ -3,6 +3,7 @@ import type { Entry } from '../../api/types.ts';
 import { useApi } from '../../app/ApiContext.tsx';
 import { notifyChanged } from '../../app/changes.ts';
 import { formatDateTime } from '../../format/date.ts';
+import { ChangedElsewhere, ifMatchOf, isChangedElsewhere } from '../../ui/ChangedElsewhere.tsx';
 import { ErrorNotice, fieldError } from '../../ui/ErrorNotice.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { ENTRY_STATES } from '../../ui/StatusBadge.tsx';
@@ -28,7 +29,8 @@ export function EntryProperties({ entry, onSaved }: EntryPropertiesProps) {
     setSaving(true);
     setError(undefined);
     try {
-      const saved = await api.patchEntry({ params: { id: entry.id }, body: change });
+      // Based on the version shown: a change made elsewhere meanwhile is a 412, never overwritten.
+      const saved = await api.patchEntry({ params: { id: entry.id }, headers: { 'if-match': ifMatchOf(entry) }, body: change });
       onSaved(saved);
       // The list and this view take the answer as is; only folder counts need fetching again.
       if (change.folder !== undefined) notifyChanged('folders');
@@ -77,7 +79,11 @@ export function EntryProperties({ entry, onSaved }: EntryPropertiesProps) {
         <TagEditor tags={entry.tags} disabled={saving} onChange={(tags) => save({ tags }, 'Tags saved')} />
         {fieldError(error, '$.tags') && <span className="field-error">{fieldError(error, '$.tags')}</span>}
       </div>
-      {error !== undefined && !fieldError(error, '$.state') && !fieldError(error, '$.folder') && !fieldError(error, '$.tags') && <ErrorNotice error={error} />}
+      {isChangedElsewhere(error) ? (
+        <ChangedElsewhere onReload={() => api.getEntry({ params: { id: entry.id } }).then((fresh) => { setError(undefined); setFolder(fresh.folder); onSaved(fresh); }, setError)} />
+      ) : (
+        error !== undefined && !fieldError(error, '$.state') && !fieldError(error, '$.folder') && !fieldError(error, '$.tags') && <ErrorNotice error={error} />
+      )}
 
       <h3 className="section-title">Details</h3>
       <dl className="kv entry-facts">

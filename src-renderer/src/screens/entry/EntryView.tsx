@@ -15,6 +15,8 @@ import { TabPanel, Tabs } from '../../ui/Tabs.tsx';
 import { AttachmentsPanel } from '../attachments/AttachmentsPanel.tsx';
 import { docKind, docNumber, entryTitle } from '../entries/doc-kind.ts';
 import { RunWorkflowDialog } from '../workflows/RunWorkflowDialog.tsx';
+import { CreditNoteDialog } from './CreditNoteDialog.tsx';
+import { EditorActions } from './EditorActions.tsx';
 import { DocumentView } from './DocumentView.tsx';
 import { EntryJobs } from './EntryJobs.tsx';
 import { EntryProperties } from './EntryProperties.tsx';
@@ -39,6 +41,7 @@ export function EntryView({ entryId, tab = 'document', fileId, onChanged, positi
   const query = useApiQuery((api) => api.getEntry({ params: { id: entryId } }), [entryId, version]);
   const entry = query.data;
   const [running, setRunning] = useState(false);
+  const [crediting, setCrediting] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
 
   // Opening an entry moves focus into it, so the keyboard and screen readers follow.
@@ -86,6 +89,7 @@ export function EntryView({ entryId, tab = 'document', fileId, onChanged, positi
           </span>
         )}
         <div className="entry-actions">
+          <EditorActions entry={entry} onCredit={() => setCrediting(true)} />
           <button type="button" className="btn" onClick={() => setRunning(true)}>
             <Icon name="play" /> Run workflow…
           </button>
@@ -129,6 +133,7 @@ export function EntryView({ entryId, tab = 'document', fileId, onChanged, positi
         </aside>
       </div>
       <RunWorkflowDialog open={running} count={1} resolve={async () => [entry]} onClose={() => setRunning(false)} />
+      <CreditNoteDialog entry={entry} open={crediting} onClose={() => setCrediting(false)} />
     </section>
   );
 }

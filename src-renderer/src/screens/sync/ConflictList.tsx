@@ -27,7 +27,8 @@ export function ConflictList({ count }: { count: number }) {
         {list.length > 0 && (
           <>
             <p className="muted">
-              The remote's version is the one in use. Keep it (your version is discarded), or keep yours (it is sent again as a new change).
+              The remote's version is the one in use. Keep it (your version moves to the trash), or keep yours (it is sent again as a new
+              change, and the remote's version moves to the trash). Nothing is deleted.
             </p>
             <ul className="sync-list">
               {list.map((conflict) =>
@@ -59,7 +60,7 @@ function ConflictItem({ conflict, onResolved }: { conflict: SyncConflict; onReso
     setError(undefined);
     try {
       await api.resolveSyncConflict({ params: { id: conflict.id }, body: { keep } });
-      notify(keep === 'remote' ? "Kept the remote's version; yours stays in the conflicts folder" : 'Kept your version; it goes out with the next sync', { kind: 'success' });
+      notify(keep === 'remote' ? "Kept the remote's version; yours is in the trash" : "Kept your version; it goes out with the next sync, and the remote's is in the trash", { kind: 'success' });
       notifyChanged('entries', 'folders');
       refresh();
       onResolved();

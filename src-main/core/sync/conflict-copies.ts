@@ -1,0 +1,85 @@
+import { v7 as uuidv7 } from 'uuid';
+import type { Ctx } from '../api/handler.ts';
+import type { SyncRecordOf } from '../api/contract/sync.ts';
+import { commitEntry, prepareEntry } from '../silo/entries.ts';
+import type { EntryRow } from '../silo/entry-view.ts';
+import { putMeta } from '../silo/meta.ts';
+import { attachmentKind, attachmentRecordOf } from './records/attachment.ts';
+import { entryKind, entryRecordOf } from './records/entry.ts';
+import { metaKind } from './records/meta.ts';
+
+type EntryRecord = SyncRecordOf['entry'];
+
+/** Where the losing document of an entry conflict waits, as an entry of its own. */
+export const CONFLICTS_FOLDER = 'conflicts';
+/** Where a version a person decided against goes: kept, out of the way, never deleted. */
+export const TRASH_FOLDER = 'trash';
+/** Meta on a copy that links it to the entry it is a version of. */
+export const CONFLICT_META_KEY = 'sync-conflict';
+const LINK_SRC = 'sync';
+
+/** What a copy's link meta says: which conflict, which entry, and whose version the copy holds. */
+export interface CopyLink {
+  conflict_id: string;
+  entry_id: string;
+  local_version: number;
+  remote_version: number;
+  remote_origin: string;
+  /** `mine`: this instance's losing version; `remote`: the remote's, set aside by "keep mine" */
+  holds: 'mine' | 'remote';
+  resolution?: 'remote' | 'mine';
+}
+
+/**
+ * A document as a copy holds it: under the copy's own id, and without the
+ * original's signatures (they sign the original's uuid, so on the copy they would
+ * not verify anywhere). The original, signed, is kept whole in the conflict row.
+ */
+function asCopyData(data: Record<string, unknown>, copyId: string): Record<string, unknown> {
+  const { sigs: _signedTheOriginal, ...rest } = data;
+  return { ...rest, head: { ...(data.head as Record<string, unknown>), uuid: copyId } };
+}
+
+/**
+ * A new entry holding `version` of entry `link.entry_id`, in `folder`, linked by its
+ * meta. It is an ordinary entry: it syncs, is searched and edited like any other.
+ * `childrenFrom`: an entry whose files (the same stored bytes) and meta come along.
+ */
+export function makeCopy(ctx: Ctx, version: EntryRecord, folder: string, link: CopyLink, childrenFrom?: string): string {
+  const copyId = uuidv7();
+  commitEntry(ctx, prepareEntry(copyId, { data: asCopyData(version.data, copyId), folder, tags: version.tags, state: version.state, allow_invalid: true }));
+  if (childrenFrom) copyChildren(ctx, childrenFrom, copyId);
+  writeLink(ctx, copyId, link);
+  return copyId;
+}
+
+/** The copy now holds `version` (or keeps what it holds, without one), in the trash, its link saying so. */
+export function trashCopy(ctx: Ctx, copy: EntryRow, link: CopyLink, version?: EntryRecord): void {
+  const held = entryRecordOf(copy);
+  const next: EntryRecord = version
+    ? { ...held, data: asCopyData(version.data, copy.id), tags: version.tags, state: version.state, folder: TRASH_FOLDER }
+    : { ...held, folder: TRASH_FOLDER };
+  entryKind.apply(ctx, copy.id, next);
+  writeLink(ctx, copy.id, link);
+}
+
+function writeLink(ctx: Ctx, copyId: string, link: CopyLink): void {
+  putMeta(ctx, copyId, CONFLICT_META_KEY, { src: LINK_SRC, ref: link.entry_id, value: { ...link }, shared: false, link_scope: '', link_url: '' });
+}
+
+const isLink = (meta: { src: string; key: string }) => meta.src === LINK_SRC && meta.key === CONFLICT_META_KEY;
+
+/** An entry's files and meta (not its own link) onto another entry, each as a change of that entry. */
+export function copyChildren(ctx: Ctx, fromId: string, toId: string): void {
+  const { store } = ctx.service;
+  for (const file of store.all(store.q.selectFrom('attachments').selectAll().where('entry_id', '=', fromId))) {
+    attachmentKind.apply(ctx, `${toId}:${file.id}`, { ...attachmentRecordOf(file), entry_id: toId });
+  }
+  for (const meta of store.all(store.q.selectFrom('entry_meta').selectAll().where('entry_id', '=', fromId))) {
+    if (isLink(meta)) continue;
+    metaKind.apply(ctx, `${toId}:${meta.src}:${meta.key}`, {
+      entry_id: toId, src: meta.src, key: meta.key, ref: meta.ref, value: JSON.parse(meta.value), shared: meta.shared === 1,
+      link_scope: meta.link_scope, link_url: meta.link_url, created_at: meta.created_at, updated_at: meta.updated_at,
+    });
+  }
+}
