@@ -3,7 +3,7 @@ import { App } from './app/App.tsx';
 import type { ApiEnv } from './app/ApiContext.tsx';
 import { createClient } from './api/client.ts';
 import { chooseCompany, chosenCompany } from './api/company-choice.ts';
-import { browserTokenEnv, forgetToken, initialToken, saveToken, takeLoginCode } from './api/token.ts';
+import { browserTokenEnv, forgetToken, initialToken, saveToken, storedToken, takeLoginCode } from './api/token.ts';
 import { httpTransport, ipcTransport } from './api/transport.ts';
 import type { SilodeskBridge } from '../../src-preload/api.ts';
 import { errorMessage } from './ui/ErrorNotice.tsx';
@@ -105,7 +105,10 @@ function BrowserRoot() {
         ? {
             api: createClient(httpTransport({ token: () => token })),
             transport: 'http',
+            // The one answer to a 401, whichever call got it (data/watched-client.ts). A late
+            // refusal of an earlier token must not sign out the one entered since.
             onUnauthorized: () => {
+              if (storedToken(tokenEnv) !== token) return;
               forgetToken(tokenEnv);
               setToken(undefined);
               setNotice('That token was not accepted. Enter a valid API token.');

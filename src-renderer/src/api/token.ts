@@ -48,6 +48,11 @@ export function takeLoginCode(env: TokenEnv): string | undefined {
   return takeFromFragment(env, 'login');
 }
 
+/** The token kept for this tab (the one the UI works with), if any. */
+export function storedToken(env: TokenEnv): string | undefined {
+  return env.storage.getItem(STORAGE_KEY) ?? undefined;
+}
+
 export function saveToken(env: TokenEnv, token: string): void {
   env.storage.setItem(STORAGE_KEY, token);
 }

@@ -1,8 +1,9 @@
 import type { Operations } from '../../../src-main/core/api/contract/index.ts';
-import type { ClientOutput } from './client.ts';
+import type { ClientInput, ClientOutput } from './client.ts';
 
-/** The shapes the UI works with, named once from the operation contracts. */
+/** The shapes the UI works with, named once from the operation contracts: answers as parsed (z.output), requests as sent (z.input). */
 type Out<K extends keyof Operations> = ClientOutput<Operations[K]>;
+type In<K extends keyof Operations> = ClientInput<Operations[K]>;
 
 export type Entry = Out<'getEntry'>;
 export type EntryPage = Out<'listEntries'>;
@@ -29,3 +30,12 @@ export type Verification = Out<'verifySeries'>;
 export type Session = Out<'getSession'>;
 export type Company = Out<'listCompanies'>['list'][number];
 export type LocalApi = Out<'getLocalApi'>;
+
+/** A change of an entry (PATCH): its document, folder, state, tags. */
+export type EntryPatch = NonNullable<In<'patchEntry'>['body']>;
+/** One item of a bulk import. */
+export type ImportEntry = In<'importEntries'>['body']['entries'][number];
+/** What an export holds: entries by id, or everything a folder and filters match. */
+export type ExportSelection = NonNullable<In<'exportZip'>['body']>;
+/** How a sync conflict is settled: keep one side, or (a key clash) rename one. */
+export type ConflictResolution = NonNullable<In<'resolveSyncConflict'>['body']>;

@@ -6,7 +6,7 @@ export interface ApiEnv {
   api: ApiClient;
   /** `ipc` in the desktop app (switching company allowed), `http` in a browser (one token, one company) */
   transport: 'ipc' | 'http';
-  /** browser: the token was refused, ask for another */
+  /** browser: the token was refused, ask for another (called by the watched client alone: data/watched-client.ts) */
   onUnauthorized?: () => void;
   /** browser: open the UI with another token (another company) */
   onTokenChange?: (token: string) => void;

@@ -1,4 +1,7 @@
-import { useState } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { createQueryClient, writeBatcher } from '../data/query-client.ts';
+import { watchedClient } from '../data/watched-client.ts';
 import { ApiProvider, type ApiEnv } from './ApiContext.tsx';
 import { AppHeader } from './AppHeader.tsx';
 import { useShortcuts } from './keyboard.ts';
@@ -14,22 +17,35 @@ import { SeriesScreen } from '../screens/series/SeriesScreen.tsx';
 import { SettingsScreen } from '../screens/settings/SettingsScreen.tsx';
 import { SyncScreen } from '../screens/sync/SyncScreen.tsx';
 import { SyncStatusProvider } from '../screens/sync/SyncStatusProvider.tsx';
+import { TrashScreen } from '../screens/trash/TrashScreen.tsx';
 import { WorkflowsScreen } from '../screens/workflows/WorkflowsScreen.tsx';
 
-/** The whole UI for one company, over whichever transport the window has. */
+/**
+ * The whole UI for one company, over whichever transport the window has. Its server
+ * state lives in one query cache, made with the App (a new company or token is a new
+ * App, so nothing of the previous one survives); every call goes through the watched
+ * client, which invalidates what a write affects and hands a 401 to the one handler.
+ */
 export function App({ env }: { env: ApiEnv }) {
+  const [queryClient] = useState(createQueryClient);
+  const watched = useMemo<ApiEnv>(
+    () => ({ ...env, api: watchedClient(env.api, { onUnauthorized: env.onUnauthorized, onWrite: writeBatcher(queryClient) }) }),
+    [env, queryClient],
+  );
   return (
-    <ApiProvider value={env}>
-      <ToastProvider>
-        <SessionProvider>
-          <ImportProvider>
-            <SyncStatusProvider>
-              <Shell />
-            </SyncStatusProvider>
-          </ImportProvider>
-        </SessionProvider>
-      </ToastProvider>
-    </ApiProvider>
+    <QueryClientProvider client={queryClient}>
+      <ApiProvider value={watched}>
+        <ToastProvider>
+          <SessionProvider>
+            <ImportProvider>
+              <SyncStatusProvider>
+                <Shell />
+              </SyncStatusProvider>
+            </ImportProvider>
+          </SessionProvider>
+        </ToastProvider>
+      </ApiProvider>
+    </QueryClientProvider>
   );
 }
 
@@ -61,6 +77,7 @@ function Shell() {
         {route.screen === 'series' && <SeriesScreen seriesId={route.seriesId} />}
         {route.screen === 'settings' && <SettingsScreen />}
         {route.screen === 'sync' && <SyncScreen />}
+        {route.screen === 'trash' && <TrashScreen />}
         {route.screen === 'editor' && <EditorScreen key={route.entryId ?? 'new'} entryId={route.entryId} />}
       </main>
       <ShortcutsHelp open={help} onClose={() => setHelp(false)} />

@@ -10,6 +10,7 @@ const NAV: Array<{ screen: Screen; label: string; icon: IconName }> = [
   { screen: 'workflows', label: 'Workflows', icon: 'flow' },
   { screen: 'jobs', label: 'Jobs', icon: 'clock' },
   { screen: 'series', label: 'Series', icon: 'hash' },
+  { screen: 'trash', label: 'Trash', icon: 'trash' },
   { screen: 'settings', label: 'Settings', icon: 'settings' },
 ];
 

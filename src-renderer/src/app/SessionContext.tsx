@@ -1,21 +1,18 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import type { Session } from '../api/types.ts';
-import { useApiQuery } from './useApiQuery.ts';
-import { useChangeVersion } from './changes.ts';
+import { useApiQuery } from '../data/queries.ts';
 
 interface SessionState {
   session?: Session;
   error?: unknown;
-  reload(): void;
 }
 
-const SessionContext = createContext<SessionState>({ reload: () => {} });
+const SessionContext = createContext<SessionState>({});
 
-/** Who the window acts as and for which company; screens degrade gracefully while it is unknown. */
+/** Who the window acts as and for which company (a rename refreshes it: invalidation.ts); screens degrade gracefully while it is unknown. */
 export function SessionProvider({ children }: { children: ReactNode }) {
-  const companies = useChangeVersion('companies');
-  const query = useApiQuery((api) => api.getSession(), [companies]);
-  return <SessionContext.Provider value={{ session: query.data, error: query.error, reload: query.reload }}>{children}</SessionContext.Provider>;
+  const query = useApiQuery('getSession');
+  return <SessionContext.Provider value={{ session: query.data, error: query.error ?? undefined }}>{children}</SessionContext.Provider>;
 }
 
 export const useSession = (): SessionState => useContext(SessionContext);

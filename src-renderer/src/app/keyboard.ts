@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useEffectEvent } from 'react';
 
 /** Whether a key press belongs to a text field (shortcuts must not steal typing). */
 export function isTyping(target: EventTarget | null): boolean {
@@ -19,16 +19,15 @@ export const dialogOpen = (): boolean => document.querySelector('dialog[open]') 
  * keys typed into fields, keys with Ctrl/Cmd/Alt, and everything while a dialog is open.
  */
 export function useShortcuts(active: boolean, handlers: Record<string, (event: KeyboardEvent) => void>): void {
-  const ref = useRef(handlers);
-  ref.current = handlers;
+  // The handlers of the latest render, read when a key is pressed (not a dependency: the listener stays).
+  const handle = useEffectEvent((event: KeyboardEvent) => handlers[event.key]?.(event));
   useEffect(() => {
     if (!active) return;
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
       if (dialogOpen()) return;
       if (event.key !== 'Escape' && isTyping(event.target)) return;
-      const handler = ref.current[event.key];
-      if (handler) handler(event);
+      handle(event);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);

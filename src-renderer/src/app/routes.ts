@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 
-export type EntryTab = 'document' | 'json' | 'files' | 'jobs' | 'meta';
-export const ENTRY_TABS: readonly EntryTab[] = ['document', 'json', 'files', 'jobs', 'meta'];
+export type EntryTab = 'document' | 'json' | 'files' | 'jobs' | 'meta' | 'history';
+export const ENTRY_TABS: readonly EntryTab[] = ['document', 'json', 'files', 'jobs', 'meta', 'history'];
 
 /**
  * Where the window is. Routes live in the URL fragment (`#/entries/<id>/files/pdf`)
@@ -15,6 +15,7 @@ export type Route =
   | { screen: 'series'; seriesId?: string }
   | { screen: 'settings' }
   | { screen: 'sync' }
+  | { screen: 'trash' }
   | { screen: 'editor'; entryId?: string };
 
 export type Screen = Route['screen'];
@@ -41,6 +42,7 @@ export function parseRoute(hash: string): Route {
       return { screen, seriesId: id };
     case 'settings':
     case 'sync':
+    case 'trash':
       return { screen };
     case 'editor':
       return { screen, entryId: id };
@@ -70,6 +72,8 @@ export function routeHref(route: Route): string {
       return seg('settings');
     case 'sync':
       return seg('sync');
+    case 'trash':
+      return seg('trash');
     case 'editor':
       return seg('editor', route.entryId);
   }

@@ -6,7 +6,7 @@ import { Icon } from './Icon.tsx';
  * service refuses the edit (412) when the entry has changed since, on another
  * screen, another client or through sync, instead of overwriting that change.
  */
-export const ifMatchOf = (entry: { version: number }): string => `"${entry.version}"`;
+export const ifMatchOf = (entry: { version: string }): string => `"${entry.version}"`;
 
 /** The answer to an edit based on a version that is no longer the entry's. */
 export const isChangedElsewhere = (error: unknown): boolean => error instanceof ApiClientError && error.key === 'precondition-failed';

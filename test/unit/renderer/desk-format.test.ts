@@ -25,9 +25,10 @@ describe('exact decimals for the sum row', () => {
 
   it('shows and sums credit notes negative, per currency', () => {
     const rows = [
-      { snippet: { type: 'standard', currency: 'EUR', net: '100.00', tax: '21.00', total: '121.00' } },
-      { snippet: { type: 'credit-note', currency: 'EUR', net: '40.00', tax: '8.40', total: '48.40' } },
-      { snippet: { type: 'standard', currency: 'USD', net: '10.5', total: '11.00' } },
+      // Snippets as the hosted service shapes them: GOBL's `total` is before tax, `payable` what is due.
+      { snippet: { type: 'standard', currency: 'EUR', total: '100.00', tax: '21.00', payable: '121.00' } },
+      { snippet: { type: 'credit-note', currency: 'EUR', total: '40.00', tax: '8.40', payable: '48.40' } },
+      { snippet: { type: 'standard', currency: 'USD', total: '10.5', total_with_tax: '11.00' } },
       { snippet: { title: 'a scan' } },
     ];
     expect(signedAmount(rows[1], 'total')).toBe('-48.40');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forgetToken, initialToken, saveToken, type TokenEnv } from '../../../src-renderer/src/api/token.ts';
+import { forgetToken, initialToken, saveToken, storedToken, type TokenEnv } from '../../../src-renderer/src/api/token.ts';
 
 function fakeEnv(url: string, stored?: string) {
   const parsed = new URL(url, 'http://127.0.0.1:4100');
@@ -18,6 +18,15 @@ function fakeEnv(url: string, stored?: string) {
 }
 
 describe('API token in the browser', () => {
+  it('tells which token the tab works with, so a late 401 for an earlier one signs nothing out', () => {
+    const { env } = fakeEnv('/', 'sd_old');
+    expect(storedToken(env)).toBe('sd_old');
+    saveToken(env, 'sd_new');
+    expect(storedToken(env)).toBe('sd_new');
+    forgetToken(env);
+    expect(storedToken(env)).toBeUndefined();
+  });
+
   it('takes the token from the fragment, keeps it for the tab and removes it from the address bar', () => {
     const { env, items, replaced } = fakeEnv('/?x=1#token=sd_abc');
     expect(initialToken(env)).toBe('sd_abc');

@@ -1,7 +1,5 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { downloadToBlob } from '../../api/binary.ts';
 import type { Attachment } from '../../api/types.ts';
-import { useApiQuery } from '../../app/useApiQuery.ts';
 import { formatBytes } from '../../format/count.ts';
 import { saveBlob } from '../../ui/download.ts';
 import { EmptyState, Loading } from '../../ui/EmptyState.tsx';
@@ -11,6 +9,7 @@ import { JsonView } from '../../ui/JsonView.tsx';
 import { PlainText, XmlView } from '../../ui/XmlView.tsx';
 import { MAX_TEXT_VIEW_BYTES, viewKind, type ViewKind } from './kind.ts';
 import { PdfViewer } from './PdfViewer.tsx';
+import { useAttachmentBlob } from './useAttachmentFile.ts';
 
 /**
  * Shows one attachment. Its bytes are fetched with the API client (never by URL,
@@ -20,10 +19,7 @@ import { PdfViewer } from './PdfViewer.tsx';
  */
 export function AttachmentViewer({ attachment }: { attachment: Attachment }) {
   const kind = viewKind(attachment.mime, attachment.name);
-  const file = useApiQuery(
-    async (api) => downloadToBlob(await api.getAttachment({ params: { entry_id: attachment.entry_id, id: attachment.id } }), attachment.mime),
-    [attachment.entry_id, attachment.id, attachment.hash],
-  );
+  const file = useAttachmentBlob(attachment);
 
   return (
     <div className="attachment-viewer">
@@ -39,7 +35,7 @@ export function AttachmentViewer({ attachment }: { attachment: Attachment }) {
           <Icon name="download" /> Download
         </button>
       </div>
-      {file.error !== undefined && <ErrorNotice error={file.error} onRetry={file.reload} />}
+      {file.error && <ErrorNotice error={file.error} onRetry={() => void file.refetch()} />}
       {!file.data && !file.error && <Loading label={`Fetching ${attachment.name}…`} />}
       {file.data && <ViewerBody blob={file.data} kind={kind} attachment={attachment} />}
     </div>

@@ -1,7 +1,6 @@
 import { useRef, useState, type ChangeEvent } from 'react';
 import type { Attachment, Entry } from '../../api/types.ts';
 import { useApi } from '../../app/ApiContext.tsx';
-import { notifyEntryChanged } from '../../app/changes.ts';
 import { formatBytes } from '../../format/count.ts';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { ErrorNotice } from '../../ui/ErrorNotice.tsx';
@@ -49,7 +48,6 @@ export function AttachmentsPanel({ entry, fileId, onSelect }: AttachmentsPanelPr
         });
         last = id;
       }
-      notifyEntryChanged(entry.id);
       notify(files.length === 1 ? `Attached ${files[0].name}` : `Attached ${files.length} files`, { kind: 'success' });
       if (last) onSelect(last);
     } catch (err) {

@@ -1,11 +1,12 @@
+import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { v7 as uuidv7 } from 'uuid';
 import type { Entry } from '../../api/types.ts';
 import { useApi } from '../../app/ApiContext.tsx';
-import { notifyChanged, notifyEntryChanged } from '../../app/changes.ts';
 import { navigate } from '../../app/routes.ts';
-import { useApiQuery } from '../../app/useApiQuery.ts';
 import { useDebounced } from '../../app/useDebounced.ts';
+import { apiKey } from '../../data/keys.ts';
+import { useApiQuery } from '../../data/queries.ts';
 import { Loading } from '../../ui/EmptyState.tsx';
 import { ErrorNotice } from '../../ui/ErrorNotice.tsx';
 import { Icon } from '../../ui/Icon.tsx';
@@ -30,8 +31,10 @@ const today = () => {
 export function EditorScreen({ entryId }: { entryId?: string }) {
   // A new invoice has its id from the start: saving twice stores it once.
   const newId = useMemo(() => uuidv7(), [entryId]);
-  const entry = useApiQuery(async (api) => (entryId ? api.getEntry({ params: { id: entryId } }) : undefined), [entryId]);
-  const defaults = useApiQuery((api) => companyDefaults(api), [entryId]);
+  const api = useApi();
+  const entry = useApiQuery('getEntry', { params: { id: entryId ?? '' } }, { enabled: entryId !== undefined });
+  // Read from the newest invoices: stale, like them, after any write of documents.
+  const defaults = useQuery({ queryKey: apiKey('listEntries', undefined, 'company-defaults'), queryFn: () => companyDefaults(api) });
 
   const start = useMemo<{ form: InvoiceForm; mode: EditorMode } | { problem: string } | undefined>(() => {
     if (!defaults.data && !defaults.error) return undefined;
@@ -58,7 +61,7 @@ export function EditorScreen({ entryId }: { entryId?: string }) {
   const close = () => navigate(entryId ? { screen: 'entries', entryId } : { screen: 'entries' });
 
   let body;
-  if (entry.error) body = <ErrorNotice error={entry.error} onRetry={entry.reload} />;
+  if (entry.error) body = <ErrorNotice error={entry.error} onRetry={() => void entry.refetch()} />;
   else if (!start) body = <Loading label="Opening the editor…" />;
   else if ('problem' in start) body = <p className="notice notice-warning editor-problem">{start.problem}</p>;
   else body = <EditorBody key={entryId ?? newId} entryId={entryId ?? newId} stored={entry.data} initial={start.form} mode={start.mode} />;
@@ -92,13 +95,12 @@ function EditorBody({ entryId, stored, initial, mode }: { entryId: string; store
   const exists = useRef(stored !== undefined);
 
   const country = useDebounced(form.supplier.tax_country.trim().toUpperCase(), 300);
-  const regime = useApiQuery(async (a) => (/^[A-Z]{2}$/.test(country) ? a.getRegime({ params: { code: country } }).catch(() => undefined) : undefined), [country]);
+  // A country GOBL has no regime for is no error here: the editor then offers no regime's taxes.
+  const regime = useApiQuery('getRegime', { params: { code: country } }, { enabled: /^[A-Z]{2}$/.test(country) });
 
   const saved = useCallback(
     (entry: Entry, message: string) => {
       exists.current = true;
-      notifyChanged('entries', 'folders');
-      notifyEntryChanged(entry.id);
       toast(message, { kind: 'success' });
       navigate({ screen: 'entries', entryId: entry.id });
     },

@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type MutableRefObject } from 'react';
+import { useCallback, useEffect, useEffectEvent, useMemo, useState, type MutableRefObject } from 'react';
 import type { ApiClient } from '../../api/client.ts';
 import type { Entry } from '../../api/types.ts';
-import { useApiQuery } from '../../app/useApiQuery.ts';
+import { useApiQuery } from '../../data/queries.ts';
 import { formatDay } from '../../format/date.ts';
 import { ErrorNotice } from '../../ui/ErrorNotice.tsx';
 import { Icon } from '../../ui/Icon.tsx';
@@ -49,7 +49,7 @@ export function InvoiceEditor({ api, entryId, exists, stored, mode, form, onForm
   const [saveFaults, setSaveFaults] = useState<EditorFault[]>([]);
   const [seriesId, setSeriesId] = useState('');
   const [guess, setGuess] = useState<{ guess: InvoiceGuess; lines: number; filled: Set<string> }>();
-  const series = useApiQuery((a) => a.listSeries(), []);
+  const series = useApiQuery('listSeries');
 
   const faults = saveFaults.length > 0 && build.faults.length === 0 ? saveFaults : build.faults;
   const { byField, elsewhere } = useMemo(() => faultsByField(faults), [faults]);
@@ -90,17 +90,16 @@ export function InvoiceEditor({ api, entryId, exists, stored, mode, form, onForm
   };
 
   // Ctrl/⌘+S saves from anywhere in the editor, also while typing in a field.
-  const runRef = useRef(run);
-  runRef.current = run;
+  const saveByShortcut = useEffectEvent(() => void run(mode === 'complete' ? 'complete' : 'draft'));
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (!(event.ctrlKey || event.metaKey) || event.key.toLowerCase() !== 's' || event.altKey) return;
       event.preventDefault();
-      void runRef.current(mode === 'complete' ? 'complete' : 'draft');
+      saveByShortcut();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [mode]);
+  }, []);
 
   const canIssue = mode !== 'complete' && !!chosenSeries && build.faults.length === 0 && !build.busy;
   const actions = (

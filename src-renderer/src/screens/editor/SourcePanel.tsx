@@ -1,21 +1,17 @@
 import { useEffect, useState } from 'react';
-import { downloadToBlob } from '../../api/binary.ts';
 import type { Attachment } from '../../api/types.ts';
-import { useApiQuery } from '../../app/useApiQuery.ts';
 import { Loading } from '../../ui/EmptyState.tsx';
 import { ErrorNotice } from '../../ui/ErrorNotice.tsx';
 import { PdfViewer } from '../attachments/PdfViewer.tsx';
 import { loadPdfJs } from '../attachments/pdfjs.ts';
+import { useAttachmentBytes } from '../attachments/useAttachmentFile.ts';
 import { guessInvoice, type InvoiceGuess } from './invoice-guess.ts';
 import { pdfLines } from './pdf-text.ts';
 
 /** A draft's file beside the form: a PDF shown page by page, and its text layer read for the form. */
 export function SourcePanel({ attachment, onGuess }: { attachment: Attachment; onGuess(guess: InvoiceGuess, lines: number): void }) {
   const isPdf = attachment.mime === 'application/pdf' || /\.pdf$/i.test(attachment.name);
-  const file = useApiQuery(
-    async (api) => new Uint8Array(await downloadToBlob(await api.getAttachment({ params: { entry_id: attachment.entry_id, id: attachment.id } }), attachment.mime).arrayBuffer()),
-    [attachment.entry_id, attachment.id],
-  );
+  const file = useAttachmentBytes(attachment);
   const [read, setRead] = useState(false);
   const bytes = file.data;
 
@@ -39,7 +35,7 @@ export function SourcePanel({ attachment, onGuess }: { attachment: Attachment; o
 
   return (
     <aside className="editor-source" aria-label={`The draft's file: ${attachment.name}`}>
-      {file.error ? <ErrorNotice error={file.error} onRetry={file.reload} /> : !bytes ? <Loading label="Opening the file…" /> : isPdf ? <PdfViewer bytes={bytes} name={attachment.name} /> : <ImagePreview bytes={bytes} attachment={attachment} />}
+      {file.error ? <ErrorNotice error={file.error} onRetry={() => void file.refetch()} /> : !bytes ? <Loading label="Opening the file…" /> : isPdf ? <PdfViewer bytes={bytes} name={attachment.name} /> : <ImagePreview bytes={bytes} attachment={attachment} />}
     </aside>
   );
 }

@@ -32,7 +32,7 @@ export interface SaveTarget {
   /** the entry is stored already (a saved draft, a correction): changes are PATCHes */
   exists: boolean;
   /** the version the editor loaded or last saved: sent as If-Match, so a change made elsewhere is a 412, not overwritten */
-  version?: number;
+  version?: string;
 }
 
 /** Stores under the editor's id, or replaces the stored document. */

@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { Entry } from '../../api/types.ts';
 import { useApi } from '../../app/ApiContext.tsx';
-import { notifyChanged } from '../../app/changes.ts';
 import { plural } from '../../format/count.ts';
 import { ifMatchOf } from '../../ui/ChangedElsewhere.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
@@ -67,7 +66,6 @@ export function MoveDialog({ open, count, resolve, onClose, onDone, folders }: B
       entry.folder === target ? Promise.resolve() : api.patchEntry({ params: { id: entry.id }, headers: { 'if-match': ifMatchOf(entry) }, body: { folder: target } }),
     );
     if (!outcome) return;
-    notifyChanged('entries', 'folders');
     notify(summarize(outcome, `Moved to ${target}:`), { kind: outcome.failures.length ? 'error' : 'success' });
     setFolder('');
     onDone();
@@ -124,7 +122,6 @@ export function TagDialog({ open, count, resolve, onClose, onDone, knownTags }: 
       return same ? Promise.resolve() : api.patchEntry({ params: { id: entry.id }, headers: { 'if-match': ifMatchOf(entry) }, body: { tags } });
     });
     if (!outcome) return;
-    notifyChanged('entries');
     notify(summarize(outcome, 'Tagged'), { kind: outcome.failures.length ? 'error' : 'success' });
     setAdd([]);
     setRemove([]);

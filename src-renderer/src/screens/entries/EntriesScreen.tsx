@@ -1,10 +1,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Entry } from '../../api/types.ts';
 import { useApi } from '../../app/ApiContext.tsx';
-import { onEntryChanged, useChangeVersion } from '../../app/changes.ts';
 import { useShortcuts } from '../../app/keyboard.ts';
 import { navigate, type Route } from '../../app/routes.ts';
-import { useApiQuery } from '../../app/useApiQuery.ts';
+import { useApiQuery } from '../../data/queries.ts';
 import { useDebounced } from '../../app/useDebounced.ts';
 import { formatCount, plural } from '../../format/count.ts';
 import { searchWords } from '../../format/highlight.ts';
@@ -61,8 +60,7 @@ export function EntriesScreen({ route }: { route?: Extract<Route, { screen: 'ent
   const onSort = useCallback((column: ColumnDef) => setFilters((f) => ({ ...f, ...sortFields(nextSort({ by: f.sort, ascending: f.ascending }, column)) })), []);
   const words = useMemo(() => searchWords(q), [q]);
 
-  const [viewsVersion, setViewsVersion] = useState(0);
-  const views = useApiQuery((a) => a.listViews(), [viewsVersion]);
+  const views = useApiQuery('listViews');
   const viewList = views.data?.list ?? [];
   const activeView = viewList.find((v) => showsView(v, effective, chosenColumns, sort));
   const applyView = useCallback(
@@ -76,9 +74,7 @@ export function EntriesScreen({ route }: { route?: Extract<Route, { screen: 'ent
     [chooseColumns],
   );
 
-  const foldersVersion = useChangeVersion('folders');
-  const entriesVersion = useChangeVersion('entries');
-  const folders = useApiQuery((a) => a.listFolders(), [foldersVersion, entriesVersion]);
+  const folders = useApiQuery('listFolders');
   const folderList = folders.data?.list ?? [];
 
   // A new set of results starts with nothing selected.
@@ -88,18 +84,6 @@ export function EntriesScreen({ route }: { route?: Extract<Route, { screen: 'ent
 
   const rows = source.rows;
 
-  // An entry that changed on its own is fetched again and replaced in place.
-  const { replace } = source;
-  const shown = useRef(rows);
-  shown.current = rows;
-  useEffect(
-    () =>
-      onEntryChanged((id) => {
-        if (!shown.current.some((r) => r.id === id)) return;
-        api.getEntry({ params: { id } }).then(replace, () => {});
-      }),
-    [api, replace],
-  );
   const total = useMemo(() => {
     if (!source.hasMore && source.ready) return rows.length;
     if (hasNarrowing(effective)) return undefined;
@@ -225,7 +209,6 @@ export function EntriesScreen({ route }: { route?: Extract<Route, { screen: 'ent
                   activeId={activeView?.id}
                   current={(name) => viewBodyOf(name, effective, chosenColumns, sort)}
                   onApply={applyView}
-                  onChanged={() => setViewsVersion((v) => v + 1)}
                 />
                 <ColumnsMenu columns={chosenColumns} onChange={chooseColumns} />
               </>
@@ -289,7 +272,6 @@ export function EntriesScreen({ route }: { route?: Extract<Route, { screen: 'ent
             entryId={openId}
             tab={route?.tab}
             fileId={route?.fileId}
-            onChanged={(entry: Entry) => source.replace(entry)}
             position={positionOf(rows, openId)}
           />
         )}

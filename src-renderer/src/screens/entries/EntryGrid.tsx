@@ -9,7 +9,7 @@ import { Icon } from '../../ui/Icon.tsx';
 import { StateBadge } from '../../ui/StatusBadge.tsx';
 import { countsNegative, signedAmount } from './amounts.ts';
 import { gridLayout, type ColumnDef, type SortState } from './columns.ts';
-import { docKind, docNumber, entryTitle } from './doc-kind.ts';
+import { docKind, docNumber, entryTitle, partyName } from './doc-kind.ts';
 import { Highlight } from './Highlight.tsx';
 import type { Selection } from './useSelection.ts';
 
@@ -73,9 +73,7 @@ export function EntryGrid(props: EntryGridProps) {
   }, [hasMore, lastShown, rows.length, loadMore]);
 
   const ids = useMemo(() => rows.map((r) => r.id), [rows]);
-  const order = useRef(ids);
-  order.current = ids;
-  const activeIndex = activeId ? order.current.indexOf(activeId) : -1;
+  const activeIndex = activeId ? ids.indexOf(activeId) : -1;
 
   useEffect(() => {
     if (activeIndex >= 0) virtualizer.scrollToIndex(activeIndex, { align: 'auto' });
@@ -83,14 +81,13 @@ export function EntryGrid(props: EntryGridProps) {
 
   const move = useCallback(
     (delta: number, extend: boolean) => {
-      const ids = order.current;
       if (ids.length === 0) return;
       const from = activeIndex < 0 ? (delta > 0 ? -1 : ids.length) : activeIndex;
       const to = Math.max(0, Math.min(ids.length - 1, from + delta));
       onActivate(ids[to]);
       if (extend) selection.extendTo(ids[to], ids);
     },
-    [activeIndex, onActivate, selection],
+    [ids, activeIndex, onActivate, selection],
   );
 
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
@@ -111,10 +108,10 @@ export function EntryGrid(props: EntryGridProps) {
         move(-page, event.shiftKey);
         break;
       case 'Home':
-        move(-order.current.length, event.shiftKey);
+        move(-ids.length, event.shiftKey);
         break;
       case 'End':
-        move(order.current.length, event.shiftKey);
+        move(ids.length, event.shiftKey);
         break;
       case 'Enter':
         if (id) onOpen(id);
@@ -125,7 +122,7 @@ export function EntryGrid(props: EntryGridProps) {
       case 'a':
       case 'A':
         if (!mod) return;
-        selection.selectAll(order.current);
+        selection.selectAll(ids);
         break;
       case 'Escape':
         if (selection.ids.size === 0) return;
@@ -140,22 +137,22 @@ export function EntryGrid(props: EntryGridProps) {
   const onRowClick = useCallback(
     (event: MouseEvent, id: string) => {
       onActivate(id);
-      if (event.shiftKey) selection.extendTo(id, order.current);
+      if (event.shiftKey) selection.extendTo(id, ids);
       else if (event.ctrlKey || event.metaKey) selection.toggle(id);
       else selection.only(id);
       gridRef.current?.focus({ preventScroll: true });
     },
-    [onActivate, selection],
+    [ids, onActivate, selection],
   );
 
   const onCheck = useCallback(
     (event: MouseEvent, id: string) => {
       event.stopPropagation();
       onActivate(id);
-      if (event.shiftKey) selection.extendTo(id, order.current);
+      if (event.shiftKey) selection.extendTo(id, ids);
       else selection.toggle(id);
     },
-    [onActivate, selection],
+    [ids, onActivate, selection],
   );
 
   const allLoadedSelected = rows.length > 0 && rows.every((r) => selection.ids.has(r.id));
@@ -190,7 +187,7 @@ export function EntryGrid(props: EntryGridProps) {
                 ref={(el) => {
                   if (el) el.indeterminate = someSelected;
                 }}
-                onChange={() => (allLoadedSelected ? selection.clear() : selection.selectAll(order.current))}
+                onChange={() => (allLoadedSelected ? selection.clear() : selection.selectAll(ids))}
               />
             </div>
             {columns.map((column) => (
@@ -365,7 +362,7 @@ function cellOf(column: ColumnDef, entry: Entry, number: string | undefined, kin
       return { className: `ellipsis muted${countsNegative(entry) ? ' kind-credit' : ''}`, content: kind };
     case 'supplier':
     case 'customer': {
-      const party = s[column.id];
+      const party = partyName(s[column.id]);
       return { className: 'ellipsis', title: party, content: party ? <Highlight text={party} words={words} /> : none };
     }
     case 'net':

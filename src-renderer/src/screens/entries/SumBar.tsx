@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { Entry } from '../../api/types.ts';
-import { useApiQuery } from '../../app/useApiQuery.ts';
+import { useApiQuery } from '../../data/queries.ts';
 import { plural } from '../../format/count.ts';
 import { formatMoney, isNegative } from '../../format/money.ts';
 import { sumsByCurrency, type CurrencySums } from './amounts.ts';
@@ -21,13 +21,9 @@ interface SumBarProps {
  */
 export function SumBar({ rows, allMatching, filters }: SumBarProps) {
   const local = useMemo(() => (allMatching ? [] : sumsByCurrency(rows)), [allMatching, rows]);
-  const key = JSON.stringify(filters);
-  const remote = useApiQuery(
-    async (api) => (allMatching ? api.sumEntries({ query: { ...filterQuery(filters), q: filters.q || undefined } }) : undefined),
-    [allMatching, key],
-  );
+  const remote = useApiQuery('sumEntries', { query: { ...filterQuery(filters), q: filters.q || undefined } }, { enabled: allMatching });
   const sums: CurrencySums[] = allMatching ? (remote.data?.list ?? []) : local;
-  const loading = allMatching && remote.loading && !remote.data;
+  const loading = allMatching && remote.isFetching && !remote.data;
   if (!loading && sums.length === 0) return null;
   return (
     <section className="sum-bar" aria-label="Totals of the selected entries" aria-live="polite">

@@ -13,7 +13,6 @@ interface ViewsMenuProps {
   /** the list as it is now, to save under a name */
   current(name: string): ViewBody;
   onApply(view: SavedView): void;
-  onChanged(): void;
 }
 
 /**
@@ -21,7 +20,7 @@ interface ViewsMenuProps {
  * service: apply one, save the list as it is (a name already used replaces that view),
  * or delete one.
  */
-export function ViewsMenu({ views, activeId, current, onApply, onChanged }: ViewsMenuProps) {
+export function ViewsMenu({ views, activeId, current, onApply }: ViewsMenuProps) {
   const api = useApi();
   const notify = useToast();
   const [open, setOpen] = useState(false);
@@ -40,7 +39,6 @@ export function ViewsMenu({ views, activeId, current, onApply, onChanged }: View
       const saved = await api.putView({ params: { id: same?.id ?? crypto.randomUUID() }, body: current(trimmed) });
       notify(same ? `Replaced the view ${saved.name}` : `Saved the view ${saved.name}`, { kind: 'success' });
       setName('');
-      onChanged();
       onApply(saved);
       setOpen(false);
     } catch (err) {
@@ -54,7 +52,6 @@ export function ViewsMenu({ views, activeId, current, onApply, onChanged }: View
     try {
       await api.deleteView({ params: { id: view.id } });
       notify(`Deleted the view ${view.name}`);
-      onChanged();
     } catch (err) {
       notify(`Could not delete the view: ${errorMessage(err)}`, { kind: 'error' });
     }

@@ -1,7 +1,23 @@
 import { negate, sumDecimals } from '../../format/decimal.ts';
 
-type Amounts = { snippet: Record<string, string> };
+/** An entry's figures, from its snippet as the hosted service shapes it (GOBL's totals by their GOBL names). */
+type Amounts = {
+  doc_schema?: string;
+  snippet: { type?: string; currency?: string; total?: string; tax?: string; total_with_tax?: string; payable?: string };
+};
 export type AmountField = 'net' | 'tax' | 'total';
+
+/**
+ * A figure as the list names it: net is GOBL's `total` (before tax), total is what is
+ * payable (else the total with tax); a payment's snippet has its amount as `total`.
+ */
+export function amountOf(entry: Amounts, field: AmountField): string | undefined {
+  const s = entry.snippet;
+  if (field === 'tax') return s.tax;
+  const payment = (entry.doc_schema ?? '').endsWith('/bill/payment');
+  if (field === 'net') return payment ? undefined : s.total;
+  return payment ? s.total : (s.payable ?? s.total_with_tax);
+}
 
 /** Document types whose amounts count against the others: a credit note reads and sums negative. */
 const NEGATIVE_TYPES = new Set(['credit-note']);
@@ -10,7 +26,7 @@ export const countsNegative = (entry: Amounts): boolean => NEGATIVE_TYPES.has(en
 
 /** An amount as the list shows it: the document's figure, negative for a credit note. */
 export function signedAmount(entry: Amounts, field: AmountField): string | undefined {
-  const value = entry.snippet[field];
+  const value = amountOf(entry, field);
   if (value === undefined || value === '') return undefined;
   return countsNegative(entry) ? negate(value) : value;
 }

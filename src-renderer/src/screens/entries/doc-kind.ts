@@ -28,8 +28,22 @@ export function docKind(schema: string | undefined, type: string | undefined): s
   return SCHEMA_KINDS[path] ?? (path ? path.split('/').pop()! : 'Document');
 }
 
+/** The parts of an entry's snippet (the hosted service's shape) that name it. */
+export interface SnippetNames {
+  title?: string;
+  type?: string;
+  series?: string;
+  code?: string;
+}
+
+/** A party of a snippet as a person names it: its name, else its alias, else its tax id. */
+export function partyName(party: { name?: string; alias?: string; country?: string; tax_code?: string } | undefined): string | undefined {
+  if (!party) return undefined;
+  return party.name ?? party.alias ?? (party.tax_code ? `${party.country ?? ''}${party.tax_code}` : undefined);
+}
+
 /** The number as GOBL presents it: series and code joined by a dash. */
-export function docNumber(snippet: Record<string, string>): string | undefined {
+export function docNumber(snippet: SnippetNames): string | undefined {
   const { series, code } = snippet;
   if (series && code) return `${series}-${code}`;
   return code || undefined;
@@ -39,7 +53,7 @@ export function docNumber(snippet: Record<string, string>): string | undefined {
  * What to call an entry that has no number. A scan's snippet only knows its id,
  * so it is named by its file instead.
  */
-export function entryTitle(entry: { doc_schema: string; snippet: Record<string, string>; attachments: Array<{ name: string }> }): string {
+export function entryTitle(entry: { doc_schema: string; snippet: SnippetNames; attachments: Array<{ name: string }> }): string {
   if (schemaPath(entry.doc_schema) === 'scan' && entry.attachments[0]) return entry.attachments[0].name;
   return entry.snippet.title ?? '';
 }
@@ -48,7 +62,7 @@ export function entryTitle(entry: { doc_schema: string; snippet: Record<string, 
  * What a person calls an entry in a message: "Invoice FV-2026-0001", else its title,
  * else its kind; never its id.
  */
-export function entryLabel(entry: { doc_schema: string; snippet: Record<string, string>; attachments: Array<{ name: string }> }): string {
+export function entryLabel(entry: { doc_schema: string; snippet: SnippetNames; attachments: Array<{ name: string }> }): string {
   const kind = docKind(entry.doc_schema, entry.snippet.type);
   const number = docNumber(entry.snippet);
   return number ? `${kind} ${number}` : entryTitle(entry) || kind;

@@ -1,9 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiClientError } from '../../api/errors.ts';
+import { useCallback, useMemo } from 'react';
 import type { Entry } from '../../api/types.ts';
-import { useApiEnv } from '../../app/ApiContext.tsx';
-import { useChangeVersion } from '../../app/changes.ts';
-import { loadEntryPage, type EntryFilters, type PagePosition } from './filters.ts';
+import { mapPages, rowsOf, usePages } from '../../data/queries.ts';
+import { entryPages, type EntryFilters } from './filters.ts';
 
 export interface EntrySource {
   rows: Entry[];
@@ -14,112 +12,60 @@ export interface EntrySource {
   error?: unknown;
   loadMore(): void;
   retry(): void;
-  /** show a changed entry (after a PATCH) without reloading the list */
-  replace(entry: Entry): void;
-}
-
-interface State {
-  rows: Entry[];
-  next?: PagePosition;
-  loading: boolean;
-  ready: boolean;
-  error?: unknown;
 }
 
 /**
- * The entries for the filters, page by page as the list scrolls. Each change of
- * filters starts a new generation; pages of an older generation are dropped when
- * they arrive, so a slow answer for "inv" never replaces the one for "invoice".
- * While a new first page loads, the old rows stay on screen.
+ * The entries for the filters, page by page as the list scrolls, through the query
+ * cache: each set of filters is its own key, so a slow answer for "inv" never shows
+ * for "invoice"; while the first page of new filters loads, the old rows stay on
+ * screen; a write that affects entries fetches the loaded pages again in place.
  */
 export function useEntrySource(filters: EntryFilters): EntrySource {
-  const { api, onUnauthorized } = useApiEnv();
-  const changed = useChangeVersion('entries');
-  const [state, setState] = useState<State>({ rows: [], loading: true, ready: false });
-  const generation = useRef(0);
-  const inFlight = useRef(false);
-  const filtersRef = useRef(filters);
-  filtersRef.current = filters;
-  const stateRef = useRef(state);
-  stateRef.current = state;
-  const key = JSON.stringify(filters);
+  const pages = usePages(mapPages(entryPages(filters), 'rows', slimPage), { keepShown: true });
+  const { data, error, hasNextPage, isFetching, isFetchingNextPage, isFetchNextPageError, isPending, isPlaceholderData, fetchNextPage, refetch } = pages;
+  const rows = useMemo(() => uniqueRows(rowsOf(data)), [data]);
 
-  const fail = useCallback(
-    (error: unknown) => {
-      if (error instanceof ApiClientError && error.key === 'unauthorized') onUnauthorized?.();
-      setState((s) => ({ ...s, loading: false, ready: true, error }));
-    },
-    [onUnauthorized],
-  );
-
-  const load = useCallback(
-    (from: PagePosition | undefined) => {
-      const mine = from ? generation.current : ++generation.current;
-      inFlight.current = true;
-      setState((s) => ({ ...s, loading: true, error: undefined, ...(from ? {} : { ready: false }) }));
-      loadEntryPage(api, filtersRef.current, from).then(
-        (page) => {
-          if (mine !== generation.current) return;
-          inFlight.current = false;
-          setState((s) => {
-            const rows = from ? appendUnique(s.rows, page.rows.map(slim)) : page.rows.map(slim);
-            return { rows, next: page.next, loading: false, ready: true };
-          });
-        },
-        (error: unknown) => {
-          if (mine !== generation.current) return;
-          inFlight.current = false;
-          fail(error);
-        },
-      );
-    },
-    [api, fail],
-  );
-
-  useEffect(() => {
-    load(undefined);
-  }, [key, changed, load]);
-
+  // Depends on isFetching, so a list scrolled to its end asks again once a fetch under way is done.
   const loadMore = useCallback(() => {
-    const s = stateRef.current;
-    if (inFlight.current || !s.next || s.error) return;
-    load(s.next);
-  }, [load]);
+    if (hasNextPage && !isFetching && !error) void fetchNextPage({ cancelRefetch: false });
+  }, [hasNextPage, isFetching, error, fetchNextPage]);
 
   const retry = useCallback(() => {
-    const s = stateRef.current;
-    load(s.rows.length > 0 ? s.next : undefined);
-  }, [load]);
-
-  const replace = useCallback((entry: Entry) => {
-    setState((s) => ({ ...s, rows: s.rows.map((r) => (r.id === entry.id ? slim(entry) : r)) }));
-  }, []);
+    void (isFetchNextPageError ? fetchNextPage() : refetch());
+  }, [isFetchNextPageError, fetchNextPage, refetch]);
 
   return {
-    rows: state.rows,
-    hasMore: !!state.next,
-    loading: state.loading,
-    ready: state.ready,
-    error: state.error,
+    rows,
+    hasMore: !!hasNextPage,
+    loading: isFetchingNextPage || isPending || isPlaceholderData,
+    ready: !isPending && !isPlaceholderData,
+    error: error ?? undefined,
     loadMore,
     retry,
-    replace,
   };
 }
 
-/**
- * Rows added since the last page can shift an offset page by a few: never show one
- * twice. Only the tail can repeat, so only the tail is checked (a 100k list stays cheap).
- */
-function appendUnique(rows: Entry[], more: Entry[]): Entry[] {
-  const seen = new Set(rows.slice(-500).map((r) => r.id));
-  return rows.concat(more.filter((r) => !seen.has(r.id)));
+/** Offset pages of a search can shift by a few when entries arrive meanwhile: never show one twice. */
+function uniqueRows(rows: Entry[]): Entry[] {
+  const seen = new Set<string>();
+  const out: Entry[] = [];
+  for (const row of rows) {
+    if (seen.has(row.id)) continue;
+    seen.add(row.id);
+    out.push(row);
+  }
+  return out;
 }
 
 /**
  * What a row needs, and no more: a list scrolled to 100k entries keeps every row
- * in memory, so meta, faults and all but the first file (which names a scan) are dropped.
+ * in memory, so meta, faults and all but the first file (which names a scan) are dropped
+ * before the page is kept.
  */
+function slimPage<P extends { list: Entry[] }>(page: P): P {
+  return { ...page, list: page.list.map(slim) };
+}
+
 function slim(entry: Entry): Entry {
   return { ...entry, data: undefined, meta: [], faults: [], attachments: entry.attachments.slice(0, 1) };
 }

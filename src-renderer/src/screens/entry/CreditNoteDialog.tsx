@@ -1,9 +1,9 @@
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Entry } from '../../api/types.ts';
 import { useApi } from '../../app/ApiContext.tsx';
-import { notifyChanged } from '../../app/changes.ts';
 import { navigate } from '../../app/routes.ts';
-import { useApiQuery } from '../../app/useApiQuery.ts';
+import { apiKey } from '../../data/keys.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { ErrorNotice } from '../../ui/ErrorNotice.tsx';
 import { Field } from '../../ui/Field.tsx';
@@ -37,7 +37,12 @@ export function CreditNoteDialog({ entry, open, onClose }: { entry: Entry; open:
   const [ext, setExt] = useState<Record<string, string>>({});
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
-  const schema = useApiQuery(async (a) => (open ? (await a.correctGobl({ body: { data: entry.data ?? {}, show_options: true } })).data : undefined), [open, entry.id]);
+  // The options depend on the document's regime and addons: asked once per version of the entry, when the dialog opens.
+  const schema = useQuery({
+    queryKey: apiKey('correctGobl', { id: entry.id, version: entry.version }, 'options'),
+    queryFn: async () => (await api.correctGobl({ body: { data: entry.data ?? {}, show_options: true } })).data,
+    enabled: open,
+  });
   const exts = extOptions(schema.data);
 
   const make = async () => {
@@ -52,7 +57,6 @@ export function CreditNoteDialog({ entry, open, onClose }: { entry: Entry; open:
           folder: entry.folder,
         },
       });
-      notifyChanged('entries', 'folders');
       onClose();
       navigate({ screen: 'editor', entryId: credit.id });
     } catch (err) {

@@ -1,27 +1,18 @@
-import { useEffect } from 'react';
-import { useApiQuery } from '../../app/useApiQuery.ts';
-import { useChangeVersion } from '../../app/changes.ts';
 import { routeHref } from '../../app/routes.ts';
+import { useApiQuery } from '../../data/queries.ts';
 import { formatDateTime, formatDuration } from '../../format/date.ts';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { ErrorNotice } from '../../ui/ErrorNotice.tsx';
 import { JobStatusBadge } from '../../ui/StatusBadge.tsx';
+import { pollWhileRunning, useJobEnds } from '../jobs/useJobEnds.ts';
 import { useWorkflows } from '../jobs/useWorkflowNames.ts';
 
 /** The jobs that ran (or run) on this entry, newest first; refreshed while one is unfinished. */
 export function EntryJobs({ entryId, onRun }: { entryId: string; onRun(): void }) {
-  const version = useChangeVersion('jobs');
-  const jobs = useApiQuery((api) => api.listJobs({ query: { silo_entry_id: entryId, limit: 50 } }), [entryId, version]);
+  const jobs = useApiQuery('listJobs', { query: { silo_entry_id: entryId, limit: 50 } }, { refetchInterval: (q) => pollWhileRunning(q.state.data?.list) });
   const { byId } = useWorkflows();
   const list = jobs.data?.list ?? [];
-  const unfinished = list.some((j) => !j.completed_at);
-  const { reload } = jobs;
-
-  useEffect(() => {
-    if (!unfinished) return;
-    const timer = window.setTimeout(reload, 2000);
-    return () => window.clearTimeout(timer);
-  }, [unfinished, jobs.data, reload]);
+  useJobEnds(jobs.data?.list);
 
   if (jobs.data && list.length === 0) {
     return (

@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import type { Entry } from '../../api/types.ts';
+import type { Entry, EntryPatch } from '../../api/types.ts';
 import { useApi } from '../../app/ApiContext.tsx';
-import { notifyChanged } from '../../app/changes.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { ChangedElsewhere, ifMatchOf, isChangedElsewhere } from '../../ui/ChangedElsewhere.tsx';
 import { ErrorNotice, fieldError } from '../../ui/ErrorNotice.tsx';
@@ -15,7 +14,7 @@ interface EntryPropertiesProps {
   onSaved(entry: Entry): void;
 }
 
-type Change = { state?: string; folder?: string; tags?: string[] };
+type Change = Pick<EntryPatch, 'state' | 'folder' | 'tags'>;
 
 /** State, folder and tags (each saved as soon as it changes), then the entry's facts. */
 export function EntryProperties({ entry, onSaved }: EntryPropertiesProps) {
@@ -31,9 +30,8 @@ export function EntryProperties({ entry, onSaved }: EntryPropertiesProps) {
     try {
       // Based on the version shown: a change made elsewhere meanwhile is a 412, never overwritten.
       const saved = await api.patchEntry({ params: { id: entry.id }, headers: { 'if-match': ifMatchOf(entry) }, body: change });
+      // This view takes the answer as is; the list, folder counts and related entries follow by invalidation.
       onSaved(saved);
-      // The list and this view take the answer as is; only folder counts need fetching again.
-      if (change.folder !== undefined) notifyChanged('folders');
       notify(message, { kind: 'success' });
     } catch (err) {
       setError(err);

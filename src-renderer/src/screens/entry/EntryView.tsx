@@ -1,8 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import type { Entry } from '../../api/types.ts';
-import { useEntryVersion } from '../../app/changes.ts';
 import { navigate, type EntryTab } from '../../app/routes.ts';
-import { useApiQuery } from '../../app/useApiQuery.ts';
+import { useApiQuery, useShowAnswer } from '../../data/queries.ts';
 import { formatCount } from '../../format/count.ts';
 import { formatMoney } from '../../format/money.ts';
 import { saveBlob } from '../../ui/download.ts';
@@ -13,12 +11,15 @@ import { JsonView } from '../../ui/JsonView.tsx';
 import { StateBadge } from '../../ui/StatusBadge.tsx';
 import { TabPanel, Tabs } from '../../ui/Tabs.tsx';
 import { AttachmentsPanel } from '../attachments/AttachmentsPanel.tsx';
-import { docKind, docNumber, entryTitle } from '../entries/doc-kind.ts';
+import { amountOf } from '../entries/amounts.ts';
+import { docKind, docNumber, entryTitle, partyName } from '../entries/doc-kind.ts';
 import { RunWorkflowDialog } from '../workflows/RunWorkflowDialog.tsx';
 import { CreditNoteDialog } from './CreditNoteDialog.tsx';
 import { EditorActions } from './EditorActions.tsx';
 import { DocumentView } from './DocumentView.tsx';
 import { EntryJobs } from './EntryJobs.tsx';
+import { HistoryPanel } from './HistoryPanel.tsx';
+import { TrashEntryButton } from '../trash/TrashEntryButton.tsx';
 import { EntryProperties } from './EntryProperties.tsx';
 import { FaultList } from './FaultList.tsx';
 import { MetaList } from './MetaList.tsx';
@@ -29,16 +30,15 @@ interface EntryViewProps {
   entryId: string;
   tab?: EntryTab;
   fileId?: string;
-  /** the list shows the change without reloading */
-  onChanged(entry: Entry): void;
   /** where this entry is in the list, for "3 of 120" and j/k */
   position?: { index: number; count: number };
 }
 
 /** One entry: its document for reading, the raw JSON, files, jobs and meta, and its properties. */
-export function EntryView({ entryId, tab = 'document', fileId, onChanged, position }: EntryViewProps) {
-  const version = useEntryVersion(entryId);
-  const query = useApiQuery((api) => api.getEntry({ params: { id: entryId } }), [entryId, version]);
+export function EntryView({ entryId, tab = 'document', fileId, position }: EntryViewProps) {
+  // Fetched again by every write that changes entries (invalidation.ts): a PATCH here, a job, a sync.
+  const query = useApiQuery('getEntry', { params: { id: entryId } });
+  const show = useShowAnswer('getEntry', { params: { id: entryId } });
   const entry = query.data;
   const [running, setRunning] = useState(false);
   const [crediting, setCrediting] = useState(false);
@@ -57,7 +57,7 @@ export function EntryView({ entryId, tab = 'document', fileId, onChanged, positi
     return (
       <section className="entry-view" aria-label="Entry">
         <EntryBar onClose={close} position={position} />
-        {query.error ? <ErrorNotice error={query.error} onRetry={query.reload} /> : <Loading label="Opening the entry…" />}
+        {query.error ? <ErrorNotice error={query.error} onRetry={() => void query.refetch()} /> : <Loading label="Opening the entry…" />}
       </section>
     );
   }
@@ -65,10 +65,6 @@ export function EntryView({ entryId, tab = 'document', fileId, onChanged, positi
   const s = entry.snippet;
   const number = docNumber(s);
   const title = `${docKind(entry.doc_schema, s.type)} ${number ?? ''}`.trim();
-  const saved = (next: Entry) => {
-    query.setData(next);
-    onChanged(next);
-  };
 
   return (
     <section className="entry-view" aria-labelledby="entry-title">
@@ -78,8 +74,8 @@ export function EntryView({ entryId, tab = 'document', fileId, onChanged, positi
             {number ? title : entryTitle(entry) || title}
           </h1>
           <p className="muted ellipsis">
-            {[s.supplier, s.customer].filter(Boolean).join(' → ')}
-            {s.total && <strong className="heading-total"> {formatMoney(s.total, s.currency)}</strong>}
+            {[partyName(s.supplier), partyName(s.customer)].filter(Boolean).join(' → ')}
+            {amountOf(entry, 'total') && <strong className="heading-total"> {formatMoney(amountOf(entry, 'total'), s.currency)}</strong>}
           </p>
         </div>
         <StateBadge state={entry.state} />
@@ -100,6 +96,7 @@ export function EntryView({ entryId, tab = 'document', fileId, onChanged, positi
           >
             <Icon name="download" /> JSON
           </button>
+          <TrashEntryButton entryId={entry.id} label={number ? title : entryTitle(entry) || title} />
         </div>
       </EntryBar>
 
@@ -117,6 +114,7 @@ export function EntryView({ entryId, tab = 'document', fileId, onChanged, positi
               { key: 'files', label: 'Files', count: entry.attachments.length },
               { key: 'jobs', label: 'Jobs' },
               { key: 'meta', label: 'Meta', count: entry.meta.length },
+              { key: 'history', label: 'History' },
             ]}
           />
           <TabPanel idPrefix="entry" active={tab}>
@@ -125,10 +123,12 @@ export function EntryView({ entryId, tab = 'document', fileId, onChanged, positi
             {tab === 'files' && <AttachmentsPanel entry={entry} fileId={fileId} onSelect={(id) => navigate({ screen: 'entries', entryId, tab: 'files', fileId: id }, { replace: true })} />}
             {tab === 'jobs' && <EntryJobs entryId={entry.id} onRun={() => setRunning(true)} />}
             {tab === 'meta' && <MetaList meta={entry.meta} />}
+            {tab === 'history' && <HistoryPanel entry={entry} onRestored={show} />}
           </TabPanel>
         </div>
         <aside className="entry-side" aria-label="Entry properties">
-          <EntryProperties key={entry.version} entry={entry} onSaved={saved} />
+          {/* The answer of a PATCH shows at once; the list and the folder counts follow by invalidation. */}
+          <EntryProperties key={entry.version} entry={entry} onSaved={show} />
           <RelatedEntries entryId={entry.id} />
         </aside>
       </div>

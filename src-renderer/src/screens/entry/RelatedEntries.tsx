@@ -1,15 +1,14 @@
-import { useApiQuery } from '../../app/useApiQuery.ts';
-import { useChangeVersion } from '../../app/changes.ts';
 import { entryHref } from '../../app/routes.ts';
+import { useApiQuery } from '../../data/queries.ts';
 import { formatDay } from '../../format/date.ts';
 import { formatMoney } from '../../format/money.ts';
 import { ErrorNotice } from '../../ui/ErrorNotice.tsx';
+import { amountOf } from '../entries/amounts.ts';
 import { docKind, docNumber } from '../entries/doc-kind.ts';
 
 /** Entries whose documents mention this one: credit notes correcting it, payments settling it. */
 export function RelatedEntries({ entryId }: { entryId: string }) {
-  const version = useChangeVersion('entries');
-  const related = useApiQuery((api) => api.listRelated({ params: { id: entryId }, query: { limit: 50 } }), [entryId, version]);
+  const related = useApiQuery('listRelated', { params: { id: entryId }, query: { limit: 50 } });
   const list = related.data?.list ?? [];
   return (
     <section className="related" aria-labelledby="related-title">
@@ -27,7 +26,7 @@ export function RelatedEntries({ entryId }: { entryId: string }) {
               </a>
               <span className="muted">
                 {' '}
-                {formatDay(e.snippet.issue_date)} {formatMoney(e.snippet.total, e.snippet.currency)}
+                {formatDay(e.snippet.issue_date)} {formatMoney(amountOf(e, 'total'), e.snippet.currency)}
                 {e.context && ` · in ${e.context}`}
               </span>
             </li>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { downloadToBlob } from '../../api/binary.ts';
+import type { ExportSelection } from '../../api/types.ts';
 import { useApi } from '../../app/ApiContext.tsx';
 import { plural } from '../../format/count.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
@@ -8,8 +9,8 @@ import { ErrorNotice } from '../../ui/ErrorNotice.tsx';
 import { useToast } from '../../ui/Toasts.tsx';
 import './exports.css';
 
-/** What an export holds: a selection by id, or everything a folder and filters match. */
-export type ExportScope = { ids: string[] } | { folder?: string; state?: string; tag?: string; date_from?: string; date_to?: string };
+/** What an export holds: a selection by id, or everything a folder and filters match (the contract's selection). */
+export type ExportScope = ExportSelection;
 
 type Format = 'zip' | 'csv-document' | 'csv-tax-rate';
 
@@ -25,7 +26,7 @@ interface ExportDialogProps {
 
 const today = () => new Date().toISOString().slice(0, 10);
 const fileName = (scope: ExportScope, extension: string) => {
-  const what = 'ids' in scope ? 'selection' : (scope.folder ?? 'entries');
+  const what = scope.ids ? 'selection' : (scope.folder ?? 'entries');
   return `silodesk-${what.normalize('NFKD').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'entries'}-${today()}.${extension}`;
 };
 

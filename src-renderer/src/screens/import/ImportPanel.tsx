@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { useApi } from '../../app/ApiContext.tsx';
-import { notifyChanged } from '../../app/changes.ts';
 import { entryHref } from '../../app/routes.ts';
 import { formatBytes, formatCount, plural } from '../../format/count.ts';
 import { errorMessage } from '../../ui/ErrorNotice.tsx';
@@ -69,7 +68,6 @@ function Decisions({ files, onFileChange }: { files: ImportedFile[]; onFileChang
     setError(undefined);
     try {
       await work();
-      notifyChanged('entries', 'folders');
     } catch (err) {
       setError(errorMessage(err));
     } finally {
@@ -128,7 +126,6 @@ function FileRow({ file, onFileChange }: { file: ImportedFile; onFileChange: Fil
     setBusy(true);
     try {
       await work();
-      notifyChanged('entries', 'folders');
     } finally {
       setBusy(false);
     }

@@ -1,6 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useApi } from '../../app/ApiContext.tsx';
-import { notifyChanged } from '../../app/changes.ts';
 import { importFiles, newImportedFile, type ImportedFile } from './importer.ts';
 import { ImportPanel } from './ImportPanel.tsx';
 import './import.css';
@@ -54,7 +53,6 @@ export function ImportProvider({ children }: { children: ReactNode }) {
         })
         .finally(() => {
           setRun((r) => (r && controller.current === abort ? { ...r, running: false } : r));
-          notifyChanged('entries', 'folders');
         });
     },
     [api],

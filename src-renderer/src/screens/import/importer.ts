@@ -1,5 +1,5 @@
 import type { ApiClient } from '../../api/client.ts';
-import type { ImportResult } from '../../api/types.ts';
+import type { ImportEntry, ImportResult } from '../../api/types.ts';
 import { mimeForFile } from '../attachments/kind.ts';
 import { attachmentIdFor, displayNameOf, fileBytes, MAX_ATTACHMENT_BYTES, sha256Hex, toBase64 } from './read-file.ts';
 
@@ -11,7 +11,8 @@ export const SCAN_SCHEMA = 'https://silodesk.app/draft-0/scan';
 /** A document read from a file, ready to send (and, for a PDF or image, the file to attach to its draft). */
 export interface PendingItem {
   file: number;
-  body: { data: Json; id?: string; state?: string };
+  /** an import item (the contract's), always with a document to store */
+  body: ImportEntry & { data: Json };
   attach?: File;
 }
 

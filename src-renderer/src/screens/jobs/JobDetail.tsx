@@ -24,7 +24,7 @@ export function JobDetail({ job, workflowName, error, onChange, compact }: JobDe
   const notify = useToast();
   const [cancelling, setCancelling] = useState(false);
   const finished = jobFinished(job);
-  const entryName = useEntryNames([job.silo_entry_id], job.status).get(job.silo_entry_id);
+  const entryName = useEntryNames([job.silo_entry_id]).get(job.silo_entry_id);
 
   async function cancel() {
     setCancelling(true);

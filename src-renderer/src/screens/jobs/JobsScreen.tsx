@@ -1,8 +1,6 @@
-import { useCallback, useEffect, useState } from 'react';
-import type { Job } from '../../api/types.ts';
-import { useApi } from '../../app/ApiContext.tsx';
-import { useChangeVersion } from '../../app/changes.ts';
+import { useMemo, useState } from 'react';
 import { entryHref, routeHref } from '../../app/routes.ts';
+import { cursorPages, rowsOf, usePages } from '../../data/queries.ts';
 import { formatDateTime, formatDuration } from '../../format/date.ts';
 import { EmptyState, Loading } from '../../ui/EmptyState.tsx';
 import { ErrorNotice } from '../../ui/ErrorNotice.tsx';
@@ -10,6 +8,7 @@ import { Icon } from '../../ui/Icon.tsx';
 import { JobStatusBadge } from '../../ui/StatusBadge.tsx';
 import { JobDetail } from './JobDetail.tsx';
 import { entryLabel, useEntryNames } from './useEntryNames.ts';
+import { pollWhileRunning, useJobEnds } from './useJobEnds.ts';
 import { useLiveJob } from './useLiveJob.ts';
 import { useWorkflows } from './useWorkflowNames.ts';
 import './jobs.css';
@@ -30,45 +29,16 @@ export function JobsScreen({ jobId }: { jobId?: string }) {
 
 /** Every job, newest first, by status and workflow; refreshed while any shown is still running. */
 function JobList() {
-  const api = useApi();
   const { workflows, byId } = useWorkflows();
   const [status, setStatus] = useState<StatusFilter>('');
   const [workflowId, setWorkflowId] = useState('');
-  const [jobs, setJobs] = useState<Job[]>();
-  const [next, setNext] = useState<string>();
-  const [error, setError] = useState<unknown>();
-  const [loading, setLoading] = useState(false);
-  const version = useChangeVersion('jobs');
-  const [tick, setTick] = useState(0);
-  const names = useEntryNames((jobs ?? []).map((j) => j.silo_entry_id), (jobs ?? []).filter((j) => j.completed_at).length);
-
-  const load = useCallback(
-    async (cursor?: string) => {
-      setLoading(true);
-      try {
-        const page = await api.listJobs({ query: { status: status || undefined, workflow_id: workflowId || undefined, limit: 50, cursor } });
-        setJobs((shown) => (cursor ? [...(shown ?? []), ...page.list] : page.list));
-        setNext(page.next_cursor || undefined);
-        setError(undefined);
-      } catch (err) {
-        setError(err);
-      } finally {
-        setLoading(false);
-      }
-    },
-    [api, status, workflowId],
-  );
-
-  useEffect(() => {
-    void load();
-  }, [load, version, tick]);
-
-  const running = (jobs ?? []).some((j) => !j.completed_at);
-  useEffect(() => {
-    if (!running) return;
-    const timer = window.setTimeout(() => setTick((t) => t + 1), 2000);
-    return () => window.clearTimeout(timer);
-  }, [running, jobs]);
+  const pages = usePages(cursorPages('listJobs', { query: { status: status || undefined, workflow_id: workflowId || undefined, limit: 50 } }), {
+    keepShown: true,
+    refetchInterval: (data) => pollWhileRunning(data && rowsOf(data)),
+  });
+  const jobs = useMemo(() => (pages.data ? rowsOf(pages.data) : undefined), [pages.data]);
+  useJobEnds(jobs);
+  const names = useEntryNames((jobs ?? []).map((j) => j.silo_entry_id));
 
   return (
     <div className="screen-scroll">
@@ -100,7 +70,7 @@ function JobList() {
             </select>
           </div>
         </div>
-        <ErrorNotice error={error} onRetry={() => void load()} />
+        <ErrorNotice error={pages.error} onRetry={() => void pages.refetch()} />
         {!jobs ? (
           <Loading />
         ) : jobs.length === 0 ? (
@@ -142,8 +112,8 @@ function JobList() {
             </tbody>
           </table>
         )}
-        {next && (
-          <button type="button" className="btn load-more" disabled={loading} onClick={() => void load(next)}>
+        {pages.hasNextPage && (
+          <button type="button" className="btn load-more" disabled={pages.isFetching} onClick={() => void pages.fetchNextPage({ cancelRefetch: false })}>
             Load more
           </button>
         )}

@@ -1,22 +1,15 @@
 import { useMemo } from 'react';
-import type { Workflow } from '../../api/types.ts';
-import { useApiQuery } from '../../app/useApiQuery.ts';
-import { useChangeVersion } from '../../app/changes.ts';
+import { createdAtPages, rowsOf, useEveryPage } from '../../data/queries.ts';
 
-/** Workflows by id, to name them wherever a job shows (one list call, refreshed when workflows change). */
+/** Workflows are few: all of them, up to this many, are held to name them wherever a job shows. */
+const WORKFLOWS_HELD = 1000;
+
+/** Workflows by id, to name them wherever a job shows (paged as the hosted API pages them, refreshed when a workflow is saved). */
 export function useWorkflows() {
-  const version = useChangeVersion('workflows');
-  const query = useApiQuery(async (api) => {
-    const all: Workflow[] = [];
-    // Paged as the hosted API pages workflows: next_created_at goes back as created_at.
-    let createdAt: string | undefined;
-    do {
-      const page = await api.listWorkflows({ query: { limit: 100, created_at: createdAt } });
-      all.push(...page.list);
-      createdAt = page.next_created_at || undefined;
-    } while (createdAt && all.length < 1000);
-    return all;
-  }, [version]);
-  const byId = useMemo(() => new Map((query.data ?? []).map((w) => [w.id, w])), [query.data]);
-  return { workflows: query.data, byId, error: query.error, loading: query.loading };
+  const pages = useEveryPage(createdAtPages('listWorkflows', { query: { limit: 100 } }), WORKFLOWS_HELD);
+  const workflows = useMemo(() => (pages.data ? rowsOf(pages.data) : undefined), [pages.data]);
+  const byId = useMemo(() => new Map((workflows ?? []).map((w) => [w.id, w])), [workflows]);
+  // Every page is in: a workflow not among them does not exist.
+  const complete = pages.isSuccess && !pages.hasNextPage;
+  return { workflows, byId, error: pages.error ?? undefined, loading: pages.isFetching, complete };
 }

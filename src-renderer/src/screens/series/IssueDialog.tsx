@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { Series } from '../../api/types.ts';
 import { useApi } from '../../app/ApiContext.tsx';
-import { notifyChanged } from '../../app/changes.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { ErrorNotice, fieldError } from '../../ui/ErrorNotice.tsx';
 import { Icon } from '../../ui/Icon.tsx';
@@ -29,7 +28,6 @@ export function IssueDialog({ series, open, onClose, onIssued }: { series: Serie
     const meta = Object.fromEntries(rows.filter((r) => r.key.trim() && r.value.trim()).map((r) => [r.key.trim(), r.value.trim()]));
     try {
       const entry = await api.putSeriesEntry({ params: { series_id: series.id, id: crypto.randomUUID() }, body: Object.keys(meta).length ? { meta } : {} });
-      notifyChanged('series');
       notify(`Issued ${entry.code}`, { kind: 'success' });
       setRows([{ key: 'reference', value: '' }]);
       onIssued();

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { Series } from '../../api/types.ts';
-import { useApiQuery } from '../../app/useApiQuery.ts';
+import { useApiQuery } from '../../data/queries.ts';
 import { formatCount } from '../../format/count.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
@@ -11,13 +11,12 @@ import { IssueDialog } from './IssueDialog.tsx';
 import { SeriesEntries } from './SeriesEntries.tsx';
 import { SeriesForm } from './SeriesForm.tsx';
 
-/** One series: its numbering, whether its chain verifies, and the numbers it issued. */
-export function SeriesDetail({ series, onChanged }: { series: Series; onChanged(): void }) {
+/** One series: its numbering, whether its chain verifies, and the numbers it issued (all fetched again when it issues one: invalidation.ts). */
+export function SeriesDetail({ series }: { series: Series }) {
   const [issuing, setIssuing] = useState(false);
   const [editing, setEditing] = useState(false);
-  const [issued, setIssued] = useState(0);
-  const verify = useApiQuery((api) => api.verifySeries({ params: { id: series.id } }), [series.id, issued]);
-  const keys = useApiQuery((api) => api.getKeys(), []);
+  const verify = useApiQuery('verifySeries', { params: { id: series.id } });
+  const keys = useApiQuery('getKeys');
   const knownKeys = useMemo(() => new Set((keys.data?.keys ?? []).map((k) => k.kid)), [keys.data]);
   const next = series.last_entry_id ? series.last_index + 1 : series.start;
   const result = verify.data;
@@ -57,7 +56,7 @@ export function SeriesDetail({ series, onChanged }: { series: Series; onChanged(
         </div>
         <div className={`card card-body verify ${result ? (result.valid ? 'is-valid' : 'is-broken') : ''}`} aria-live="polite">
           <h2 className="section-title">Chain</h2>
-          {verify.error !== undefined ? (
+          {verify.error ? (
             <ErrorNotice error={verify.error} />
           ) : !result ? (
             <p className="muted">Verifying…</p>
@@ -70,33 +69,26 @@ export function SeriesDetail({ series, onChanged }: { series: Series; onChanged(
               <Icon name="alert" /> Broken at <a href={`#series-entry-${result.broken?.id}`}>{result.broken?.id.slice(0, 8)}…</a>: {result.broken?.reason}
             </p>
           )}
-          <button type="button" className="btn btn-sm" onClick={verify.reload} disabled={verify.loading}>
+          <button type="button" className="btn btn-sm" onClick={() => void verify.refetch()} disabled={verify.isFetching}>
             <Icon name="refresh" /> Verify again
           </button>
         </div>
       </div>
 
       <h2 className="list-heading">Issued numbers</h2>
-      <SeriesEntries series={series} version={issued} brokenId={result?.valid === false ? result.broken?.id : undefined} knownKeys={knownKeys} />
+      <SeriesEntries series={series} brokenId={result?.valid === false ? result.broken?.id : undefined} knownKeys={knownKeys} />
 
       <IssueDialog
         series={series}
         open={issuing}
         onClose={() => setIssuing(false)}
-        onIssued={() => {
-          setIssuing(false);
-          setIssued((n) => n + 1);
-          onChanged();
-        }}
+        onIssued={() => setIssuing(false)}
       />
       <Dialog open={editing} title={`Edit ${series.name}`} onClose={() => setEditing(false)} wide>
         <SeriesForm
           series={series}
           onCancel={() => setEditing(false)}
-          onSaved={() => {
-            setEditing(false);
-            onChanged();
-          }}
+          onSaved={() => setEditing(false)}
         />
       </Dialog>
     </div>

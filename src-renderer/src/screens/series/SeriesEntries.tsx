@@ -1,7 +1,7 @@
-import { Fragment, useCallback, useEffect, useState } from 'react';
-import type { Series, SeriesEntry } from '../../api/types.ts';
-import { useApi } from '../../app/ApiContext.tsx';
+import { Fragment, useMemo, useState } from 'react';
+import type { Series } from '../../api/types.ts';
 import { entryHref } from '../../app/routes.ts';
+import { cursorPages, rowsOf, usePages } from '../../data/queries.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { ErrorNotice } from '../../ui/ErrorNotice.tsx';
@@ -10,39 +10,18 @@ import { decodeJws } from './jws.ts';
 
 interface SeriesEntriesProps {
   series: Series;
-  /** changes when an entry is issued, to reload */
-  version: number;
   brokenId?: string;
   knownKeys: ReadonlySet<string>;
 }
 
 /** The numbers a series has issued, newest first, each with its signatures decoded on demand. */
-export function SeriesEntries({ series, version, brokenId, knownKeys }: SeriesEntriesProps) {
-  const api = useApi();
-  const [entries, setEntries] = useState<SeriesEntry[]>();
-  const [next, setNext] = useState<string>();
-  const [error, setError] = useState<unknown>();
+export function SeriesEntries({ series, brokenId, knownKeys }: SeriesEntriesProps) {
+  const pages = usePages(cursorPages('listSeriesEntries', { params: { series_id: series.id }, query: { ascending: false, limit: 50 } }));
+  const entries = useMemo(() => (pages.data ? rowsOf(pages.data) : undefined), [pages.data]);
+  const error = pages.error;
   const [open, setOpen] = useState<string>();
 
-  const load = useCallback(
-    async (cursor?: string) => {
-      try {
-        const page = await api.listSeriesEntries({ params: { series_id: series.id }, query: { ascending: false, limit: 50, cursor } });
-        setEntries((shown) => (cursor ? [...(shown ?? []), ...page.list] : page.list));
-        setNext(page.next_cursor || undefined);
-        setError(undefined);
-      } catch (err) {
-        setError(err);
-      }
-    },
-    [api, series.id],
-  );
-
-  useEffect(() => {
-    void load();
-  }, [load, version]);
-
-  if (error) return <ErrorNotice error={error} onRetry={() => void load()} />;
+  if (error) return <ErrorNotice error={error} onRetry={() => void pages.refetch()} />;
   if (entries && entries.length === 0) return <EmptyState icon="hash" title="No numbers issued yet">Issue one by hand, or number invoices with a workflow step (sequence.enumerate).</EmptyState>;
 
   return (
@@ -100,8 +79,8 @@ export function SeriesEntries({ series, version, brokenId, knownKeys }: SeriesEn
           })}
         </tbody>
       </table>
-      {next && (
-        <button type="button" className="btn load-more" onClick={() => void load(next)}>
+      {pages.hasNextPage && (
+        <button type="button" className="btn load-more" disabled={pages.isFetchingNextPage} onClick={() => void pages.fetchNextPage({ cancelRefetch: false })}>
           Load more
         </button>
       )}

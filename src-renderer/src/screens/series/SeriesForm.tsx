@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { Series } from '../../api/types.ts';
 import { useApi } from '../../app/ApiContext.tsx';
-import { notifyChanged } from '../../app/changes.ts';
 import { ErrorNotice, fieldError } from '../../ui/ErrorNotice.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { useToast } from '../../ui/Toasts.tsx';
@@ -59,7 +58,6 @@ export function SeriesForm({ series, onSaved, onCancel }: SeriesFormProps) {
       const saved = series
         ? await api.patchSeries({ params: { id: series.id }, body: { name: draft.name, description: draft.description, ...numbers } })
         : await api.putSeries({ params: { id: crypto.randomUUID() }, body: { name: draft.name, description: draft.description, ...numbers } });
-      notifyChanged('series');
       notify(series ? `Saved ${saved.name}` : `Created series ${saved.name}`, { kind: 'success' });
       onSaved(saved);
     } catch (err) {

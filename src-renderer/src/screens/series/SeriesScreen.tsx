@@ -1,6 +1,5 @@
-import { useApiQuery } from '../../app/useApiQuery.ts';
-import { useChangeVersion } from '../../app/changes.ts';
 import { navigate, routeHref } from '../../app/routes.ts';
+import { useApiQuery } from '../../data/queries.ts';
 import { EmptyState, Loading } from '../../ui/EmptyState.tsx';
 import { ErrorNotice } from '../../ui/ErrorNotice.tsx';
 import { Icon } from '../../ui/Icon.tsx';
@@ -11,8 +10,7 @@ import './series.css';
 
 /** Numbering series: the list on the left; the chosen one, or the form for a new one, on the right. */
 export function SeriesScreen({ seriesId }: { seriesId?: string }) {
-  const version = useChangeVersion('series');
-  const query = useApiQuery((api) => api.listSeries(), [version]);
+  const query = useApiQuery('listSeries');
   const list = query.data?.list ?? [];
   const isNew = seriesId === 'new';
   const current = seriesId && !isNew ? list.find((s) => s.id === seriesId) : undefined;
@@ -55,7 +53,7 @@ export function SeriesScreen({ seriesId }: { seriesId?: string }) {
                 <SeriesForm onSaved={(s) => navigate({ screen: 'series', seriesId: s.id }, { replace: true })} onCancel={() => navigate({ screen: 'series' })} />
               </>
             ) : current ? (
-              <SeriesDetail key={current.id} series={current} onChanged={query.reload} />
+              <SeriesDetail key={current.id} series={current} />
             ) : seriesId ? (
               <EmptyState title="Series not found">Pick another from the list.</EmptyState>
             ) : (

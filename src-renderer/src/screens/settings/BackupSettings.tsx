@@ -3,9 +3,10 @@ import type { Operations } from '../../../../src-main/core/api/contract/index.ts
 import type { ClientOutput } from '../../api/client.ts';
 import { ApiClientError } from '../../api/errors.ts';
 import { useApi } from '../../app/ApiContext.tsx';
-import { useApiQuery } from '../../app/useApiQuery.ts';
+import { useApiQuery, useShowAnswer } from '../../data/queries.ts';
 import { formatBytes, formatCount } from '../../format/count.ts';
 import { formatDateTime } from '../../format/date.ts';
+import { Loading } from '../../ui/EmptyState.tsx';
 import { ErrorNotice } from '../../ui/ErrorNotice.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { useToast } from '../../ui/Toasts.tsx';
@@ -16,7 +17,8 @@ type BackupStatus = ClientOutput<Operations['getBackup']>;
 export function BackupSettings() {
   const api = useApi();
   const toast = useToast();
-  const status = useApiQuery((a) => a.getBackup(), []);
+  const status = useApiQuery('getBackup');
+  const show = useShowAnswer('getBackup');
   const [form, setForm] = useState({ folder: '', every_hours: '24', keep: '7', enabled: false });
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState<'save' | 'run'>();
@@ -35,11 +37,11 @@ export function BackupSettings() {
     setBusy(kind);
     setError(undefined);
     try {
-      status.setData(await call());
+      show(await call());
       toast(done, { kind: 'success' });
     } catch (err) {
       setError(err);
-      if (kind === 'run') status.reload();
+      if (kind === 'run') void status.refetch();
     } finally {
       setBusy(undefined);
     }
@@ -52,76 +54,81 @@ export function BackupSettings() {
       <div className="card-header">
         <h2 id="backup-title">Backups</h2>
       </div>
-      <form
-        className="card-body settings-body"
-        aria-label="Backup settings"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void act('save', () => api.putBackupSettings({ body: { folder: form.folder, every_hours: Number(form.every_hours), keep: Number(form.keep), enabled: form.enabled } }), 'Backup settings saved');
-        }}
-      >
-        <p className="muted">A consistent copy of the database, the attachments and the keys, taken while you work, into a folder of your choice (best on another disk).</p>
-        <Field label="Backup folder" error={fields['$.folder']} hint="An absolute path outside the data folder; made if missing">
-          {(c) => <input {...c} className="input" name="backup-folder" value={form.folder} onChange={(e) => setForm({ ...form, folder: e.target.value })} placeholder="/home/you/Backups/silodesk" />}
-        </Field>
-        <div className="form-grid">
-          <Field label="Every (hours)" error={fields['$.every_hours']}>
-            {(c) => <input {...c} className="input" type="number" min={1} max={720} value={form.every_hours} onChange={(e) => setForm({ ...form, every_hours: e.target.value })} />}
+      {/* The form shows the settings once they are known: typing into it before would be overwritten by them. */}
+      {!current ? (
+        <div className="card-body settings-body">{status.error ? <ErrorNotice error={status.error} onRetry={() => void status.refetch()} /> : <Loading />}</div>
+      ) : (
+        <form
+          className="card-body settings-body"
+          aria-label="Backup settings"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void act('save', () => api.putBackupSettings({ body: { folder: form.folder, every_hours: Number(form.every_hours), keep: Number(form.keep), enabled: form.enabled } }), 'Backup settings saved');
+          }}
+        >
+          <p className="muted">A consistent copy of the database, the attachments and the keys, taken while you work, into a folder of your choice (best on another disk).</p>
+          <Field label="Backup folder" error={fields['$.folder']} hint="An absolute path outside the data folder; made if missing">
+            {(c) => <input {...c} className="input" name="backup-folder" value={form.folder} onChange={(e) => setForm({ ...form, folder: e.target.value })} placeholder="/home/you/Backups/silodesk" />}
           </Field>
-          <Field label="Keep the last" error={fields['$.keep']}>
-            {(c) => <input {...c} className="input" type="number" min={1} max={365} value={form.keep} onChange={(e) => setForm({ ...form, keep: e.target.value })} />}
-          </Field>
-        </div>
-        <label className="check">
-          <input type="checkbox" checked={form.enabled} onChange={(e) => setForm({ ...form, enabled: e.target.checked })} />
-          Back up on this schedule while Silodesk runs
-        </label>
-        <div className="form-actions">
-          <button type="submit" className="btn btn-primary" disabled={!!busy}>
-            {busy === 'save' ? 'Saving…' : 'Save'}
-          </button>
-          <button type="button" className="btn" disabled={!!busy || !current?.settings.folder} onClick={() => act('run', () => api.runBackup(), 'Backup written')}>
-            {busy === 'run' ? 'Backing up…' : 'Back up now'}
-          </button>
-        </div>
-        {error !== undefined && Object.keys(fields).length === 0 && <ErrorNotice error={error} />}
-        <div className="backup-status" role="status">
-          {last ? (
-            <p>
-              {last.ok ? 'Last backup' : 'The last backup failed'} {formatDateTime(last.at)}
-              {last.ok && last.name ? <> into <code>{last.name}</code></> : null}
-              {!last.ok && last.error ? `: ${last.error}` : ''}
-              {last.missing_files ? ` (${formatCount(last.missing_files)} files were gone when copied)` : ''}
-            </p>
-          ) : (
-            <p className="muted">No backup taken yet.</p>
-          )}
-          {current?.next_at && <p className="muted">Next one {formatDateTime(current.next_at)}.</p>}
-        </div>
-        {current && current.backups.length > 0 && (
-          <table className="backup-list">
-            <caption className="visually-hidden">Backups kept</caption>
-            <thead>
-              <tr>
-                <th scope="col">Taken</th>
-                <th scope="col">Entries</th>
-                <th scope="col">Files</th>
-                <th scope="col">Size</th>
-              </tr>
-            </thead>
-            <tbody>
-              {current.backups.map((b) => (
-                <tr key={b.name} title={b.path}>
-                  <td>{formatDateTime(b.created_at)}</td>
-                  <td>{formatCount(b.entries)}</td>
-                  <td>{formatCount(b.files)}</td>
-                  <td>{formatBytes(b.bytes)}</td>
+          <div className="form-grid">
+            <Field label="Every (hours)" error={fields['$.every_hours']}>
+              {(c) => <input {...c} className="input" type="number" min={1} max={720} value={form.every_hours} onChange={(e) => setForm({ ...form, every_hours: e.target.value })} />}
+            </Field>
+            <Field label="Keep the last" error={fields['$.keep']}>
+              {(c) => <input {...c} className="input" type="number" min={1} max={365} value={form.keep} onChange={(e) => setForm({ ...form, keep: e.target.value })} />}
+            </Field>
+          </div>
+          <label className="check">
+            <input type="checkbox" checked={form.enabled} onChange={(e) => setForm({ ...form, enabled: e.target.checked })} />
+            Back up on this schedule while Silodesk runs
+          </label>
+          <div className="form-actions">
+            <button type="submit" className="btn btn-primary" disabled={!!busy}>
+              {busy === 'save' ? 'Saving…' : 'Save'}
+            </button>
+            <button type="button" className="btn" disabled={!!busy || !current?.settings.folder} onClick={() => act('run', () => api.runBackup(), 'Backup written')}>
+              {busy === 'run' ? 'Backing up…' : 'Back up now'}
+            </button>
+          </div>
+          {error !== undefined && Object.keys(fields).length === 0 && <ErrorNotice error={error} />}
+          <div className="backup-status" role="status">
+            {last ? (
+              <p>
+                {last.ok ? 'Last backup' : 'The last backup failed'} {formatDateTime(last.at)}
+                {last.ok && last.name ? <> into <code>{last.name}</code></> : null}
+                {!last.ok && last.error ? `: ${last.error}` : ''}
+                {last.missing_files ? ` (${formatCount(last.missing_files)} files were gone when copied)` : ''}
+              </p>
+            ) : (
+              <p className="muted">No backup taken yet.</p>
+            )}
+            {current?.next_at && <p className="muted">Next one {formatDateTime(current.next_at)}.</p>}
+          </div>
+          {current && current.backups.length > 0 && (
+            <table className="backup-list">
+              <caption className="visually-hidden">Backups kept</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Taken</th>
+                  <th scope="col">Entries</th>
+                  <th scope="col">Files</th>
+                  <th scope="col">Size</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </form>
+              </thead>
+              <tbody>
+                {current.backups.map((b) => (
+                  <tr key={b.name} title={b.path}>
+                    <td>{formatDateTime(b.created_at)}</td>
+                    <td>{formatCount(b.entries)}</td>
+                    <td>{formatCount(b.files)}</td>
+                    <td>{formatBytes(b.bytes)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </form>
+      )}
     </section>
   );
 }

@@ -1,10 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { ApiClientError } from '../../api/errors.ts';
 import { useApi, useApiEnv } from '../../app/ApiContext.tsx';
-import { notifyChanged } from '../../app/changes.ts';
 import { useSession } from '../../app/SessionContext.tsx';
-import { useApiQuery } from '../../app/useApiQuery.ts';
-import { useChangeVersion } from '../../app/changes.ts';
+import { useApiQuery } from '../../data/queries.ts';
 import { ErrorNotice, fieldError } from '../../ui/ErrorNotice.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { useToast } from '../../ui/Toasts.tsx';
@@ -56,7 +54,6 @@ function RenameCompany({ id, name }: { id: string; name: string }) {
     setError(undefined);
     try {
       await api.renameCompany({ params: { id }, body: { name: value.trim() } });
-      notifyChanged('companies');
       notify('Company renamed', { kind: 'success' });
     } catch (err) {
       setError(err);
@@ -80,8 +77,7 @@ function RenameCompany({ id, name }: { id: string; name: string }) {
 function DesktopCompanies({ currentId }: { currentId?: string }) {
   const { onCompanyChange } = useApiEnv();
   const api = useApi();
-  const version = useChangeVersion('companies');
-  const companies = useApiQuery((a) => a.listCompanies(), [version]);
+  const companies = useApiQuery('listCompanies');
   const [name, setName] = useState('');
   const [error, setError] = useState<unknown>();
 
@@ -91,7 +87,6 @@ function DesktopCompanies({ currentId }: { currentId?: string }) {
     try {
       const created = await api.createCompany({ body: { name: name.trim() } });
       setName('');
-      notifyChanged('companies');
       onCompanyChange?.(created.id);
     } catch (err) {
       setError(err);
@@ -130,8 +125,7 @@ function BrowserCompanies({ owner }: { owner: boolean }) {
   const { onTokenChange, onSignOut } = useApiEnv();
   const api = useApi();
   const notify = useToast();
-  const version = useChangeVersion('companies');
-  const companies = useApiQuery((a) => (owner ? a.listCompanies() : Promise.resolve(undefined)), [owner, version]);
+  const companies = useApiQuery('listCompanies', undefined, { enabled: owner });
   const [token, setToken] = useState('');
   const [name, setName] = useState('');
   const [created, setCreated] = useState<{ name: string; token: string }>();
@@ -144,7 +138,6 @@ function BrowserCompanies({ owner }: { owner: boolean }) {
       const company = await api.createCompany({ body: { name: name.trim() } });
       setName('');
       setCreated({ name: company.name, token: company.owner_token });
-      notifyChanged('companies');
     } catch (err) {
       setError(err);
     }
@@ -163,7 +156,7 @@ function BrowserCompanies({ owner }: { owner: boolean }) {
           </ul>
         </div>
       )}
-      {companies.error !== undefined && !forbidden && <ErrorNotice error={companies.error} />}
+      {companies.error && !forbidden && <ErrorNotice error={companies.error} />}
       <form
         className="inline-form settings-inline"
         onSubmit={(event) => {

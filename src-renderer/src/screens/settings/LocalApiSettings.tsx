@@ -1,14 +1,15 @@
 import { useState, type FormEvent } from 'react';
 import type { LocalApi } from '../../api/types.ts';
 import { useApi } from '../../app/ApiContext.tsx';
-import { useApiQuery } from '../../app/useApiQuery.ts';
+import { useApiQuery, useShowAnswer } from '../../data/queries.ts';
 import { ErrorNotice, fieldError } from '../../ui/ErrorNotice.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { useToast } from '../../ui/Toasts.tsx';
 
 /** The desktop app's localhost HTTP API: off by default; on, it listens on 127.0.0.1 only and needs a token. */
 export function LocalApiSettings() {
-  const query = useApiQuery((api) => api.getLocalApi(), []);
+  const query = useApiQuery('getLocalApi');
+  const show = useShowAnswer('getLocalApi');
   return (
     <section className="card settings-card" aria-labelledby="local-api-title">
       <div className="card-header">
@@ -19,8 +20,8 @@ export function LocalApiSettings() {
           Lets scripts, spreadsheets and accounting software on this computer use Silodesk over HTTP. It listens on 127.0.0.1 only and every call
           needs an API token.
         </p>
-        <ErrorNotice error={query.error} onRetry={query.reload} />
-        {query.data && <LocalApiForm key={`${query.data.enabled}/${query.data.port}`} current={query.data} onSaved={query.setData} />}
+        <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />
+        {query.data && <LocalApiForm key={`${query.data.enabled}/${query.data.port}`} current={query.data} onSaved={show} />}
       </div>
     </section>
   );

@@ -1,4 +1,5 @@
 import { useApiEnv } from '../../app/ApiContext.tsx';
+import { AuditLog } from './AuditLog.tsx';
 import { BackupSettings } from './BackupSettings.tsx';
 import { CompanySettings } from './CompanySettings.tsx';
 import { DataSettings } from './DataSettings.tsx';
@@ -25,6 +26,7 @@ export function SettingsScreen() {
           {transport === 'ipc' && <LocalApiSettings />}
           <DataSettings />
           <BackupSettings />
+          <AuditLog />
         </div>
       </div>
     </section>

@@ -1,19 +1,19 @@
 import { useState } from 'react';
 import { useApi } from '../../app/ApiContext.tsx';
-import { notifyChanged } from '../../app/changes.ts';
 import { entryHref } from '../../app/routes.ts';
-import { useApiQuery } from '../../app/useApiQuery.ts';
+import { useApiQuery } from '../../data/queries.ts';
 import { formatDateTime, formatRelative } from '../../format/date.ts';
 import { plural } from '../../format/count.ts';
 import { ErrorNotice } from '../../ui/ErrorNotice.tsx';
 import { JsonView } from '../../ui/JsonView.tsx';
 import { useToast } from '../../ui/Toasts.tsx';
 import { KeyClashItem } from './KeyClashItem.tsx';
-import { useSyncStatus, type SyncConflict } from './SyncStatusProvider.tsx';
+import type { SyncConflict } from './SyncStatusProvider.tsx';
 
 /** Records both sides changed: the remote's version won; mine is kept aside until someone decides. */
-export function ConflictList({ count }: { count: number }) {
-  const query = useApiQuery((api) => api.listSyncConflicts(), [count]);
+export function ConflictList() {
+  // Fetched again when the status's count moves (SyncStatusProvider) or a conflict is resolved.
+  const query = useApiQuery('listSyncConflicts');
   const list = query.data?.list ?? [];
   return (
     <section className="card" aria-labelledby="sync-conflicts-title">
@@ -22,7 +22,7 @@ export function ConflictList({ count }: { count: number }) {
         {list.length > 0 && <span className="badge tone-warn">{plural(list.length, 'to resolve', 'to resolve')}</span>}
       </div>
       <div className="card-body">
-        <ErrorNotice error={query.error} onRetry={query.reload} />
+        <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />
         {query.data && list.length === 0 && <p className="muted">No conflicts. When this company and the remote both change the same record, it is listed here.</p>}
         {list.length > 0 && (
           <>
@@ -33,9 +33,9 @@ export function ConflictList({ count }: { count: number }) {
             <ul className="sync-list">
               {list.map((conflict) =>
                 conflict.reason === 'key-clash' ? (
-                  <KeyClashItem key={conflict.id} conflict={conflict} onResolved={query.reload} />
+                  <KeyClashItem key={conflict.id} conflict={conflict} />
                 ) : (
-                  <ConflictItem key={conflict.id} conflict={conflict} onResolved={query.reload} />
+                  <ConflictItem key={conflict.id} conflict={conflict} />
                 ),
               )}
             </ul>
@@ -46,10 +46,9 @@ export function ConflictList({ count }: { count: number }) {
   );
 }
 
-function ConflictItem({ conflict, onResolved }: { conflict: SyncConflict; onResolved(): void }) {
+function ConflictItem({ conflict }: { conflict: SyncConflict }) {
   const api = useApi();
   const notify = useToast();
-  const { refresh } = useSyncStatus();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
   const [open, setOpen] = useState(false);
@@ -61,9 +60,6 @@ function ConflictItem({ conflict, onResolved }: { conflict: SyncConflict; onReso
     try {
       await api.resolveSyncConflict({ params: { id: conflict.id }, body: { keep } });
       notify(keep === 'remote' ? "Kept the remote's version; yours is in the trash" : "Kept your version; it goes out with the next sync, and the remote's is in the trash", { kind: 'success' });
-      notifyChanged('entries', 'folders');
-      refresh();
-      onResolved();
     } catch (err) {
       setError(err);
       setBusy(false);
@@ -117,7 +113,7 @@ function ConflictItem({ conflict, onResolved }: { conflict: SyncConflict; onReso
 
 /** Side by side: the version in use (the remote's, as this instance now holds it) and mine. */
 function ConflictCompare({ conflict }: { conflict: SyncConflict }) {
-  const current = useApiQuery((api) => api.getSyncRecord({ params: { kind: conflict.kind, id: conflict.record_id } }), [conflict.kind, conflict.record_id]);
+  const current = useApiQuery('getSyncRecord', { params: { kind: conflict.kind, id: conflict.record_id } });
   return (
     <div className="sync-compare">
       <div>

@@ -1,4 +1,4 @@
-import { useApiQuery } from '../../app/useApiQuery.ts';
+import { useApiQuery } from '../../data/queries.ts';
 import { formatDateTime, formatRelative } from '../../format/date.ts';
 import { ErrorNotice } from '../../ui/ErrorNotice.tsx';
 import { JsonView } from '../../ui/JsonView.tsx';
@@ -9,7 +9,8 @@ import { JsonView } from '../../ui/JsonView.tsx';
  * Both chains are kept; numbering that series waits until the owner has sorted it out.
  */
 export function ForkList({ count }: { count: number }) {
-  const query = useApiQuery((api) => api.listSyncForks(), [count]);
+  // Fetched again when the status's count moves (SyncStatusProvider) or sync writes.
+  const query = useApiQuery('listSyncForks');
   const list = query.data?.list ?? [];
   if (count === 0 && list.length === 0) return null;
   return (
@@ -19,7 +20,7 @@ export function ForkList({ count }: { count: number }) {
         {list.length > 0 && <span className="badge tone-bad">{list.length}</span>}
       </div>
       <div className="card-body">
-        <ErrorNotice error={query.error} onRetry={query.reload} />
+        <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />
         <p className="muted">
           The same number was issued twice in a series. Both entries are kept: this side's in its chain, the other one below. The series
           issues no more numbers until its owner has sorted it out (for example by voiding one invoice) and released it.

@@ -1,15 +1,14 @@
 import { useState, type FormEvent } from 'react';
+import type { ConflictResolution } from '../../api/types.ts';
 import { useApi } from '../../app/ApiContext.tsx';
-import { notifyChanged } from '../../app/changes.ts';
 import { entryHref } from '../../app/routes.ts';
-import { useApiQuery } from '../../app/useApiQuery.ts';
+import { useApiQuery } from '../../data/queries.ts';
 import { formatDateTime, formatRelative } from '../../format/date.ts';
 import { ErrorNotice } from '../../ui/ErrorNotice.tsx';
 import { JsonView } from '../../ui/JsonView.tsx';
 import { useToast } from '../../ui/Toasts.tsx';
-import { useSyncStatus, type SyncConflict } from './SyncStatusProvider.tsx';
+import type { SyncConflict } from './SyncStatusProvider.tsx';
 
-type Resolution = { keep: 'remote' | 'mine' } | { rename: { which: 'mine' | 'theirs'; key: string } };
 
 const DONE: Record<string, string> = {
   remote: "Kept the remote's entry; yours is in the trash, without its key",
@@ -23,10 +22,9 @@ const DONE: Record<string, string> = {
  * apart. The remote's waits (not applied) until a person merges them (one is kept
  * with the key, the other goes to the trash without it) or renames one of them.
  */
-export function KeyClashItem({ conflict, onResolved }: { conflict: SyncConflict; onResolved(): void }) {
+export function KeyClashItem({ conflict }: { conflict: SyncConflict }) {
   const api = useApi();
   const notify = useToast();
-  const { refresh } = useSyncStatus();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
   const [open, setOpen] = useState(false);
@@ -35,15 +33,12 @@ export function KeyClashItem({ conflict, onResolved }: { conflict: SyncConflict;
   const key = theirs.key ?? '';
   const [newKey, setNewKey] = useState(`${key}-2`);
 
-  async function resolve(how: Resolution) {
+  async function resolve(how: ConflictResolution) {
     setBusy(true);
     setError(undefined);
     try {
       const done = await api.resolveSyncConflict({ params: { id: conflict.id }, body: how });
       notify(DONE[done.resolution ?? ''] ?? 'Resolved', { kind: 'success' });
-      notifyChanged('entries', 'folders');
-      refresh();
-      onResolved();
     } catch (err) {
       setError(err);
       setBusy(false);
@@ -101,10 +96,7 @@ export function KeyClashItem({ conflict, onResolved }: { conflict: SyncConflict;
 }
 
 function ClashCompare({ conflict }: { conflict: SyncConflict }) {
-  const mine = useApiQuery(
-    (api) => (conflict.other_entry_id ? api.getSyncRecord({ params: { kind: 'entry', id: conflict.other_entry_id } }) : Promise.resolve(undefined)),
-    [conflict.other_entry_id],
-  );
+  const mine = useApiQuery('getSyncRecord', { params: { kind: 'entry', id: conflict.other_entry_id ?? '' } }, { enabled: !!conflict.other_entry_id });
   return (
     <div className="sync-compare">
       <div>

@@ -1,15 +1,16 @@
 import { useState } from 'react';
 import { useApi } from '../../app/ApiContext.tsx';
 import { entryHref } from '../../app/routes.ts';
-import { useApiQuery } from '../../app/useApiQuery.ts';
+import { useApiQuery } from '../../data/queries.ts';
 import { formatDateTime, formatRelative } from '../../format/date.ts';
 import { ErrorNotice } from '../../ui/ErrorNotice.tsx';
 import { useToast } from '../../ui/Toasts.tsx';
-import { useSyncStatus, type ParkedChange } from './SyncStatusProvider.tsx';
+import type { ParkedChange } from './SyncStatusProvider.tsx';
 
 /** Changes refused as invalid (by the remote, or here), set aside so the rest could sync. */
-export function ParkedList({ count }: { count: number }) {
-  const query = useApiQuery((api) => api.listParkedChanges(), [count]);
+export function ParkedList() {
+  // Fetched again when the status's count moves (SyncStatusProvider) or a change is retried.
+  const query = useApiQuery('listParkedChanges');
   const list = query.data?.list ?? [];
   return (
     <section className="card" aria-labelledby="sync-parked-title">
@@ -17,12 +18,12 @@ export function ParkedList({ count }: { count: number }) {
         <h2 id="sync-parked-title">Parked changes</h2>
       </div>
       <div className="card-body">
-        <ErrorNotice error={query.error} onRetry={query.reload} />
+        <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />
         {query.data && list.length === 0 && <p className="muted">None. A change the other side refuses as invalid waits here, so the rest can sync.</p>}
         {list.length > 0 && (
           <ul className="sync-list">
             {list.map((item) => (
-              <ParkedItem key={item.id} item={item} onRetried={query.reload} />
+              <ParkedItem key={item.id} item={item} />
             ))}
           </ul>
         )}
@@ -31,10 +32,9 @@ export function ParkedList({ count }: { count: number }) {
   );
 }
 
-function ParkedItem({ item, onRetried }: { item: ParkedChange; onRetried(): void }) {
+function ParkedItem({ item }: { item: ParkedChange }) {
   const api = useApi();
   const notify = useToast();
-  const { refresh } = useSyncStatus();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
   const fields = Object.entries(item.error.fields ?? {});
@@ -45,8 +45,6 @@ function ParkedItem({ item, onRetried }: { item: ParkedChange; onRetried(): void
     try {
       await api.retryParkedChange({ params: { id: item.id } });
       notify('Back in line for the next sync');
-      refresh();
-      onRetried();
     } catch (err) {
       setError(err);
       setBusy(false);

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useApi } from '../../app/ApiContext.tsx';
-import { useApiQuery } from '../../app/useApiQuery.ts';
+import { useApiQuery, useShowAnswer } from '../../data/queries.ts';
 import { formatDateTime, formatRelative } from '../../format/date.ts';
 import { formatCount } from '../../format/count.ts';
 import { ErrorNotice } from '../../ui/ErrorNotice.tsx';
@@ -16,8 +16,9 @@ import { useSyncStatus } from './SyncStatusProvider.tsx';
 import './sync.css';
 
 export function SyncScreen() {
-  const settings = useApiQuery((api) => api.getSyncSettings(), []);
-  const { status, refresh } = useSyncStatus();
+  const settings = useApiQuery('getSyncSettings');
+  const showSettings = useShowAnswer('getSyncSettings');
+  const { status } = useSyncStatus();
   // Where the company syncs, and with which token, is the owner's business alone.
   const ownerOnly = settings.error instanceof ApiClientError && settings.error.key === 'forbidden';
   const configured = settings.data?.configured ?? status?.configured ?? false;
@@ -40,16 +41,13 @@ export function SyncScreen() {
               {ownerOnly ? (
                 <p className="muted">Only the company's owner sees and changes where this company syncs.</p>
               ) : (
-                <ErrorNotice error={settings.error} onRetry={settings.reload} />
+                <ErrorNotice error={settings.error} onRetry={() => void settings.refetch()} />
               )}
               {settings.data ? (
                 <SyncSettingsForm
                   key={`${settings.data.remote_url}/${settings.data.has_token}/${settings.data.interval_minutes}/${settings.data.paused}`}
                   current={settings.data}
-                  onSaved={(next) => {
-                    settings.setData(next);
-                    refresh();
-                  }}
+                  onSaved={showSettings}
                 />
               ) : (
                 !settings.error && <Loading />
@@ -58,9 +56,9 @@ export function SyncScreen() {
           </section>
           {configured && status && (
             <>
-              <ConflictList count={status.conflicts} />
+              <ConflictList />
               <ForkList count={status.forks} />
-              <ParkedList count={status.parked} />
+              <ParkedList />
             </>
           )}
         </div>

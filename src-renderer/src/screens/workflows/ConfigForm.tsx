@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useApiQuery } from '../../app/useApiQuery.ts';
+import { useApiQuery } from '../../data/queries.ts';
 import { Field } from '../../ui/Field.tsx';
 import { TagEditor } from '../../ui/TagEditor.tsx';
 import { labelFor, widgetFor, type JsonSchema } from './json-schema.ts';
@@ -209,7 +209,7 @@ function JsonField({ label, value, onChange, error, hint }: { label: string; val
 
 /** A series chosen by name instead of pasting its id. */
 function SeriesPicker({ label, value, onChange, error, required }: { label: string; value: unknown; onChange(value: unknown): void; error?: string; required: boolean }) {
-  const series = useApiQuery((api) => api.listSeries(), []);
+  const series = useApiQuery('listSeries');
   const list = series.data?.list ?? [];
   const current = typeof value === 'string' ? value : '';
   return (

@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { Entry, Job } from '../../api/types.ts';
 import { useApi } from '../../app/ApiContext.tsx';
-import { notifyChanged } from '../../app/changes.ts';
 import { navigate, routeHref } from '../../app/routes.ts';
 import { plural } from '../../format/count.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
@@ -64,7 +63,6 @@ export function RunWorkflowDialog({ open, count, resolve, onClose }: RunWorkflow
         const job = await api.createJob({ body: { workflow_id: chosen, silo_entry_id: targets[0].id } });
         run.cancel();
         setStarted(job);
-        notifyChanged('jobs');
       } catch (err) {
         run.cancel();
         setError(err);
@@ -74,7 +72,6 @@ export function RunWorkflowDialog({ open, count, resolve, onClose }: RunWorkflow
     const outcome = await run.start('Starting jobs…', targets, (entry) =>
       api.createJob({ body: { workflow_id: chosen, silo_entry_id: entry.id } }),
     );
-    notifyChanged('jobs');
     const ok = outcome.done - outcome.failures.length;
     notify(
       `Started ${plural(ok, 'job', 'jobs')}${outcome.failures.length ? `; ${outcome.failures.length} failed: ${errorMessage(outcome.failures[0].error)}` : ''}`,

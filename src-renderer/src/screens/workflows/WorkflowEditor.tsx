@@ -1,7 +1,6 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import type { Provider, Workflow } from '../../api/types.ts';
 import { useApi } from '../../app/ApiContext.tsx';
-import { notifyChanged } from '../../app/changes.ts';
 import { navigate } from '../../app/routes.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { ErrorNotice, fieldError } from '../../ui/ErrorNotice.tsx';
@@ -47,7 +46,6 @@ export function WorkflowEditor({ workflow, providers, onSaved }: WorkflowEditorP
       const saved = workflow
         ? await api.patchWorkflow({ params: { id: workflow.id }, body })
         : await api.putWorkflow({ params: { id: crypto.randomUUID() }, body });
-      notifyChanged('workflows');
       notify(workflow ? `Saved ${saved.name} (version ${saved.version})` : `Created ${saved.name}`, { kind: 'success' });
       onSaved(saved);
       if (!workflow) navigate({ screen: 'workflows', workflowId: saved.id }, { replace: true });

@@ -1,13 +1,11 @@
-import { useApiQuery } from '../../app/useApiQuery.ts';
-import { useChangeVersion } from '../../app/changes.ts';
 import { entryHref, routeHref } from '../../app/routes.ts';
+import { useApiQuery } from '../../data/queries.ts';
 import { formatDateTime } from '../../format/date.ts';
 import { JobStatusBadge } from '../../ui/StatusBadge.tsx';
 
 /** The latest jobs of a workflow, under its editor. */
 export function WorkflowJobs({ workflowId }: { workflowId: string }) {
-  const version = useChangeVersion('jobs');
-  const jobs = useApiQuery((api) => api.listJobs({ query: { workflow_id: workflowId, limit: 10 } }), [workflowId, version]);
+  const jobs = useApiQuery('listJobs', { query: { workflow_id: workflowId, limit: 10 } });
   const list = jobs.data?.list ?? [];
   return (
     <section className="workflow-jobs" aria-labelledby="workflow-jobs-title">

@@ -1,5 +1,5 @@
-import { useApiQuery } from '../../app/useApiQuery.ts';
 import { routeHref } from '../../app/routes.ts';
+import { useApiQuery } from '../../data/queries.ts';
 import { formatRelative } from '../../format/date.ts';
 import { EmptyState, Loading } from '../../ui/EmptyState.tsx';
 import { ErrorNotice } from '../../ui/ErrorNotice.tsx';
@@ -11,8 +11,8 @@ import './workflows.css';
 
 /** Workflows: the list on the left, the one being edited (or a new one) on the right. */
 export function WorkflowsScreen({ workflowId }: { workflowId?: string }) {
-  const { workflows, byId, error, loading } = useWorkflows();
-  const providers = useApiQuery((api) => api.listProviders(), []);
+  const { workflows, byId, error, loading, complete } = useWorkflows();
+  const providers = useApiQuery('listProviders');
   const isNew = workflowId === 'new';
   const current = workflowId && !isNew ? byId.get(workflowId) : undefined;
 
@@ -54,6 +54,8 @@ export function WorkflowsScreen({ workflowId }: { workflowId?: string }) {
                 <WorkflowEditor key={`${current.id}/${current.version}`} workflow={current} providers={providers.data.list} onSaved={() => {}} />
                 <WorkflowJobs workflowId={current.id} />
               </>
+            ) : workflowId && !complete && !error ? (
+              <Loading />
             ) : workflowId ? (
               <EmptyState title="Workflow not found">It may have been removed. Pick another from the list.</EmptyState>
             ) : (
