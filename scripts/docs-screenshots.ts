@@ -11,6 +11,7 @@ import { DOCS_SCREENSHOTS_ENV } from '../test/e2e/paths.ts';
 const SHOTS = [
   { file: 'test/e2e/entries.e2e.ts', test: 'pages through every entry', image: 'docs/screenshot-entries.png' },
   { file: 'test/e2e/editor.e2e.ts', test: 'a new invoice calculates as it is typed', image: 'docs/screenshot-editor.png' },
+  { file: 'test/e2e/history.e2e.ts', test: 'the history tab lists every version', image: 'docs/screenshot-history.png' },
 ];
 
 const run = (args: string[], env: NodeJS.ProcessEnv = process.env) => {

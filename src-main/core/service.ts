@@ -12,6 +12,8 @@ import type { Provider } from './transform/provider.ts';
 import { providers as builtinProviders } from './transform/providers/index.ts';
 import { JobRunner, type RunnerOptions } from './transform/runner.ts';
 import { SyncController } from './sync/controller.ts';
+import { detachRunner } from './silo/audit-actor.ts';
+import { trashPurger } from './silo/trash-purge.ts';
 import type { SyncOptions } from './sync/run-context.ts';
 
 /** Deployment choices that are not data: who may be called, where files may go. */
@@ -99,6 +101,7 @@ export async function openService(
     providers: new Map([...builtinProviders, ...(config.extraProviders ?? [])].map((p) => [p.id, p])),
     log: config.log,
     async close() {
+      trashPurger(service).stop();
       await backupScheduler(service).stop();
       await service.sync.stop();
       await service.jobs.stop();
@@ -106,10 +109,14 @@ export async function openService(
     },
   };
   service.jobs = new JobRunner(service, service.config.runner);
+  // Jobs run detached from the request that queued them: a step's changes are the workflow's (audit-actor.ts).
+  detachRunner(service.jobs);
   service.sync = new SyncController(service, service.config.sync);
   if (service.config.autoSync) service.sync.start();
   // The scheduled backup of the data folder (off until the owner sets a folder).
   backupScheduler(service).start();
+  // What has waited in the trash past its retention goes now, then daily.
+  trashPurger(service).start();
   // Unfinished jobs from before a crash or a quit are due again: they resume here.
   if (service.config.runJobs) service.jobs.start();
   return service;

@@ -220,6 +220,14 @@ export async function verifySeries(t: Instance, seriesId: string) {
   return t.api.verifySeries({ params: { id: seriesId } });
 }
 
+/** An entry in the trash, whole (GET of the entry itself answers 404 while it waits there). */
+export async function trashedEntry(t: Instance, id: string): Promise<any> {
+  expect((await t.call('GET', `/silo/v1/entries/${id}`)).status).toBe(404);
+  const res = await t.call('GET', `/silo/v1/trash/entries/${id}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
+
 export async function conflicts(t: Instance): Promise<any[]> {
   return (await t.api.listSyncConflicts()).list;
 }

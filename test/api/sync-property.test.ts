@@ -111,7 +111,8 @@ describe('sync, property-based', () => {
           // any other entry is a version a resolution set aside: in the trash, never deleted
           const resolvedCopies = (local.service.store.sqlite.prepare(`SELECT copy_entry_id FROM sync_conflicts WHERE resolved_at IS NOT NULL AND copy_entry_id IS NOT NULL`).all() as any[]).map((r) => r.copy_entry_id).sort();
           const setAside = a.entries.filter((e: any) => !IDS.includes(e.id));
-          for (const e of setAside) expect(e.folder).toBe('trash');
+          const trashedAt = local.service.store.sqlite.prepare('SELECT trashed_at FROM entries WHERE id = ?');
+          for (const e of setAside) expect((trashedAt.get(e.id) as any).trashed_at).not.toBeNull();
           expect(setAside.map((e: any) => e.id).sort()).toEqual(resolvedCopies);
           // the digest stored is the digest of the stored document
           for (const e of a.entries) {

@@ -60,8 +60,8 @@ describe('a conflict copy on a laptop running as a real serve process', () => {
     await laptop.kill('SIGKILL');
     laptop = await start();
     expect(await syncNow(laptop)).toMatchObject({ state: 'synced', conflicts: 0, parked: 0 });
-    const copy = await ok(remote.call('GET', `/silo/v1/entries/${copyId}`));
-    expect(copy).toMatchObject({ folder: 'trash', data: { doc: { code: 'MINE-2' } } });
+    const copy = await ok(remote.call('GET', `/silo/v1/trash/entries/${copyId}`));
+    expect(copy).toMatchObject({ trashed_at: expect.any(String), data: { doc: { code: 'MINE-2' } } });
     expect((await ok(remote.call('GET', `/silo/v1/entries/${id}`))).data.doc.code).toBe('THEIRS-1');
     expect(snapshot(remote).entries.map((e: any) => e.id).sort()).toEqual([id, copyId].sort());
   });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { connect, putEntry, snapshot, startInstance, sync, type Instance } from './sync-helpers.ts';
+import { connect, putEntry, snapshot, startInstance, sync, trashedEntry, type Instance } from './sync-helpers.ts';
 
 let open: Instance[] = [];
 afterEach(async () => {
@@ -76,8 +76,7 @@ describe('the same key created on two laptops', () => {
     await everyoneSynced(remote, second, first);
     for (const t of [remote, first, second]) {
       expect(await get(t, theirs.id)).toMatchObject({ key: 'K-1' });
-      const kept = await get(t, mine.id);
-      expect(kept.folder).toBe('trash');
+      const kept = await trashedEntry(t, mine.id);
       expect(kept.key).toBeUndefined();
       expect(kept.data.doc.code).toBe(mine.data.doc.code);
     }

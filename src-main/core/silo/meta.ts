@@ -1,18 +1,14 @@
 import { conflict, notFound } from '../api/errors.ts';
+import type { Operations } from '../api/contract/index.ts';
 import type { Ctx } from '../api/handler.ts';
+import type { ParsedInput } from '../api/operation.ts';
 import { nowIso } from '../clock.ts';
 import { recordChange } from '../sync/change-log.ts';
 import { metaView, type MetaRow } from './entry-view.ts';
 import { requireEntryRow } from './entries.ts';
 
-export interface PutMetaInput {
-  src: string;
-  ref: string;
-  value: unknown;
-  shared: boolean;
-  link_scope: string;
-  link_url: string;
-}
+/** A meta record as PUT takes it: the contract's body, parsed (defaults filled in). */
+export type PutMetaInput = ParsedInput<Operations['putMeta']>['body'];
 
 export function putMeta(ctx: Ctx, entryId: string, key: string, input: PutMetaInput) {
   const { store } = ctx.service;

@@ -1,5 +1,6 @@
 import type { Store } from '../db/store.ts';
 import { nowIso } from '../clock.ts';
+import { keepRecordOf } from '../silo/record-keeping.ts';
 
 export type SyncKind = 'entry' | 'attachment' | 'meta' | 'workflow' | 'series' | 'series_entry';
 
@@ -34,6 +35,11 @@ export function withOrigin<T>(store: Store, origin: string | null, fn: () => T):
   }
 }
 
+/** Whose writes run now: `local`, another instance's id (sync applies its change), or null (record nothing). */
+export function currentOrigin(store: Store): string | null {
+  return origins.has(store) ? origins.get(store)! : 'local';
+}
+
 /**
  * Writes a record's change into the outbox/feed, in the caller's transaction (call
  * it right after the write it describes). The record's row moves to a new seq and
@@ -42,6 +48,8 @@ export function withOrigin<T>(store: Store, origin: string | null, fn: () => T):
  */
 export function recordChange(store: Store, ref: ChangeRef): { seq: number; version: number } | undefined {
   const origin = origins.has(store) ? origins.get(store)! : 'local';
+  // Every change is also put on record (entry history, audit log), here where no write path can miss it.
+  keepRecordOf(store, ref, origin);
   if (origin === null) return undefined;
   // Two plain statements instead of one INSERT OR REPLACE … SELECT … LEFT JOIN: SQLite
   // plans the combined form poorly, and it cost ~5x more per write in an import profile.

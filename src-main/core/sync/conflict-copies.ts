@@ -1,7 +1,8 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Ctx } from '../api/handler.ts';
 import type { SyncRecordOf } from '../api/contract/sync.ts';
-import { commitEntry, prepareEntry } from '../silo/entries.ts';
+import { nowIso } from '../clock.ts';
+import { commitEntry, findAnyEntryRow, prepareEntry } from '../silo/entries.ts';
 import type { EntryRow } from '../silo/entry-view.ts';
 import { putMeta } from '../silo/meta.ts';
 import { attachmentKind, attachmentRecordOf } from './records/attachment.ts';
@@ -12,8 +13,6 @@ type EntryRecord = SyncRecordOf['entry'];
 
 /** Where the losing document of an entry conflict waits, as an entry of its own. */
 export const CONFLICTS_FOLDER = 'conflicts';
-/** Where a version a person decided against goes: kept, out of the way, never deleted. */
-export const TRASH_FOLDER = 'trash';
 /** Meta on a copy that links it to the entry it is a version of. */
 export const CONFLICT_META_KEY = 'sync-conflict';
 const LINK_SRC = 'sync';
@@ -53,14 +52,28 @@ export function makeCopy(ctx: Ctx, version: EntryRecord, folder: string, link: C
   return copyId;
 }
 
-/** The copy now holds `version` (or keeps what it holds, without one), in the trash, its link saying so. */
+/**
+ * The copy now holds `version` (or keeps what it holds, without one) and goes to the
+ * trash, its link saying so: a version a person decided against is kept, restorable
+ * until the retention purges it, never deleted on the spot. Restored, it returns to
+ * the folder of the entry it is a version of, not to the conflicts.
+ */
 export function trashCopy(ctx: Ctx, copy: EntryRow, link: CopyLink, version?: EntryRecord): void {
   const held = entryRecordOf(copy);
+  const folder = version?.folder ?? findAnyEntryRow(ctx, link.entry_id)?.folder ?? held.folder;
   const next: EntryRecord = version
-    ? { ...held, data: asCopyData(version.data, copy.id), tags: version.tags, state: version.state, folder: TRASH_FOLDER }
-    : { ...held, folder: TRASH_FOLDER };
-  entryKind.apply(ctx, copy.id, next);
+    ? { ...held, data: asCopyData(version.data, copy.id), tags: version.tags, state: version.state, folder, trashed_at: nowIso() }
+    : { ...held, folder, trashed_at: nowIso() };
+  // The link first: nothing is written onto an entry once it is in the trash.
   writeLink(ctx, copy.id, link);
+  entryKind.apply(ctx, copy.id, next);
+}
+
+/** A new copy holding `version` (with `childrenFrom`'s files and meta), straight into the trash. */
+export function trashNewCopy(ctx: Ctx, version: EntryRecord, link: CopyLink, childrenFrom?: string): string {
+  const copyId = makeCopy(ctx, version, version.folder, link, childrenFrom);
+  trashCopy(ctx, findAnyEntryRow(ctx, copyId)!, link);
+  return copyId;
 }
 
 function writeLink(ctx: Ctx, copyId: string, link: CopyLink): void {

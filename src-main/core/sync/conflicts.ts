@@ -9,7 +9,8 @@ import { digestOf } from '../gobl/index.ts';
 import { findEntryRow } from '../silo/entries.ts';
 import type { EntryRow } from '../silo/entry-view.ts';
 import type { SyncKind } from './change-log.ts';
-import { CONFLICTS_FOLDER, copyChildren, makeCopy, trashCopy, TRASH_FOLDER, type CopyLink } from './conflict-copies.ts';
+import { withActor } from '../silo/audit-actor.ts';
+import { CONFLICTS_FOLDER, copyChildren, makeCopy, trashCopy, trashNewCopy, type CopyLink } from './conflict-copies.ts';
 import { openClashFor, resolveKeyClash, type ClashResolution } from './key-clash.ts';
 import { entryKind, entryRecordOf } from './records/entry.ts';
 import { recordKinds, sameState } from './records/index.ts';
@@ -40,8 +41,11 @@ export interface Loss {
  */
 export function keepLoser(ctx: Ctx, loss: Loss): string {
   const id = uuidv7();
+  // The copy is sync's doing (history and the audit log say so), made for the instance whose version won.
+  const bySync = { via: 'sync' as const, id: loss.remoteOrigin, name: `Sync: conflict with Silodesk instance ${loss.remoteOrigin}` };
   const copyId = loss.kind === 'entry' && loss.loser !== undefined
-    ? makeCopy(ctx, loss.loser as EntryRecord, CONFLICTS_FOLDER, linkOf(id, loss), loss.deletedByRemote ? loss.id : undefined)
+    ? withActor(ctx.service.store, bySync, () =>
+        makeCopy(ctx, loss.loser as EntryRecord, CONFLICTS_FOLDER, linkOf(id, loss), loss.deletedByRemote ? loss.id : undefined))
     : null;
   ctx.service.store.run(
     ctx.service.store.q.insertInto('sync_conflicts').values({
@@ -111,7 +115,7 @@ export function openConflictCount(ctx: Ctx): number {
 
 /**
  * Resolving never deletes work. `remote`: the winner stays; my version (the copy,
- * as it is now, with its files and meta) moves to the trash. `mine`: my version
+ * as it is now, with its files and meta) moves to the trash (restorable until purged). `mine`: my version
  * (the copy's document as it is now, in case it was corrected meanwhile) is written
  * over the winner as a new local change, pushed at the next sync and accepted
  * there (it is based on the winner's version); the remote's version moves to the
@@ -165,7 +169,7 @@ function resolveEntryConflict(ctx: Ctx, row: ConflictRow, keep: 'remote' | 'mine
   }
   // The remote's version is set aside before mine goes over it.
   if (theirs && copy) trashCopy(ctx, copy, { ...link, holds: 'remote' }, theirs);
-  else if (theirs) makeCopy(ctx, theirs, TRASH_FOLDER, { ...link, holds: 'remote' }, row.record_id);
+  else if (theirs) trashNewCopy(ctx, theirs, { ...link, holds: 'remote' }, row.record_id);
   entryKind.apply(ctx, row.record_id, mine);
   // The winner had deleted the entry: the files and meta the copy kept come back with it.
   if (copy && theirs === undefined && mine) {

@@ -3,17 +3,16 @@ import { ApiError, conflict } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import type { SyncChange, SyncRecordOf } from '../api/contract/sync.ts';
 import { nowIso } from '../clock.ts';
-import { findEntryRow } from '../silo/entries.ts';
+import { findAnyEntryRow } from '../silo/entries.ts';
 import { withOrigin } from './change-log.ts';
 import { changeRow, markAgreed } from './change-rows.ts';
-import { TRASH_FOLDER } from './conflict-copies.ts';
 import { entryKind, entryRecordOf } from './records/entry.ts';
 import { loadConfig } from './settings.ts';
 
 type EntryRecord = SyncRecordOf['entry'];
 type ClashRow = NonNullable<ReturnType<typeof openClashFor>>;
 
-// The side a person gives up in a merge goes to the trash, as a conflict's losing version does: kept, out of the way, without its key.
+// The side a person gives up in a merge goes to the trash, as a conflict's losing version does: kept, restorable, without its key.
 
 /**
  * Two entries, made apart, that took the same key: the remote's (pulled) and one
@@ -117,7 +116,8 @@ export type ClashResolution = { keep: 'remote' | 'mine' } | { rename: { which: '
 export function resolveKeyClash(ctx: Ctx, clash: ClashRow, how: ClashResolution): string {
   const { store } = ctx.service;
   const theirs = JSON.parse(clash.loser) as EntryRecord;
-  const mine = clash.other_entry_id ? findEntryRow(ctx, clash.other_entry_id) : undefined;
+  // In the trash or not, it holds the key: it can be renamed or merged either way.
+  const mine = clash.other_entry_id ? findAnyEntryRow(ctx, clash.other_entry_id) : undefined;
   const remoteId = loadConfig(store, ctx.caller.companyId)?.remote_instance_id ?? clash.remote_origin;
   if ('rename' in how) {
     const { which, key } = how.rename;
@@ -141,8 +141,9 @@ export function resolveKeyClash(ctx: Ctx, clash: ClashRow, how: ClashResolution)
   return how.keep;
 }
 
+/** The side given up in a merge: into the trash (restorable until purged), without the key the other keeps. */
 function trashed(record: EntryRecord): EntryRecord {
-  const out: EntryRecord = { ...record, folder: TRASH_FOLDER };
+  const out: EntryRecord = { ...record, trashed_at: nowIso() };
   delete out.key;
   return out;
 }

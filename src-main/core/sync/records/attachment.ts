@@ -9,6 +9,8 @@ import { unsafeDisplayNameReason } from '../../silo/file-name.ts';
 import { MAX_ATTACHMENT_BYTES } from '../../silo/attachments.ts';
 import { companyHolds, grantBlobs } from '../blobs.ts';
 import { recordChange } from '../change-log.ts';
+import { currentActor } from '../../silo/audit-actor.ts';
+import { forgetTrashedFile, keepFileInTrash } from '../../silo/trash-files.ts';
 import type { RecordKind } from './kind.ts';
 
 type AttachmentRecord = SyncRecordOf['attachment'];
@@ -59,11 +61,15 @@ export const attachmentKind: RecordKind<AttachmentRecord> = {
     }
     if (!row && record === null) return;
     if (row) {
+      // Removed on another instance (its trash): kept in this one's trash too, never simply gone.
+      if (record === null) keepFileInTrash(store, row, currentActor(store, { entryId }));
       store.run(store.q.deleteFrom('attachments').where('entry_id', '=', entryId).where('id', '=', fileId));
       // The company held these bytes: it may attach them again (a conflict's losing file kept with "keep mine").
       grantBlobs(store, ctx.caller.companyId, [row.hash]);
     }
     if (record !== null) {
+      // Restored on another instance: the copy waiting in this trash is the file now back.
+      forgetTrashedFile(store, entryId, fileId, record.hash);
       store.run(
         store.q.insertInto('attachments').values({
           entry_id: entryId,

@@ -2,7 +2,9 @@ import { ApiError, validationError } from '../../api/errors.ts';
 import type { Ctx } from '../../api/handler.ts';
 import { entryRecord, type SyncRecordOf } from '../../api/contract/sync.ts';
 import { deriveDocument, toEnvelope, type Envelope } from '../../silo/document.ts';
-import { commitEntry, findEntryRow, prepareEntry } from '../../silo/entries.ts';
+import { asAction } from '../../silo/audit-actor.ts';
+import { dropVersions } from '../../silo/history.ts';
+import { commitEntry, findAnyEntryRow, prepareEntry } from '../../silo/entries.ts';
 import type { EntryRow } from '../../silo/entry-view.ts';
 import { writeEntryChange } from '../../silo/patch.ts';
 import { sameSignatures, sigsCheckFor } from '../../silo/signatures.ts';
@@ -19,14 +21,15 @@ export const entryKind: RecordKind<EntryRecord> = {
   schema: entryRecord,
   validId: (id) => UUID.test(id),
   read(ctx, id) {
-    const row = findEntryRow(ctx, id);
+    const row = findAnyEntryRow(ctx, id);
     return row ? entryRecordOf(row) : undefined;
   },
-  content: (r) => ({ key: r.key ?? null, folder: r.folder, state: r.state, tags: r.tags, data: r.data }),
+  // In the trash or not is part of the state (when it went there is not: no timestamps).
+  content: (r) => ({ key: r.key ?? null, folder: r.folder, state: r.state, tags: r.tags, data: r.data, ...(r.trashed_at ? { trashed: true } : {}) }),
   apply(ctx, id, record) {
-    const row = findEntryRow(ctx, id);
+    const row = findAnyEntryRow(ctx, id);
     if (record === null) {
-      if (row) deleteEntry(ctx, row);
+      if (row) applyDeletion(ctx, row);
       return;
     }
     if (record.id !== id) throw validationError('record id must equal the id in the path', { '$.record.id': `must equal ${id}` });
@@ -34,19 +37,31 @@ export const entryKind: RecordKind<EntryRecord> = {
     refuseKeyClash(ctx, id, record.key);
     refuseUnverifiedSigs(ctx, id, row, record);
     const labels = { folder: record.folder, tags: record.tags, state: record.state };
+    const trashed = record.trashed_at ? new Date(record.trashed_at).toISOString() : null;
     if (!row) {
       // The other instance accepted it; a document it stored flagged invalid stays flagged here.
-      commitEntry(ctx, prepareEntry(id, { data: record.data, key: record.key, ...labels, allow_invalid: true }));
+      const { row: created } = commitEntry(ctx, prepareEntry(id, { data: record.data, key: record.key, ...labels, allow_invalid: true }));
       keepCreatedAt(ctx, id, record.created_at);
+      // Pulled while in the trash there: it waits in the trash here too.
+      if (trashed) writeEntryChange(ctx, { ...created, created_at: new Date(record.created_at).toISOString() }, deriveDocument(toEnvelope(id, record.data).envelope), { trashed });
       return;
     }
     const { store } = ctx.service;
     if ((row.key ?? undefined) !== record.key) {
       store.run(store.q.updateTable('entries').set({ key: record.key ?? null }).where('id', '=', id));
     }
-    writeEntryChange(ctx, { ...row, key: record.key ?? null }, deriveDocument(toEnvelope(id, record.data).envelope), labels);
+    writeEntryChange(ctx, { ...row, key: record.key ?? null }, deriveDocument(toEnvelope(id, record.data).envelope), { ...labels, trashed });
   },
 };
+
+/**
+ * Another instance deleted an entry: there, entries are deleted only by a purge of
+ * the trash, so it goes for good here too, whether in the trash here or not. Work done
+ * on it here meanwhile is a conflict, and its losing side is kept (conflicts.ts).
+ */
+function applyDeletion(ctx: Ctx, row: EntryRow): void {
+  asAction(ctx.service.store, 'purged', () => deleteEntry(ctx, row));
+}
 
 export function entryRecordOf(row: EntryRow): EntryRecord {
   return {
@@ -57,6 +72,7 @@ export function entryRecordOf(row: EntryRow): EntryRecord {
     tags: JSON.parse(row.tags) as string[],
     data: JSON.parse(row.data) as Record<string, unknown>,
     created_at: row.created_at,
+    ...(row.trashed_at ? { trashed_at: row.trashed_at } : {}),
   };
 }
 
@@ -110,8 +126,9 @@ function keepCreatedAt(ctx: Ctx, id: string, createdAt: string): void {
 
 /**
  * Removes an entry with everything that hangs on it (attachment rows, meta,
- * mentions, its search row, finished jobs). The attachment bytes stay in the
- * content store. Refused while a job is working on the entry.
+ * mentions, its search row, finished jobs, its versions and trashed files). The
+ * attachment bytes stay in the content store. Refused while a job is working on the
+ * entry. Only a purge of the trash comes here (trash-purge.ts, or a purge synced).
  */
 export function deleteEntry(ctx: Ctx, row: EntryRow): void {
   const { store } = ctx.service;
@@ -123,6 +140,8 @@ export function deleteEntry(ctx: Ctx, row: EntryRow): void {
     store.q.deleteFrom('intents').where('job_id', 'in', store.q.selectFrom('jobs').select('id').where('silo_entry_id', '=', row.id)),
   );
   store.run(store.q.deleteFrom('jobs').where('silo_entry_id', '=', row.id));
+  dropVersions(store, row.id);
+  store.statement('DELETE FROM trash_files WHERE entry_id = ?').run(row.id);
   store.statement('DELETE FROM entries_fts WHERE rowid = ?').run(row.seq);
   store.run(store.q.deleteFrom('entries').where('id', '=', row.id));
   recordChange(store, { company_id: row.company_id, kind: 'entry', record_id: row.id, deleted: true });

@@ -1,0 +1,140 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Caller } from '../access/tokens.ts';
+import type { Store } from '../db/store.ts';
+
+/** Where a change came from. `system`: the service itself (the trash's retention purge). */
+export type Via = 'http' | 'ipc' | 'sync' | 'workflow' | 'system';
+
+/** Who made a change, as history and the audit log name them. */
+export interface Actor {
+  via: Via;
+  /** a token id, `desktop`, another instance's id, a job id, or what the service was doing */
+  id: string;
+  /** what a person reads: the token's name, "Desktop app", "Workflow …" */
+  name: string;
+  /** the API operation the change was made by, when it was one */
+  operation?: string;
+}
+
+interface CallScope {
+  store: Store;
+  caller: Caller;
+  operation: string;
+  /** false once the handler has answered: work it left scheduled is not the caller's any more */
+  open: boolean;
+}
+
+/*
+ * The operation a request runs, across its awaits (an import works in slices). Work
+ * the request only schedules must not inherit it: the job runner is detached from it
+ * (detachRunner), and a scope is closed once its handler has answered.
+ */
+const requests = new AsyncLocalStorage<CallScope>();
+
+/** Runs an operation's handler with its caller and name known to every write it makes. */
+export async function withCall<T>(store: Store, caller: Caller, operation: string, fn: () => T | Promise<T>): Promise<T> {
+  const scope: CallScope = { store, caller, operation, open: true };
+  try {
+    return await requests.run(scope, fn);
+  } finally {
+    scope.open = false;
+  }
+}
+
+/**
+ * Jobs are queued by requests, and the runner's loop starts from the request that
+ * woke it (setImmediate keeps the async context): its steps run detached from every
+ * request, so a step's changes are the workflow's, never the caller's who queued it.
+ */
+export function detachRunner(runner: { notify(): void }): void {
+  const detached = AsyncLocalStorage.snapshot();
+  const notify = runner.notify.bind(runner);
+  runner.notify = () => detached(notify);
+}
+
+// Synchronous scopes: the write paths and the service's own work are synchronous (better-sqlite3).
+const writers = new WeakMap<Store, Caller>();
+const declared = new WeakMap<Store, Actor>();
+const actions = new WeakMap<Store, string>();
+
+function scoped<V, T>(map: WeakMap<Store, V>, store: Store, value: V, fn: () => T): T {
+  const had = map.has(store);
+  const previous = map.get(store);
+  map.set(store, value);
+  try {
+    return fn();
+  } finally {
+    if (had) map.set(store, previous!);
+    else map.delete(store);
+  }
+}
+
+/** A write path that has its caller at hand (ctx) says so: it outranks whatever request is around it. */
+export const asWriter = <T>(store: Store, caller: Caller, fn: () => T): T => scoped(writers, store, caller, fn);
+
+/** Runs `fn` with every change it makes put down to `actor` (work the service does on its own). */
+export const withActor = <T>(store: Store, actor: Actor, fn: () => T): T => scoped(declared, store, actor, fn);
+
+/** Names what the changes `fn` makes are (`trashed`, `restored`, `purged`, `reverted`), for history and the log. */
+export const asAction = <T>(store: Store, action: string, fn: () => T): T => scoped(actions, store, action, fn);
+
+export const currentAction = (store: Store): string | undefined => actions.get(store);
+
+const tokenNames = new WeakMap<Store, Map<string, string>>();
+
+function tokenName(store: Store, tokenId: string): string {
+  const cache = tokenNames.get(store) ?? new Map<string, string>();
+  tokenNames.set(store, cache);
+  let name = cache.get(tokenId);
+  if (name === undefined) {
+    const row = store.statement('SELECT name, kind FROM tokens WHERE id = ?').get(tokenId) as { name: string; kind: string } | undefined;
+    // "clerk (user token)"; a name that says its kind already keeps its own words.
+    name = row ? (row.name.toLowerCase().includes(row.kind) ? row.name : `${row.name} (${row.kind} token)`) : 'a token';
+    if (cache.size > 1000) cache.clear();
+    cache.set(tokenId, name);
+  }
+  return name;
+}
+
+/** The job working on an entry now, for a change a workflow step makes to it. */
+function runningJobOn(store: Store, entryId: string): { id: string; name: string } | undefined {
+  return store
+    .statement(
+      `SELECT j.id AS id, w.name AS name FROM jobs j JOIN workflows w ON w.id = j.workflow_id
+       WHERE j.silo_entry_id = ? AND j.completed_at IS NULL ORDER BY j.created_at DESC LIMIT 1`,
+    )
+    .get(entryId) as { id: string; name: string } | undefined;
+}
+
+export interface ActorQuery {
+  /** the sync origin of the write (change-log.ts): `local`, another instance's id, or null */
+  origin?: string | null;
+  /** the writer's caller, when the one asking has it (a handler's ctx) */
+  caller?: Caller;
+  /** the entry changed, to name the job working on it */
+  entryId?: string;
+}
+
+/**
+ * Who is making the change being written now. In order: what the service declared
+ * (withActor); a change applied from another instance (sync, by its instance id); the
+ * caller (the write path's own, else the request's): a token over HTTP, the desktop
+ * window over IPC. Anything else runs outside every request: the job runner, named by
+ * the job working on the entry.
+ */
+export function currentActor(store: Store, q: ActorQuery = {}): Actor {
+  const own = declared.get(store);
+  if (own) return own;
+  const request = requests.getStore();
+  const call = request && request.open && request.store === store ? request : undefined;
+  const caller = q.caller ?? writers.get(store) ?? call?.caller;
+  const op = call && call.caller === caller ? { operation: call.operation } : {};
+  if (q.origin && q.origin !== 'local') {
+    const by = caller?.tokenId ? `, pushed with ${tokenName(store, caller.tokenId)}` : '';
+    return { via: 'sync', id: q.origin, name: `Silodesk instance ${q.origin}${by}`, ...op };
+  }
+  if (caller?.tokenId) return { via: 'http', id: caller.tokenId, name: tokenName(store, caller.tokenId), ...op };
+  if (caller?.install) return { via: 'ipc', id: 'desktop', name: 'Desktop app', ...op };
+  const job = q.entryId ? runningJobOn(store, q.entryId) : undefined;
+  return job ? { via: 'workflow', id: job.id, name: `Workflow “${job.name}”` } : { via: 'workflow', id: 'workflow', name: 'Workflow' };
+}

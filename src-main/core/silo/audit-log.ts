@@ -1,0 +1,156 @@
+import { createHash } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { decodeCursor, encodeCursor } from '../api/cursor.ts';
+import type { Ctx } from '../api/handler.ts';
+import { nowIso } from '../clock.ts';
+import type { Store } from '../db/store.ts';
+import { canonicalJson } from '../gobl/index.ts';
+import type { Actor, Via } from './audit-actor.ts';
+
+/** What a row says was done to what. `detail` never holds a secret or a document. */
+export interface AuditFact {
+  company_id: string;
+  /** `entry.created`, `attachment.trashed`, `token.created`, `settings.sync`… */
+  action: string;
+  target_kind: string;
+  target_id: string;
+  detail?: Record<string, unknown>;
+}
+
+interface AuditRow {
+  seq: number;
+  company_id: string;
+  at: string;
+  via: string;
+  actor_id: string;
+  actor_name: string;
+  operation: string | null;
+  action: string;
+  target_kind: string;
+  target_id: string;
+  detail: string;
+  hash: string;
+}
+
+const GENESIS = '0'.repeat(64);
+const LAST_HASH = 'SELECT hash FROM audit_log WHERE company_id = ? ORDER BY seq DESC LIMIT 1';
+const INSERT = `INSERT INTO audit_log (company_id, at, via, actor_id, actor_name, operation, action, target_kind, target_id, detail, hash)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+/** The chain link of a row: SHA-256 over the previous row's hash and this row's content. */
+function linkOf(previous: string, row: Omit<AuditRow, 'seq' | 'hash'>): string {
+  const content = canonicalJson([row.company_id, row.at, row.via, row.actor_id, row.actor_name, row.operation, row.action, row.target_kind, row.target_id, row.detail]);
+  return createHash('sha256').update(previous).update('\n').update(content).digest('hex');
+}
+
+/**
+ * Appends one row to the company's audit log, in the caller's transaction (so a
+ * change and its record commit or roll back together). There is no other way in:
+ * SQLite refuses any UPDATE or DELETE of the table.
+ */
+export function appendAudit(store: Store, actor: Actor, fact: AuditFact): void {
+  const previous = (store.statement(LAST_HASH).get(fact.company_id) as { hash: string } | undefined)?.hash ?? GENESIS;
+  const row = {
+    company_id: fact.company_id,
+    at: nowIso(),
+    via: actor.via,
+    actor_id: actor.id,
+    actor_name: actor.name,
+    operation: actor.operation ?? null,
+    action: fact.action,
+    target_kind: fact.target_kind,
+    target_id: fact.target_id,
+    detail: JSON.stringify(fact.detail ?? {}),
+  };
+  store.statement(INSERT).run(
+    row.company_id, row.at, row.via, row.actor_id, row.actor_name, row.operation, row.action, row.target_kind, row.target_id, row.detail,
+    linkOf(previous, row),
+  );
+}
+
+export function auditView(row: AuditRow) {
+  return {
+    seq: row.seq,
+    at: row.at,
+    via: row.via as Via,
+    actor: { id: row.actor_id, name: row.actor_name },
+    ...(row.operation ? { operation: row.operation } : {}),
+    action: row.action,
+    target: { kind: row.target_kind, id: row.target_id },
+    detail: JSON.parse(row.detail) as Record<string, unknown>,
+  };
+}
+
+export interface AuditQuery {
+  cursor?: string;
+  limit: number;
+  target_id?: string;
+  via?: string;
+  /** an action or its family: `entry` matches `entry.created`, `entry.trashed`… */
+  action?: string;
+}
+
+/** The company's log, newest first, a keyset page at a time (by seq, which only grows). */
+export function listAudit(ctx: Ctx, q: AuditQuery) {
+  const { store, cursorSecret } = ctx.service;
+  const company = ctx.caller.companyId;
+  const scope = JSON.stringify(['audit', company, q.target_id, q.via, q.action]);
+  const where = ['company_id = ?'];
+  const params: unknown[] = [company];
+  if (q.target_id !== undefined) {
+    where.push('target_id = ?');
+    params.push(q.target_id);
+  }
+  if (q.via !== undefined) {
+    where.push('via = ?');
+    params.push(q.via);
+  }
+  if (q.action !== undefined) {
+    where.push('(action = ? OR substr(action, 1, ?) = ?)');
+    params.push(q.action, q.action.length + 1, `${q.action}.`);
+  }
+  if (q.cursor) {
+    where.push('seq < ?');
+    params.push(Number(decodeCursor(cursorSecret, scope, q.cursor).id));
+  }
+  const rows = store
+    .statement(`SELECT * FROM audit_log WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ?`)
+    .all(...params, q.limit + 1) as AuditRow[];
+  const more = rows.length > q.limit;
+  if (more) rows.pop();
+  const last = rows[rows.length - 1];
+  return {
+    list: rows.map(auditView),
+    limit: q.limit,
+    ...(more && last ? { next_cursor: encodeCursor(cursorSecret, scope, { at: last.at, id: String(last.seq) }) } : {}),
+  };
+}
+
+const VERIFY_PAGE = 5_000;
+
+/**
+ * Walks the company's whole log and checks every link. A row changed or removed
+ * behind the app's back (the database edited with another tool) breaks the chain at
+ * that row: `broken_at` names the first row that no longer follows from the one before.
+ * A page at a time, letting other requests in between: a log of millions of rows takes
+ * a while, and nobody else waits for it.
+ */
+export async function verifyAudit(ctx: Ctx): Promise<{ ok: boolean; count: number; broken_at?: number }> {
+  const { store } = ctx.service;
+  let previous = GENESIS;
+  let count = 0;
+  let after = 0;
+  for (;;) {
+    const rows = store
+      .statement('SELECT * FROM audit_log WHERE company_id = ? AND seq > ? ORDER BY seq LIMIT ?')
+      .all(ctx.caller.companyId, after, VERIFY_PAGE) as AuditRow[];
+    for (const row of rows) {
+      count++;
+      if (linkOf(previous, row) !== row.hash) return { ok: false, count, broken_at: row.seq };
+      previous = row.hash;
+    }
+    if (rows.length < VERIFY_PAGE) return { ok: true, count };
+    after = rows[rows.length - 1].seq;
+    await nextTurn();
+  }
+}

@@ -1,0 +1,118 @@
+import { badRequest } from '../api/errors.ts';
+import type { Ctx } from '../api/handler.ts';
+import { jsonPath } from '../gobl/index.ts';
+import { previousVersion, versionView, versionWithDocument } from './history.ts';
+
+/** One difference between two versions, at a JSON path of the envelope (or a label: `state`, `folder`, `tags`, `key`, `trash`). */
+export interface Change {
+  path: string;
+  kind: 'added' | 'removed' | 'changed';
+  before?: unknown;
+  after?: unknown;
+  /** a money figure of the document (a total, a price, a tax amount), in this currency: show it as money */
+  currency?: string;
+}
+
+/** Keys whose decimal values are money in the document's currency (GOBL's amounts: sums, totals, prices, taxes). */
+const MONEY_KEYS = new Set([
+  'sum', 'total', 'price', 'amount', 'base', 'tax', 'total_with_tax', 'payable', 'advance', 'due', 'rounding', 'discount', 'charge',
+  'retained_tax', 'value',
+]);
+const DECIMAL = /^-?\d+(?:\.\d+)?$/;
+/** Derived from the document, so it changes with every edit: saying so adds nothing. */
+const IGNORED = new Set(['$.head.dig', '$.head.dig.alg', '$.head.dig.val']);
+export const MAX_CHANGES = 2000;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function child(path: string, key: string | number): string {
+  return typeof key === 'number' ? `${path}[${key}]` : jsonPath([key]).replace(/^\$/, path);
+}
+
+/**
+ * Every difference between two JSON values, by path, depth first, keys in order: an
+ * object or array present on one side only is one change (its whole value), so adding a
+ * line reads as one line added. Arrays compare element by element.
+ */
+export function diffJson(before: unknown, after: unknown, path = '$', out: Change[] = []): Change[] {
+  if (out.length >= MAX_CHANGES || IGNORED.has(path)) return out;
+  if (isObject(before) && isObject(after)) {
+    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+    for (const key of keys) {
+      const p = child(path, key);
+      if (!(key in after)) push(out, { path: p, kind: 'removed', before: before[key] });
+      else if (!(key in before)) push(out, { path: p, kind: 'added', after: after[key] });
+      else diffJson(before[key], after[key], p, out);
+    }
+    return out;
+  }
+  if (Array.isArray(before) && Array.isArray(after)) {
+    for (let i = 0; i < Math.max(before.length, after.length); i++) {
+      const p = child(path, i);
+      if (i >= after.length) push(out, { path: p, kind: 'removed', before: before[i] });
+      else if (i >= before.length) push(out, { path: p, kind: 'added', after: after[i] });
+      else diffJson(before[i], after[i], p, out);
+    }
+    return out;
+  }
+  if (JSON.stringify(before) !== JSON.stringify(after)) push(out, { path, kind: 'changed', before, after });
+  return out;
+}
+
+function push(out: Change[], change: Change): void {
+  if (out.length < MAX_CHANGES && !IGNORED.has(change.path)) out.push(change);
+}
+
+/** The last key of a path (`$.doc.totals.payable` → payable, `$.doc.lines[0].sum` → sum). */
+const lastKey = (path: string): string => /\.([A-Za-z_$][A-Za-z0-9_$]*)$|\['([^']+)'\]$/.exec(path)?.slice(1).find(Boolean) ?? '';
+
+/** Marks the money figures of a document's changes with its currency, so they are shown as money. */
+export function markMoney(changes: Change[], currency: string | undefined): Change[] {
+  if (!currency) return changes;
+  return changes.map((c) => {
+    const values = [c.before, c.after].filter((v) => v !== undefined);
+    const money = c.path.startsWith('$.doc') && MONEY_KEYS.has(lastKey(c.path)) && values.length > 0 && values.every((v) => typeof v === 'string' && DECIMAL.test(v));
+    return money ? { ...c, currency } : c;
+  });
+}
+
+function labelChanges(from: ReturnType<typeof versionView>, to: ReturnType<typeof versionView>): Change[] {
+  const out: Change[] = [];
+  const label = (path: string, before: unknown, after: unknown) => {
+    if (JSON.stringify(before) !== JSON.stringify(after)) out.push({ path, kind: 'changed', before, after });
+  };
+  label('state', from.state, to.state);
+  label('folder', from.folder, to.folder);
+  label('tags', from.tags, to.tags);
+  label('key', from.key ?? null, to.key ?? null);
+  label('trash', from.trashed, to.trashed);
+  return out;
+}
+
+const currencyOf = (envelope: Record<string, unknown>): string | undefined => {
+  const doc = envelope.doc;
+  return isObject(doc) && typeof doc.currency === 'string' ? doc.currency : undefined;
+};
+
+/**
+ * What changed from version `from` (by default the one before) to version `to`: the
+ * labels, then the envelope by JSON path with each side's value; money figures carry
+ * the document's currency. The first version compares with nothing: all of it is added.
+ */
+export function diffVersions(ctx: Ctx, id: string, to: number, from?: number) {
+  if (from !== undefined && from === to) throw badRequest('from and to are the same version', { from: 'must differ from the version compared' });
+  const base = from ?? previousVersion(ctx, id, to);
+  const after = versionWithDocument(ctx, id, to);
+  const before = base !== undefined ? versionWithDocument(ctx, id, base) : undefined;
+  const toView = versionView(after.row);
+  const labels = before ? labelChanges(versionView(before.row), toView) : [];
+  const document = markMoney(diffJson(before?.data ?? {}, after.data), currencyOf(after.data) ?? (before ? currencyOf(before.data) : undefined));
+  const changes = [...labels, ...document];
+  return {
+    entry_id: id,
+    ...(before ? { from: versionView(before.row) } : {}),
+    to: toView,
+    changes: changes.slice(0, MAX_CHANGES),
+    ...(changes.length >= MAX_CHANGES ? { truncated: true as const } : {}),
+  };
+}

@@ -1,0 +1,99 @@
+import { v7 as uuidv7 } from 'uuid';
+import { conflict, notFound } from '../api/errors.ts';
+import type { Ctx } from '../api/handler.ts';
+import { nowIso } from '../clock.ts';
+import type { Store } from '../db/store.ts';
+import { recordChange } from '../sync/change-log.ts';
+import { asAction, currentActor, type Actor } from './audit-actor.ts';
+import { attachmentView, type AttachmentRow } from './entry-view.ts';
+import { findAnyEntryRow, requireEntryRow } from './entries.ts';
+import { trashItem } from './trash.ts';
+
+const INSERT_TRASHED = `INSERT INTO trash_files (trash_id, company_id, entry_id, id, name, desc, mime, hash, size, meta, created_at, row,
+  trashed_at, via, actor_id, actor_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const BUMP_ENTRY = 'UPDATE entries SET version = version + 1, updated_at = ? WHERE id = ?';
+
+/**
+ * Keeps an attachment row in the trash before it leaves `attachments` (the caller
+ * deletes it, in the same transaction). Its bytes stay in the content store. Sync
+ * calls this too when a pulled change removes a file, so a file trashed on one
+ * instance lands in the trash of the others, not in nothing.
+ */
+export function keepFileInTrash(store: Store, row: AttachmentRow, actor: Actor): string {
+  const trashId = uuidv7();
+  store.statement(INSERT_TRASHED).run(
+    trashId, row.company_id, row.entry_id, row.id, row.name, row.desc, row.mime, row.hash, row.size, row.meta, row.created_at,
+    JSON.stringify(row), nowIso(), actor.via, actor.id, actor.name,
+  );
+  return trashId;
+}
+
+/** A trashed file came back on another instance (the same bytes under the same id): it is not waiting here any more. */
+export function forgetTrashedFile(store: Store, entryId: string, fileId: string, hash: string): void {
+  store.statement('DELETE FROM trash_files WHERE entry_id = ? AND id = ? AND hash = ?').run(entryId, fileId, hash);
+}
+
+/** Puts an attachment row back as it was kept: every column the table has (a column added since takes its default). */
+function insertAttachmentRow(store: Store, row: Record<string, unknown>): void {
+  const columns = (store.statement("SELECT name FROM pragma_table_info('attachments')").all() as Array<{ name: string }>)
+    .map((c) => c.name)
+    .filter((name) => Object.hasOwn(row, name));
+  store.statement(`INSERT INTO attachments (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`).run(
+    ...columns.map((c) => row[c] as unknown),
+  );
+}
+
+/**
+ * Moves one file of an entry to the trash: it leaves the entry (views, downloads,
+ * exports) and the change syncs as the file's removal, which the other instances
+ * also keep in their trash. Restorable until the retention purges it.
+ */
+export function trashFile(ctx: Ctx, entryId: string, fileId: string) {
+  const { store } = ctx.service;
+  requireEntryRow(ctx, entryId);
+  const trashId = store.tx(() => {
+    const row = store.statement('SELECT * FROM attachments WHERE entry_id = ? AND id = ? AND company_id = ?').get(entryId, fileId, ctx.caller.companyId) as
+      | AttachmentRow
+      | undefined;
+    if (!row) throw notFound(`attachment ${fileId} of entry ${entryId}`);
+    const id = keepFileInTrash(store, row, currentActor(store, { caller: ctx.caller, entryId }));
+    store.statement('DELETE FROM attachments WHERE entry_id = ? AND id = ?').run(entryId, fileId);
+    store.statement(BUMP_ENTRY).run(nowIso(), entryId);
+    asAction(store, 'trashed', () => recordChange(store, { company_id: row.company_id, kind: 'attachment', record_id: `${entryId}:${fileId}`, deleted: true }));
+    return id;
+  });
+  return trashItem(ctx, 'file', trashId);
+}
+
+interface TrashedFileRow extends AttachmentRow {
+  trash_id: string;
+  row: string;
+}
+
+/**
+ * Puts the file most recently trashed under this id back on its entry, as it was.
+ * The entry must be out of the trash, and the id free (another file put there since is
+ * a 409: nothing is overwritten).
+ */
+export function restoreFile(ctx: Ctx, entryId: string, fileId: string) {
+  const { store, blobs } = ctx.service;
+  const entry = findAnyEntryRow(ctx, entryId);
+  if (!entry) throw notFound(`entry ${entryId}`);
+  if (entry.trashed_at !== null) throw conflict(`entry ${entryId} is in the trash; restore it first`);
+  return store.tx(() => {
+    const row = store
+      .statement('SELECT * FROM trash_files WHERE entry_id = ? AND id = ? AND company_id = ? ORDER BY trashed_at DESC, trash_id DESC LIMIT 1')
+      .get(entryId, fileId, ctx.caller.companyId) as TrashedFileRow | undefined;
+    if (!row) throw notFound(`attachment ${fileId} of entry ${entryId} in the trash`);
+    if (store.statement('SELECT 1 FROM attachments WHERE entry_id = ? AND id = ?').get(entryId, fileId)) {
+      throw conflict(`entry ${entryId} has another file ${fileId} now; the trashed one is kept`);
+    }
+    if (!blobs.has(row.hash)) throw conflict(`the bytes of attachment ${fileId} are gone from this data folder`);
+    insertAttachmentRow(store, JSON.parse(row.row) as Record<string, unknown>);
+    const restored = store.statement('SELECT * FROM attachments WHERE entry_id = ? AND id = ?').get(entryId, fileId) as AttachmentRow;
+    store.statement('DELETE FROM trash_files WHERE trash_id = ?').run(row.trash_id);
+    store.statement(BUMP_ENTRY).run(nowIso(), entryId);
+    asAction(store, 'restored', () => recordChange(store, { company_id: row.company_id, kind: 'attachment', record_id: `${entryId}:${fileId}` }));
+    return attachmentView(restored);
+  });
+}

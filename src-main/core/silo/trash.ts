@@ -1,0 +1,183 @@
+import { ApiError, notFound } from '../api/errors.ts';
+import { decodeCursor, encodeCursor } from '../api/cursor.ts';
+import type { Ctx } from '../api/handler.ts';
+import { nowIso } from '../clock.ts';
+import type { Store } from '../db/store.ts';
+import { parseFaults } from '../gobl/fault.ts';
+import type { Via } from './audit-actor.ts';
+import { deriveDocument, type Envelope } from './document.ts';
+import { entryViews, type EntryRow, type EntryView } from './entry-view.ts';
+import { findAnyEntryRow, requireEntryRow } from './entries.ts';
+import { writeEntryChange } from './patch.ts';
+import { documentNumber } from './sort-keys.ts';
+
+export const DEFAULT_RETENTION_DAYS = 30;
+const DAY_MS = 24 * 60 * 60_000;
+
+/** How long the company keeps what is in its trash before it is purged for good. */
+export function retentionDays(store: Store, companyId: string): number {
+  const row = store.statement('SELECT retention_days FROM trash_settings WHERE company_id = ?').get(companyId) as { retention_days: number } | undefined;
+  return row?.retention_days ?? DEFAULT_RETENTION_DAYS;
+}
+
+export function getTrashSettings(ctx: Ctx) {
+  return { retention_days: retentionDays(ctx.service.store, ctx.caller.companyId) };
+}
+
+export function putTrashSettings(ctx: Ctx, body: { retention_days: number }) {
+  const { store } = ctx.service;
+  store
+    .statement(`INSERT INTO trash_settings (company_id, retention_days, updated_at) VALUES (?, ?, ?)
+      ON CONFLICT (company_id) DO UPDATE SET retention_days = excluded.retention_days, updated_at = excluded.updated_at`)
+    .run(ctx.caller.companyId, body.retention_days, nowIso());
+  return getTrashSettings(ctx);
+}
+
+export const purgeAt = (trashedAt: string, days: number): string => new Date(Date.parse(trashedAt) + days * DAY_MS).toISOString();
+
+/** The document as it is, for a write that changes only labels (no check, no rebuild). */
+function unchangedDocument(row: EntryRow) {
+  return deriveDocument(JSON.parse(row.data) as Envelope, { alg: row.digest_alg, val: row.digest_val }, parseFaults(row.faults));
+}
+
+/**
+ * Moves an entry (with its files and meta, which stay attached to it) to the trash:
+ * gone from lists, search, related entries, sums and exports, still whole, and back
+ * with `restoreEntry` until the retention purges it. A signed document can be
+ * trashed: nothing of it changes. Trashing it again answers the same. Refused while a
+ * job works on the entry, whose steps would find it gone.
+ */
+export function trashEntry(ctx: Ctx, id: string) {
+  const { store } = ctx.service;
+  const any = findAnyEntryRow(ctx, id);
+  if (!any) throw notFound(`entry ${id}`);
+  if (any.trashed_at === null) {
+    const running = store.statement('SELECT id FROM jobs WHERE silo_entry_id = ? AND completed_at IS NULL LIMIT 1').get(id) as { id: string } | undefined;
+    if (running) throw new ApiError('conflict', `entry ${id} has a job under way (${running.id}); move it to the trash once the job ends`);
+    const row = requireEntryRow(ctx, id);
+    writeEntryChange(ctx, row, unchangedDocument(row), { trashed: nowIso() });
+  }
+  return trashItem(ctx, 'entry', id);
+}
+
+/** Brings an entry back from the trash as it was, with its files and meta. Restoring a live entry answers it as it is. */
+export function restoreEntry(ctx: Ctx, id: string): EntryView {
+  const { store } = ctx.service;
+  const row = findAnyEntryRow(ctx, id);
+  if (!row) throw notFound(`entry ${id}`);
+  const restored = row.trashed_at === null ? row : writeEntryChange(ctx, row, unchangedDocument(row), { trashed: null });
+  return entryViews(store, [restored], true)[0];
+}
+
+/** An entry in the trash, whole, with when it went there and when it will be purged. */
+export function getTrashedEntry(ctx: Ctx, id: string) {
+  const row = findAnyEntryRow(ctx, id);
+  if (!row || row.trashed_at === null) throw notFound(`entry ${id} in the trash`);
+  const days = retentionDays(ctx.service.store, ctx.caller.companyId);
+  return { ...entryViews(ctx.service.store, [row], true)[0], trashed_at: row.trashed_at, purge_at: purgeAt(row.trashed_at, days) };
+}
+
+interface TrashRow {
+  kind: 'entry' | 'file';
+  id: string;
+  entry_id: string;
+  trashed_at: string;
+  snippet: string | null;
+  doc_schema: string | null;
+  folder: string | null;
+  state: string | null;
+  signed: number | null;
+  file_id: string | null;
+  name: string | null;
+  mime: string | null;
+  size: number | null;
+  via: string | null;
+  actor_id: string | null;
+  actor_name: string | null;
+  files: number | null;
+}
+
+// Entries: who trashed one is in its history (its latest `trashed` version). Files keep it in their row.
+const ENTRY_PART = `SELECT 'entry' AS kind, e.id AS id, e.id AS entry_id, e.trashed_at AS trashed_at, e.snippet AS snippet,
+    e.doc_schema AS doc_schema, e.folder AS folder, e.state AS state, e.signed AS signed, NULL AS file_id, NULL AS name, NULL AS mime,
+    (SELECT coalesce(sum(a.size), 0) FROM attachments a WHERE a.entry_id = e.id) AS size,
+    v.via AS via, v.actor_id AS actor_id, v.actor_name AS actor_name,
+    (SELECT count(*) FROM attachments a WHERE a.entry_id = e.id) AS files
+  FROM entries e LEFT JOIN entry_versions v ON v.entry_id = e.id AND v.version =
+    (SELECT max(version) FROM entry_versions WHERE entry_id = e.id AND action = 'trashed')
+  WHERE e.company_id = ? AND e.trashed_at IS NOT NULL`;
+const FILE_PART = `SELECT 'file' AS kind, t.trash_id AS id, t.entry_id AS entry_id, t.trashed_at AS trashed_at, e.snippet AS snippet,
+    e.doc_schema AS doc_schema, NULL AS folder, NULL AS state, NULL AS signed, t.id AS file_id, t.name AS name, t.mime AS mime,
+    t.size AS size, t.via AS via, t.actor_id AS actor_id, t.actor_name AS actor_name, NULL AS files
+  FROM trash_files t LEFT JOIN entries e ON e.id = t.entry_id
+  WHERE t.company_id = ?`;
+
+function itemView(row: TrashRow, days: number) {
+  const snippet = row.snippet ? (JSON.parse(row.snippet) as Record<string, string>) : {};
+  const number = documentNumber(snippet);
+  return {
+    kind: row.kind,
+    id: row.id,
+    entry_id: row.entry_id,
+    trashed_at: row.trashed_at,
+    purge_at: purgeAt(row.trashed_at, days),
+    trashed_by: { via: (row.via ?? 'system') as Via, id: row.actor_id ?? '', name: row.actor_name ?? '' },
+    title: snippet.title ?? '',
+    ...(number ? { number } : {}),
+    ...(row.doc_schema ? { doc_schema: row.doc_schema } : {}),
+    ...(row.folder !== null ? { folder: row.folder } : {}),
+    ...(row.state !== null ? { state: row.state } : {}),
+    ...(row.signed !== null ? { signed: row.signed === 1 } : {}),
+    ...(row.files !== null ? { files: row.files } : {}),
+    ...(row.file_id !== null ? { file_id: row.file_id, name: row.name ?? '', mime: row.mime ?? '' } : {}),
+    size: row.size ?? 0,
+  };
+}
+
+export type TrashItem = ReturnType<typeof itemView>;
+
+function trashItem(ctx: Ctx, kind: 'entry' | 'file', id: string): TrashItem {
+  const { store } = ctx.service;
+  const part = kind === 'entry' ? `${ENTRY_PART} AND e.id = ?` : `${FILE_PART} AND t.trash_id = ?`;
+  const row = store.statement(part).get(ctx.caller.companyId, id) as TrashRow | undefined;
+  if (!row) throw notFound(`${kind} ${id} in the trash`);
+  return itemView(row, retentionDays(store, ctx.caller.companyId));
+}
+
+export { trashItem };
+
+/** What the company's trash holds, entries and files, the most recently trashed first, a keyset page at a time. */
+export function listTrash(ctx: Ctx, q: { kind?: 'entry' | 'file'; cursor?: string; limit: number }) {
+  const { store, cursorSecret } = ctx.service;
+  const company = ctx.caller.companyId;
+  const scope = JSON.stringify(['trash', company, q.kind]);
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  if (q.kind !== 'file') {
+    parts.push(ENTRY_PART);
+    params.push(company);
+  }
+  if (q.kind !== 'entry') {
+    parts.push(FILE_PART);
+    params.push(company);
+  }
+  let where = '';
+  if (q.cursor) {
+    const pos = decodeCursor(cursorSecret, scope, q.cursor);
+    where = 'WHERE (trashed_at, id) < (?, ?)';
+    params.push(pos.at, pos.id);
+  }
+  const rows = store
+    .statement(`SELECT * FROM (${parts.join(' UNION ALL ')}) ${where} ORDER BY trashed_at DESC, id DESC LIMIT ?`)
+    .all(...params, q.limit + 1) as TrashRow[];
+  const more = rows.length > q.limit;
+  if (more) rows.pop();
+  const days = retentionDays(store, company);
+  const last = rows[rows.length - 1];
+  return {
+    list: rows.map((r) => itemView(r, days)),
+    limit: q.limit,
+    retention_days: days,
+    ...(more && last ? { next_cursor: encodeCursor(cursorSecret, scope, { at: last.trashed_at, id: last.id }) } : {}),
+  };
+}

@@ -1,0 +1,164 @@
+import { v4 as uuidv4, v7 as uuidv7 } from 'uuid';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operations } from '../../src-main/core/api/contract/index.ts';
+import { callService } from '../../src-main/service-process/host.ts';
+import { desktopCaller } from '../../src-main/desktop/desktop-caller.ts';
+import { callAs, oneLineInvoice } from './gobl-helpers.ts';
+import { startTestServer, type TestServer } from './harness.ts';
+
+let t: TestServer;
+let companyId: string;
+let ownerTokenId: string;
+let userToken: string;
+
+beforeAll(async () => {
+  t = await startTestServer({ autoSync: false });
+  const session = (await t.call('GET', '/access/v1/session')).body;
+  companyId = session.company.id;
+  ownerTokenId = session.caller.token_id;
+  userToken = (await t.call('POST', '/access/v1/tokens', { name: 'clerk', kind: 'user' })).body.token;
+});
+afterAll(() => t.close());
+
+/** Every row of the log about `target`, oldest first. */
+async function about(target: string): Promise<any[]> {
+  return ((await t.call('GET', `/silo/v1/audit?limit=100&target_id=${encodeURIComponent(target)}`)).body.list as any[]).reverse();
+}
+
+describe('the audit log', () => {
+  it("is the owner's to read", async () => {
+    expect((await callAs(t, userToken, 'GET', '/silo/v1/audit')).status).toBe(403);
+    expect((await callAs(t, userToken, 'GET', '/silo/v1/audit/verify')).status).toBe(403);
+    const app = await t.call('PUT', `/access/v1/enrollment/${uuidv4()}`, { app_id: uuidv4(), data: {} });
+    expect(app.status, JSON.stringify(app.body)).toBe(200);
+    expect((await callAs(t, app.body.token, 'GET', '/silo/v1/audit')).status).toBe(403);
+    // The enrollment itself is on record, by the owner who made it.
+    expect((await about(app.body.id))[0]).toMatchObject({ action: 'enrollment.saved', operation: 'putEnrollment' });
+    expect((await t.call('GET', '/silo/v1/audit')).status).toBe(200);
+  });
+
+  it('records every change of an entry, its files and meta, with who, when, what and from where (http, ipc, workflow)', async () => {
+    const entry = (await callAs(t, userToken, 'POST', '/silo/v1/entries', { data: oneLineInvoice('AUDIT-1') })).body;
+    await t.call('PUT', `/silo/v1/entries/${entry.id}/files/a.txt`, { name: 'a.txt', data: Buffer.from('a').toString('base64') });
+    await t.call('PUT', `/silo/v1/entries/${entry.id}/meta/erp`, { src: 'erp', value: { id: 7 } });
+    await t.call('DELETE', `/silo/v1/entries/${entry.id}/meta/erp?src=erp`);
+    await t.call('DELETE', `/silo/v1/entries/${entry.id}/files/a.txt`);
+    await t.call('POST', `/silo/v1/entries/${entry.id}/files/a.txt/restore`);
+    await callService(t.service, desktopCaller(t.service.store, companyId), 'patchEntry', { params: { id: entry.id }, body: { state: 'sent' } });
+    // A workflow step attaches a PDF while the request that queued it waits: the file is the workflow's.
+    const wf = (await t.call('PUT', `/transform/v1/workflows/${uuidv7()}`, { name: 'Render', steps: [{ provider: 'pdf', config: {} }] })).body;
+    const job = (await t.call('POST', '/transform/v1/jobs?wait=20', { workflow_id: wf.id, silo_entry_id: entry.id })).body;
+    expect(job.status, JSON.stringify(job)).toBe('OK');
+    await t.call('DELETE', `/silo/v1/entries/${entry.id}`);
+    await t.call('POST', `/silo/v1/entries/${entry.id}/restore`);
+
+    const rows = await about(entry.id);
+    expect(rows.map((r) => [r.action, r.via])).toEqual([
+      ['entry.created', 'http'],
+      ['entry.changed', 'ipc'],
+      ['entry.trashed', 'http'],
+      ['entry.restored', 'http'],
+    ]);
+    expect(rows[0]).toMatchObject({ actor: { name: 'clerk (user token)' }, operation: 'createEntry', target: { kind: 'entry', id: entry.id }, detail: { version: '1', title: expect.stringContaining('AUDIT-1') } });
+    expect(rows[1]).toMatchObject({ actor: { id: 'desktop', name: 'Desktop app' }, operation: 'patchEntry', detail: { changed: ['state'] } });
+    expect(rows[2]).toMatchObject({ actor: { id: ownerTokenId }, operation: 'trashEntry' });
+
+    const file = await about(`${entry.id}:a.txt`);
+    expect(file.map((r) => [r.action, r.via, r.operation])).toEqual([
+      ['attachment.put', 'http', 'putAttachment'],
+      ['attachment.trashed', 'http', 'trashAttachment'],
+      ['attachment.restored', 'http', 'restoreAttachment'],
+    ]);
+    expect((await about(`${entry.id}:erp:erp`)).map((r) => r.action)).toEqual(['meta.put', 'meta.deleted']);
+    const pdf = ((await t.call('GET', `/silo/v1/audit?limit=100&action=attachment.put`)).body.list as any[]).find((r) => r.target.id.startsWith(entry.id) && r.target.id !== `${entry.id}:a.txt`);
+    expect(pdf).toMatchObject({ via: 'workflow', actor: { id: job.id, name: 'Workflow “Render”' } });
+    expect(pdf.operation).toBeUndefined();
+  });
+
+  it('records workflows, series, settings, tokens and purges, and never a secret', async () => {
+    const wfId = uuidv7();
+    await t.call('PUT', `/transform/v1/workflows/${wfId}`, { name: 'Audited', steps: [{ provider: 'silo.state', config: { state: 'sent' } }] });
+    const seriesId = uuidv4();
+    await t.call('PUT', `/sequence/v1/series/${seriesId}`, { name: 'Audit series', code: 'AUD', prefix: 'AUD-', padding: 4 });
+    await t.call('PUT', `/sequence/v1/series/${seriesId}/entries/${uuidv4()}`, { meta: {} });
+    const made = (await t.call('POST', '/access/v1/tokens', { name: 'robot', kind: 'user' })).body;
+    await t.call('POST', `/access/v1/tokens/${made.id}/rotate`);
+    await t.call('DELETE', `/access/v1/tokens/${made.id}`);
+    await t.call('PUT', '/silo/v1/trash/settings', { retention_days: 45 });
+    await t.call('PUT', '/sync/v1/settings', { remote_url: 'http://127.0.0.1:9', token: 'sd_remote-secret-token', interval_minutes: 0 });
+    const entry = (await t.call('POST', '/silo/v1/entries', { data: oneLineInvoice('AUDIT-PURGE') })).body;
+    await t.call('DELETE', `/silo/v1/entries/${entry.id}`);
+    await t.call('POST', '/silo/v1/trash/purge', { items: [{ kind: 'entry', id: entry.id }] });
+
+    expect((await about(wfId)).map((r) => r.action)).toEqual(['workflow.saved']);
+    expect((await about(seriesId)).map((r) => r.action)).toEqual(['series.saved']);
+    expect(((await t.call('GET', '/silo/v1/audit?action=series_entry')).body.list as any[]).length).toBeGreaterThanOrEqual(1);
+    const token = await about(made.id);
+    expect(token.map((r) => r.action)).toEqual(['token.created', 'token.rotated', 'token.revoked']);
+    expect(token[0].detail).toEqual({ name: 'robot', kind: 'user' });
+    expect((await about('trash'))[0]).toMatchObject({ action: 'settings.trash', detail: { retention_days: 45 }, operation: 'putTrashSettings' });
+    expect((await about('sync'))[0]).toMatchObject({ action: 'settings.sync', detail: { remote_url: 'http://127.0.0.1:9', token_changed: true } });
+    expect((await about(entry.id)).map((r) => r.action)).toEqual(['entry.created', 'entry.trashed', 'entry.purged']);
+
+    const everything = JSON.stringify((await t.call('GET', '/silo/v1/audit?limit=100')).body);
+    expect(everything).not.toContain('sd_remote-secret-token');
+    expect(everything).not.toContain(made.token);
+    await t.call('DELETE', '/sync/v1/settings');
+  });
+
+  it('pages newest first by keyset, filters by action family and origin', async () => {
+    for (let i = 0; i < 3; i++) await t.call('POST', '/silo/v1/entries', { data: oneLineInvoice(`AUDIT-PAGE-${i}`) });
+    const seen: number[] = [];
+    let cursor = '';
+    for (;;) {
+      const page = (await t.call('GET', `/silo/v1/audit?limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).body;
+      seen.push(...page.list.map((r: any) => r.seq));
+      if (!page.next_cursor) break;
+      cursor = page.next_cursor;
+    }
+    expect(seen.length).toBeGreaterThan(7);
+    expect(seen).toEqual([...seen].sort((a, b) => b - a));
+    expect(new Set(seen).size).toBe(seen.length);
+    const created = (await t.call('GET', '/silo/v1/audit?action=entry.created&limit=100')).body.list as any[];
+    expect(created.length).toBeGreaterThanOrEqual(3);
+    expect(created.every((r) => r.action === 'entry.created')).toBe(true);
+    const entryFamily = (await t.call('GET', '/silo/v1/audit?action=entry&limit=100')).body.list as any[];
+    expect(entryFamily.every((r) => r.action.startsWith('entry.'))).toBe(true);
+    expect(((await t.call('GET', '/silo/v1/audit?via=ipc&limit=100')).body.list as any[]).every((r) => r.via === 'ipc')).toBe(true);
+    expect((await t.call('GET', '/silo/v1/audit?action=DROP%20TABLE')).status).toBe(400);
+    expect((await t.call('GET', '/silo/v1/audit?cursor=abc.def')).status).toBe(400);
+  });
+
+  it('is append-only: no operation changes it, SQLite refuses UPDATE and DELETE, and the hash chain finds an edit made behind its back', async () => {
+    const mutating = Object.values(operations as Record<string, { method: string; path: string }>).filter(
+      (op) => op.path.startsWith('/silo/v1/audit') && op.method !== 'GET',
+    );
+    expect(mutating).toEqual([]);
+
+    const db = t.service.store.sqlite;
+    expect(() => db.prepare("UPDATE audit_log SET actor_name = 'someone else'").run()).toThrow(/append-only/);
+    expect(() => db.prepare('DELETE FROM audit_log').run()).toThrow(/append-only/);
+    expect((await t.call('GET', '/silo/v1/audit/verify')).body).toMatchObject({ ok: true });
+
+    // Someone with the database file and another tool removes the guard and rewrites a row.
+    const victim = (await about((await t.call('GET', '/silo/v1/audit?limit=1')).body.list[0].target.id))[0];
+    db.exec('DROP TRIGGER audit_log_no_update');
+    try {
+      db.prepare("UPDATE audit_log SET actor_name = 'nobody' WHERE seq = ?").run(victim.seq);
+      const verdict = (await t.call('GET', '/silo/v1/audit/verify')).body;
+      expect(verdict).toMatchObject({ ok: false, broken_at: victim.seq });
+    } finally {
+      db.prepare('UPDATE audit_log SET actor_name = ? WHERE seq = ?').run(victim.actor.name, victim.seq);
+      db.exec(`CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END`);
+    }
+    expect((await t.call('GET', '/silo/v1/audit/verify')).body.ok).toBe(true);
+  });
+
+  it('keeps one log per company', async () => {
+    const other = (await t.call('POST', '/access/v1/companies', { name: 'Audit Other Co' })).body.owner_token;
+    const entry = (await t.call('POST', '/silo/v1/entries', { data: oneLineInvoice('AUDIT-WALL') })).body;
+    const theirs = (await callAs(t, other, 'GET', `/silo/v1/audit?limit=100`)).body.list as any[];
+    expect(theirs.some((r) => r.target.id === entry.id)).toBe(false);
+    expect((await callAs(t, other, 'GET', '/silo/v1/audit/verify')).body.ok).toBe(true);
+  });
+});

@@ -1,0 +1,213 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { v7 as uuidv7 } from 'uuid';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSqlite } from '../../src-main/core/db/connection.ts';
+import { migrateToLatest } from '../../src-main/core/db/migrate.ts';
+import { migrations } from '../../src-main/core/db/migrations.ts';
+import { Store } from '../../src-main/core/db/store.ts';
+import { callService } from '../../src-main/service-process/host.ts';
+import { desktopCaller } from '../../src-main/desktop/desktop-caller.ts';
+import { callAs, oneLineInvoice } from './gobl-helpers.ts';
+import { startTestServer, type TestServer } from './harness.ts';
+
+let t: TestServer;
+let clerk: { id: string; token: string };
+
+beforeAll(async () => {
+  t = await startTestServer({ autoSync: false });
+  const made = (await t.call('POST', '/access/v1/tokens', { name: 'clerk', kind: 'user' })).body;
+  clerk = { id: made.id, token: made.token };
+});
+afterAll(() => t.close());
+
+const versions = async (id: string) => (await t.call('GET', `/silo/v1/entries/${id}/versions?limit=100`)).body;
+const version = async (id: string, v: string | number) => (await t.call('GET', `/silo/v1/entries/${id}/versions/${v}`)).body;
+const diff = async (id: string, v: string | number, from?: string | number) =>
+  (await t.call('GET', `/silo/v1/entries/${id}/versions/${v}/diff${from !== undefined ? `?from=${from}` : ''}`)).body;
+
+/** A built one-line invoice (10 × 100.00, 21 %), stored by the clerk. */
+async function created(code: string): Promise<any> {
+  const res = await callAs(t, clerk.token, 'POST', '/silo/v1/entries', { data: oneLineInvoice(code) });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
+
+describe('entry history', () => {
+  it('keeps every version with what changed, who made it and from where; the hosted GET …/versions/{v} answers its envelope', async () => {
+    const e = await created('HIST-001');
+    const price = await t.call('PATCH', `/silo/v1/entries/${e.id}`, {
+      content_type: 'application/json-patch+json',
+      data: [{ op: 'replace', path: '/doc/lines/0/item/price', value: '120.00' }, { op: 'remove', path: '/doc/totals' }],
+    });
+    expect(price.status, JSON.stringify(price.body)).toBe(200);
+    const labels = await callAs(t, clerk.token, 'PATCH', `/silo/v1/entries/${e.id}`, { state: 'sent', tags: ['q1'], folder: 'sales-2026' });
+    expect(labels.status).toBe(200);
+
+    const list = await versions(e.id);
+    expect(list.version).toBe(String(labels.body.version));
+    expect(list.list.map((v: any) => [v.version, v.action, v.changed])).toEqual([
+      [String(labels.body.version), 'changed', ['state', 'folder', 'tags']],
+      [String(price.body.version), 'changed', ['document']],
+      ['1', 'created', ['document', 'state', 'folder', 'tags']],
+    ]);
+    const [third, second, first] = list.list;
+    expect(first).toMatchObject({ src: 'http', src_id: clerk.id, actor: { via: 'http', id: clerk.id, name: 'clerk (user token)' }, state: 'draft', tags: [] });
+    expect(second.actor).toMatchObject({ via: 'http', name: expect.stringContaining('owner') });
+    expect(third).toMatchObject({ state: 'sent', folder: 'sales-2026', tags: ['q1'], signed: false, invalid: false, trashed: false });
+
+    // Each version's envelope, as it was; the hosted shape is {version, data}.
+    const v1 = await version(e.id, 1);
+    expect(v1.version).toBe('1');
+    expect(v1.data.doc.lines[0].item.price).toBe('100.00');
+    expect(v1.data.doc.totals.payable).toBe('1210.00');
+    expect((await version(e.id, second.version)).data.doc.totals.payable).toBe('1452.00');
+    expect((await version(e.id, third.version)).data).toEqual((await t.call('GET', `/silo/v1/entries/${e.id}`)).body.data);
+    expect((await t.call('GET', `/silo/v1/entries/${e.id}/versions/76f845c125`)).status).toBe(404);
+    expect((await t.call('GET', `/silo/v1/entries/${e.id}/versions/999`)).status).toBe(404);
+  });
+
+  it('diffs two versions by JSON path, before and after, with money figures marked by currency and labels apart', async () => {
+    const e = await created('HIST-DIFF');
+    const changed = (await t.call('PATCH', `/silo/v1/entries/${e.id}`, {
+      content_type: 'application/json-patch+json',
+      data: [{ op: 'replace', path: '/doc/lines/0/quantity', value: '12' }, { op: 'remove', path: '/doc/totals' }],
+      state: 'sent',
+    })).body;
+    const d = await diff(e.id, changed.version);
+    expect(d.from.version).toBe('1');
+    expect(d.to.version).toBe(String(changed.version));
+    const at = (path: string) => d.changes.find((c: any) => c.path === path);
+    expect(at('state')).toEqual({ path: 'state', kind: 'changed', before: 'draft', after: 'sent' });
+    expect(at('$.doc.lines[0].quantity')).toEqual({ path: '$.doc.lines[0].quantity', kind: 'changed', before: '10', after: '12' });
+    expect(at('$.doc.lines[0].sum')).toEqual({ path: '$.doc.lines[0].sum', kind: 'changed', before: '1000.00', after: '1200.00', currency: 'EUR' });
+    expect(at('$.doc.totals.payable')).toMatchObject({ before: '1210.00', after: '1452.00', currency: 'EUR' });
+    // The digest follows the document: it is not a change worth reading.
+    expect(d.changes.some((c: any) => c.path.startsWith('$.head.dig'))).toBe(false);
+    // The first version compares with nothing; an explicit `from` compares any two.
+    expect((await diff(e.id, 1)).changes.every((c: any) => c.kind === 'added')).toBe(true);
+    expect((await diff(e.id, 1, changed.version)).changes.find((c: any) => c.path === '$.doc.lines[0].quantity')).toMatchObject({ before: '12', after: '10' });
+    expect((await t.call('GET', `/silo/v1/entries/${e.id}/versions/1/diff?from=1`)).status).toBe(400);
+  });
+
+  it('restores a past version as a new version; history is never rewritten', async () => {
+    const e = await created('HIST-RESTORE');
+    const edited = (await t.call('PATCH', `/silo/v1/entries/${e.id}`, {
+      content_type: 'application/merge-patch+json',
+      data: { doc: { code: 'HIST-RESTORE-EDITED' } },
+      tags: ['edited'],
+    })).body;
+    const restored = await t.call('POST', `/silo/v1/entries/${e.id}/versions/1/restore`);
+    expect(restored.status, JSON.stringify(restored.body)).toBe(200);
+    expect(Number(restored.body.version)).toBe(Number(edited.version) + 1);
+    expect(restored.body.data.doc.code).toBe('HIST-RESTORE');
+    expect(restored.body.digest).toEqual(e.digest);
+    expect(restored.body.tags).toEqual([]);
+
+    const list = (await versions(e.id)).list;
+    expect(list.map((v: any) => v.action)).toEqual(['reverted', 'changed', 'created']);
+    expect(list[0]).toMatchObject({ reverted_from: '1', changed: ['document', 'tags'] });
+    // The version it replaced is still there, whole.
+    expect((await version(e.id, edited.version)).data.doc.code).toBe('HIST-RESTORE-EDITED');
+    // Restoring what the entry already is changes nothing.
+    expect((await t.call('POST', `/silo/v1/entries/${e.id}/versions/1/restore`)).body.version).toBe(restored.body.version);
+  });
+
+  it('a signed entry keeps its document: only a version with the same document (its labels) can be restored', async () => {
+    const e = await created('HIST-SIGNED');
+    const signed = (await t.call('PATCH', `/silo/v1/entries/${e.id}`, { sign: true })).body;
+    expect(signed.signed).toBe(true);
+    const tagged = (await t.call('PATCH', `/silo/v1/entries/${e.id}`, { tags: ['archived'] })).body;
+
+    // Version 1 is the same document unsigned: its labels come back, the signature stays.
+    const back = await t.call('POST', `/silo/v1/entries/${e.id}/versions/1/restore`);
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect(back.body).toMatchObject({ signed: true, tags: [], state: 'draft', digest: signed.digest });
+    expect(back.body.data.sigs).toEqual(signed.data.sigs);
+    expect(Number(tagged.version)).toBeLessThan(Number(back.body.version));
+
+    // A version holding another document cannot come back over a signature.
+    const other = await created('HIST-SIGNED-2');
+    await t.call('PATCH', `/silo/v1/entries/${other.id}`, { content_type: 'application/merge-patch+json', data: { doc: { code: 'HIST-SIGNED-2B' } } });
+    await t.call('PATCH', `/silo/v1/entries/${other.id}`, { sign: true });
+    const refused = await t.call('POST', `/silo/v1/entries/${other.id}/versions/1/restore`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toContain('signed');
+  });
+
+  it('records versions whichever path wrote them: import, the desktop window (ipc), a workflow step, the trash', async () => {
+    const id = uuidv7();
+    const imported = await t.call('POST', '/silo/v1/import', { entries: [{ id, data: oneLineInvoice('HIST-IMPORT') }] });
+    expect(imported.status, JSON.stringify(imported.body)).toBe(200);
+    expect((await versions(id)).list).toEqual([expect.objectContaining({ version: '1', action: 'created', actor: expect.objectContaining({ via: 'http' }) })]);
+
+    const session = await t.call('GET', '/access/v1/session');
+    const desktop = desktopCaller(t.service.store, session.body.company.id);
+    await callService(t.service, desktop, 'patchEntry', { params: { id }, body: { state: 'received' } });
+
+    const wf = await t.call('PUT', `/transform/v1/workflows/${uuidv7()}`, { name: 'Mark paid', steps: [{ provider: 'silo.state', config: { state: 'paid' } }] });
+    const job = await t.call('POST', '/transform/v1/jobs?wait=10', { workflow_id: wf.body.id, silo_entry_id: id });
+    expect(job.body.status, JSON.stringify(job.body)).toBe('OK');
+
+    await t.call('DELETE', `/silo/v1/entries/${id}`);
+    const trashedList = (await versions(id)).list;
+    // Versions stay readable while the entry waits in the trash; it cannot be reverted there.
+    expect((await t.call('POST', `/silo/v1/entries/${id}/versions/1/restore`)).status).toBe(409);
+    await t.call('POST', `/silo/v1/entries/${id}/restore`);
+
+    const list = (await versions(id)).list.reverse();
+    expect(list.map((v: any) => [v.action, v.actor.via])).toEqual([
+      ['created', 'http'],
+      ['changed', 'ipc'],
+      ['changed', 'workflow'],
+      ['trashed', 'http'],
+      ['restored', 'http'],
+    ]);
+    expect(trashedList[0]).toMatchObject({ action: 'trashed', trashed: true, changed: ['trash'] });
+    expect(list[1].actor).toEqual({ via: 'ipc', id: 'desktop', name: 'Desktop app' });
+    // The step's change is the workflow's (named by its job), never the token's that queued the job.
+    expect(list[2]).toMatchObject({ state: 'paid', actor: { via: 'workflow', id: job.body.id, name: 'Workflow “Mark paid”' } });
+  });
+
+  it('answers only the caller company\'s entries', async () => {
+    const e = await created('HIST-WALL');
+    const other = (await t.call('POST', '/access/v1/companies', { name: 'History Wall Co' })).body.owner_token;
+    expect((await callAs(t, other, 'GET', `/silo/v1/entries/${e.id}/versions`)).status).toBe(404);
+    expect((await callAs(t, other, 'GET', `/silo/v1/entries/${e.id}/versions/1`)).status).toBe(404);
+    expect((await callAs(t, other, 'POST', `/silo/v1/entries/${e.id}/versions/1/restore`)).status).toBe(404);
+  });
+
+  it('a data folder from before history: every entry gets its first version, holding the document it has now', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'silodesk-history-mig-'));
+    const sqlite = openSqlite(join(dir, 'silodesk.db'));
+    try {
+      const store = new Store(sqlite);
+      const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0013'));
+      await migrateToLatest(sqlite, store.q, join(dir, 'backups'), before);
+      sqlite.prepare(`INSERT INTO companies VALUES ('c1', 'Acme', 'x', 'x')`).run();
+      const insert = sqlite.prepare(`INSERT INTO entries (id, company_id, key, folder, state, context, draft, invalid, signed, doc_schema, doc_uuid,
+        env_schema, digest_alg, digest_val, snippet, tags, faults, data, request_hash, version, created_at, updated_at)
+        VALUES (?, 'c1', NULL, 'invoices', ?, '', 1, 0, 0, 'https://gobl.org/draft-0/bill/invoice', NULL, 'https://gobl.org/draft-0/envelope',
+        'sha256', ?, '{}', '["old"]', '[]', ?, 'h', ?, '2025-01-01T00:00:00.000Z', '2025-02-01T00:00:00.000Z')`);
+      insert.run('e1', 'draft', 'd1', '{"doc":{"code":"OLD-1"}}', 1);
+      insert.run('e2', 'sent', 'd2', '{"doc":{"code":"OLD-2"}}', 4);
+
+      const { applied } = await migrateToLatest(sqlite, store.q, join(dir, 'backups'));
+      expect(applied).toEqual(['0013_trash_history_audit']);
+      const rows = sqlite.prepare('SELECT entry_id, version, action, state, tags, data, via FROM entry_versions ORDER BY entry_id').all();
+      expect(rows).toEqual([
+        { entry_id: 'e1', version: 1, action: 'created', state: 'draft', tags: '["old"]', data: null, via: 'system' },
+        { entry_id: 'e2', version: 4, action: 'recorded', state: 'sent', tags: '["old"]', data: null, via: 'system' },
+      ]);
+      // The folder and tag counts still count both (nothing is in the trash yet).
+      expect(sqlite.prepare(`SELECT count FROM entry_folder_counts WHERE company_id = 'c1' AND folder = 'invoices'`).get()).toEqual({ count: 2 });
+      // A later change keeps the document it replaces in the version that held it.
+      sqlite.prepare(`UPDATE entries SET data = '{"doc":{"code":"NEW-2"}}', version = 5 WHERE id = 'e2'`).run();
+      expect(sqlite.prepare(`SELECT data FROM entry_versions WHERE entry_id = 'e2' AND version = 4`).get()).toEqual({ data: '{"doc":{"code":"OLD-2"}}' });
+    } finally {
+      sqlite.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
