@@ -26,7 +26,7 @@ describe('attachments', () => {
       name: 'Factura café 001.pdf',
       desc: 'scanned original',
       data: bytes.toString('base64'),
-      meta: { pages: 2 },
+      meta: { pages: '2' },
     });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     expect(put.body).toMatchObject({
@@ -37,7 +37,7 @@ describe('attachments', () => {
       mime: 'application/pdf',
       stored: true,
       url: `/silo/v1/entries/${entryId}/files/scan-1`,
-      meta: { pages: 2 },
+      meta: { pages: '2' },
     });
 
     const res = await fetch(t.url + put.body.url, { headers: { authorization: `Bearer ${t.token}` } });
@@ -81,24 +81,32 @@ describe('attachments', () => {
       hash: '0'.repeat(64),
     });
     expect(res.status).toBe(422);
-    expect(res.body.fields['$.hash']).toContain(sha256(Buffer.from('abc')));
+    expect(res.body.fields['$.sha256']).toContain(sha256(Buffer.from('abc')));
   });
 
+  // A name is what the user's file was called, shown and sent back in downloads (escaped): any
+  // printable text. What would hide or reorder what it shows, or is no name at all, is refused.
   it.each([
-    ['../../x', 'path'],
-    ['CON', 'device'],
-    ['con.txt', 'device'],
     ['', 'empty'],
+    ['   ', 'blank'],
     ['a'.repeat(5000), 'long'],
     ['a\u0000b', 'control'],
-    ['dir\\file', 'backslash'],
-    ['trailing.', 'dot'],
+    ['invoice\u202Efdp.exe', 'bidi override'],
+    ['a\u200Bb.pdf', 'zero-width'],
   ])('refuses the hostile name %j (%s) with 422 and stores nothing', async (name) => {
     const res = await t.call('PUT', `/silo/v1/entries/${entryId}/files/hostile`, { name, data: 'aGk=' });
     expect(res.status).toBe(422);
     expect(res.body.key).toBe('validation');
     expect(res.body.fields['$.name']).toBeTruthy();
     expect((await t.call('GET', `/silo/v1/entries/${entryId}/files/hostile`)).status).toBe(404);
+  });
+
+  it('keeps a name that looks like a path as text, and downloads it under a name with no path in it', async () => {
+    const res = await t.call('PUT', `/silo/v1/entries/${entryId}/files/pathlike`, { name: '../../etc/passwd', data: 'aGk=' });
+    expect(res.status).toBe(200);
+    expect(res.body.name).toBe('../../etc/passwd');
+    const download = await fetch(`${t.url}/silo/v1/entries/${entryId}/files/pathlike`, { headers: { authorization: `Bearer ${t.token}` } });
+    expect(download.headers.get('content-disposition')).toMatch(/^attachment; filename="\.\._\.\._etc_passwd"; /);
   });
 
   it('answers 404 for a missing attachment or entry', async () => {

@@ -13,7 +13,7 @@ export async function importAll(t: TestServer, docs: unknown[], token?: string):
 }
 
 /** Every entry of a list, page by page, following next_cursor (from `start`, when given). */
-export async function allPages(t: TestServer, query: string, limit = 7, start = ''): Promise<any[]> {
+export async function allPages(t: TestServer, query: string, limit = 10, start = ''): Promise<any[]> {
   const all: any[] = [];
   let cursor = start;
   for (let pages = 0; pages < 1000; pages++) {
@@ -26,9 +26,13 @@ export async function allPages(t: TestServer, query: string, limit = 7, start = 
   throw new Error('too many pages');
 }
 
-/** A decimal string with a sign as a number (for comparing in tests only). */
+/**
+ * The list's figure of an entry (net, tax or total) from its snippet as the hosted service
+ * shapes it (net is GOBL's `total`, total what is `payable`), signed as the list reads it
+ * (for comparing in tests only).
+ */
 export const signed = (e: any, field: string): number | null => {
-  const value = e.snippet[field];
+  const value = field === 'net' ? e.snippet.total : field === 'total' ? (e.snippet.payable ?? e.snippet.total_with_tax) : e.snippet[field];
   if (value === undefined) return null;
   return Number(value) * (e.snippet.type === 'credit-note' ? -1 : 1);
 };

@@ -23,7 +23,7 @@ const codes = (list: any[]) => list.map((e) => (e.snippet.series ? `${e.snippet.
 describe('search', () => {
   it('puts an exact document number first, as typed or lower-cased: EXPORT-001 above EXPORT-0010', async () => {
     for (const q of ['EXPORT-001', 'export-001', ' EXPORT-001 ']) {
-      const res = await t.call('GET', `/silo/v1/search?q=${encodeURIComponent(q)}&limit=5`);
+      const res = await t.call('GET', `/silo/v1/search?q=${encodeURIComponent(q)}&limit=10`);
       expect(res.status).toBe(200);
       expect(codes(res.body.list)[0], q).toBe('EXPORT-001');
       expect(codes(res.body.list).slice(1).every((c: string) => c.startsWith('EXPORT-001') && c !== 'EXPORT-001')).toBe(true);
@@ -37,7 +37,7 @@ describe('search', () => {
     const seen: string[] = [];
     let offset = 0;
     for (;;) {
-      const res = await t.call('GET', `/silo/v1/search?q=EXPORT-001&limit=3&offset=${offset}`);
+      const res = await t.call('GET', `/silo/v1/search?q=EXPORT-001&limit=10&offset=${offset}`);
       seen.push(...codes(res.body.list));
       if (res.body.next_offset === undefined) break;
       offset = res.body.next_offset;

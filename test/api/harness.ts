@@ -6,6 +6,7 @@ import { createClient, type ApiClient } from '../../src-main/core/api/client/cli
 import { httpTransport } from '../../src-main/core/api/client/http-transport.ts';
 import { openService, type Service } from '../../src-main/core/service.ts';
 import { startHttpServer, type RunningServer } from '../../src-main/http/server.ts';
+import { checkedFetch, OpenApiCheck } from './openapi-check.ts';
 
 export interface TestServer {
   url: string;
@@ -14,6 +15,10 @@ export interface TestServer {
   dataDir: string;
   service: Service;
   server: RunningServer;
+  /** the check every answer of `call`, `api` and `fetch` passes (its `checked` counts them) */
+  openapi: OpenApiCheck;
+  /** fetch, its answers held to /openapi.json like those of `call`: for bodies `call` does not send (forms, raw bytes) */
+  fetch: typeof fetch;
   /** the typed client (the renderer's and sync's) with the owner token: errors throw ApiClientError */
   api: ApiClient;
   /** fetch with the owner token, JSON in and out: for raw requests (bad input, headers, status codes) */
@@ -35,9 +40,12 @@ export async function startTestServer(config: Parameters<typeof openService>[1] 
     log: (line) => line.startsWith('internal error') && console.error(line),
   });
   const url = server.url;
+  // Every answer a test receives is held to the service's own /openapi.json.
+  const openapi = new OpenApiCheck(await (await fetch(`${url}/openapi.json`)).json());
+  const checked = checkedFetch(() => openapi);
 
   const call: TestServer['call'] = async (method, path, body, headers = {}) => {
-    const res = await fetch(url + path, {
+    const res = await checked(url + path, {
       method,
       headers: {
         authorization: `Bearer ${token}`,
@@ -60,7 +68,9 @@ export async function startTestServer(config: Parameters<typeof openService>[1] 
     url,
     port: server.port,
     token,
-    api: typedClient(url, token),
+    api: typedClient(url, token, checked),
+    openapi,
+    fetch: checked,
     dataDir,
     service,
     server,
@@ -73,7 +83,31 @@ export async function startTestServer(config: Parameters<typeof openService>[1] 
   };
 }
 
-/** The typed client over HTTP to `url`, as `token`: paths and methods from the contract, never spelled here. */
-export function typedClient(url: string, token: string): ApiClient {
-  return createClient(httpTransport({ baseUrl: url, token: () => token }));
+/**
+ * The typed client over HTTP to `url`, as `token`: paths and methods from the contract,
+ * never spelled here. Every answer is held to the service's /openapi.json (the served
+ * document is fetched once per base URL), unless a fetch is given.
+ */
+export function typedClient(url: string, token: string, fetcher?: typeof fetch): ApiClient {
+  return createClient(httpTransport({ baseUrl: url, token: () => token, fetch: fetcher ?? checkedFetchFor(url) }));
+}
+
+const checks = new Map<string, Promise<OpenApiCheck>>();
+
+/** A fetch that checks answers against the /openapi.json served at `url`. */
+export function checkedFetchFor(url: string): typeof fetch {
+  let check: OpenApiCheck | undefined;
+  const inner = checkedFetch(() => check);
+  return async (input, init) => {
+    if (!check) {
+      let pending = checks.get(url);
+      if (!pending) {
+        pending = fetch(`${url}/openapi.json`).then(async (r) => new OpenApiCheck(await r.json()));
+        checks.set(url, pending);
+        pending.catch(() => checks.delete(url));
+      }
+      check = await pending;
+    }
+    return inner(input, init);
+  };
 }

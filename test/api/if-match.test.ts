@@ -36,20 +36,20 @@ describe('If-Match on entry writes', () => {
     const e = await entry('IFM-1');
     const ok = await patchAs(e.id, { tags: ['first'] }, `"${e.version}"`);
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
-    expect(ok.body.version).toBe(e.version + 1);
+    expect(ok.body.version).toBe(String(Number(e.version) + 1));
 
     const stale = await patchAs(e.id, { tags: ['second'] }, `"${e.version}"`);
     expect(stale.status).toBe(412);
-    expect(stale.body).toMatchObject({ key: 'precondition-failed', code: 'precondition-failed', fields: { 'if-match': `the entry is at version ${e.version + 1}` } });
+    expect(stale.body).toMatchObject({ key: 'precondition-failed', code: 'precondition-failed', fields: { 'if-match': `the entry is at version ${Number(e.version) + 1}` } });
     expect(stale.body.message).toContain('changed elsewhere');
     expect((await t.call('GET', `/silo/v1/entries/${e.id}`)).body.tags).toEqual(['first']);
     // the same version written bare, weak, in a list, or any version with *
-    let version = e.version + 1;
+    let version = Number(e.version) + 1;
     for (const header of [(v: number) => String(v), (v: number) => `W/"${v}"`, (v: number) => `"1", "${v}"`, () => '*']) {
       const res = await patchAs(e.id, { state: 'sent' }, header(version));
       expect(res.status, `${header(version)}: ${JSON.stringify(res.body)}`).toBe(200);
       expect((await patchAs(e.id, { state: 'sent' }, `"${version}"`)).status).toBe(412);
-      version = res.body.version;
+      version = Number(res.body.version);
     }
   });
 
@@ -100,7 +100,7 @@ describe('If-Match on entry writes', () => {
   it('the typed client (the renderer\'s) sends it, and reads 412 as precondition-failed', async () => {
     const e = await entry('IFM-6');
     const saved = await t.api.patchEntry({ params: { id: e.id }, headers: { 'if-match': `"${e.version}"` }, body: { state: 'sent' } });
-    expect(saved.version).toBe(e.version + 1);
+    expect(saved.version).toBe(String(Number(e.version) + 1));
     const err = await t.api.patchEntry({ params: { id: e.id }, headers: { 'if-match': `"${e.version}"` }, body: { state: 'paid' } }).catch((x: unknown) => x);
     expect(err).toBeInstanceOf(ApiClientError);
     expect(err).toMatchObject({ key: 'precondition-failed', status: 412 });

@@ -55,10 +55,12 @@ describe('related by code', () => {
       (await store(paymentFor({ series: 'INV', code: 'REF-3' }, 'RCT-3'))).id,
       (await store(creditNoteFor({ series: 'INV', code: 'REF-3' }, 'CN-3b'))).id,
     ];
-    const first = await t.call('GET', `/silo/v1/entries/${invoice.id}/related?limit=2&ascending=true`);
-    expect(first.body.list.map((e: any) => e.id)).toEqual(ids.slice(0, 2));
-    const second = await t.call('GET', `/silo/v1/entries/${invoice.id}/related?limit=2&ascending=true&cursor=${encodeURIComponent(first.body.next_cursor)}`);
-    expect(second.body.list.map((e: any) => e.id)).toEqual(ids.slice(2));
+    // Pages hold at least ten, as the hosted lists do: ten more payments make a second page.
+    for (let i = 0; i < 10; i++) ids.push((await store(paymentFor({ series: 'INV', code: 'REF-3' }, `RCT-3-${i}`))).id);
+    const first = await t.call('GET', `/silo/v1/entries/${invoice.id}/related?limit=10&ascending=true`);
+    expect(first.body.list.map((e: any) => e.id)).toEqual(ids.slice(0, 10));
+    const second = await t.call('GET', `/silo/v1/entries/${invoice.id}/related?limit=10&ascending=true&cursor=${encodeURIComponent(first.body.next_cursor)}`);
+    expect(second.body.list.map((e: any) => e.id)).toEqual(ids.slice(10));
     expect(second.body.next_cursor).toBeUndefined();
     const credits = await related(t, invoice.id, '&context=preceding');
     expect(credits.map((r) => r.id)).toEqual([ids[2], ids[0]]);

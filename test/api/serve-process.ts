@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkedFetchFor } from './harness.ts';
 
 export interface ServeProcess {
   child: ChildProcess;
@@ -27,12 +28,14 @@ export async function startServe(dataDir: string, extraArgs: string[] = []): Pro
     child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
   });
   const token = readFileSync(join(dataDir, 'api-token'), 'utf8').trim();
+  const checked = checkedFetchFor(url);
   return {
     child,
     url,
     token,
     async call(method, path, body) {
-      const res = await fetch(url + path, {
+      // Held to the /openapi.json this very process serves, as every API test's answers are.
+      const res = await checked(url + path, {
         method,
         headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
         body: body === undefined ? undefined : JSON.stringify(body),

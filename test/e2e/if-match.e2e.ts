@@ -14,7 +14,7 @@ test('an edit based on a version changed elsewhere is refused and says so; Reloa
 
   // another client changes the entry while it is open here
   const elsewhere = await api(request, token, 'patch', `/silo/v1/entries/${stored.id}`, { tags: ['from-elsewhere'] });
-  expect(elsewhere.version).toBe(stored.version + 1);
+  expect(elsewhere.version).toBe(String(Number(stored.version) + 1));
 
   await side.getByLabel('State').selectOption('sent');
   const notice = side.getByRole('alert');
@@ -30,7 +30,7 @@ test('an edit based on a version changed elsewhere is refused and says so; Reloa
   await expect(side.getByText('from-elsewhere')).toBeVisible();
 
   await side.getByLabel('State').selectOption('sent');
-  await expect(side.getByText(`(version ${elsewhere.version + 1})`)).toBeVisible();
+  await expect(side.getByText(`(version ${Number(elsewhere.version) + 1})`)).toBeVisible();
   const now = await api(request, token, 'get', `/silo/v1/entries/${stored.id}`);
   expect(now).toMatchObject({ state: 'sent', tags: ['from-elsewhere'] });
 });

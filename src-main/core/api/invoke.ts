@@ -3,6 +3,8 @@ import { ApiError, fieldsOf, notFound } from './errors.ts';
 import type { Ctx, Handler } from './handler.ts';
 import type { OperationContract } from './operation.ts';
 import { handlers } from './registry.ts';
+import { withCall } from '../silo/audit-actor.ts';
+import { auditOperation } from '../silo/audited-operations.ts';
 import { operations } from './contract/index.ts';
 
 export interface RawInput {
@@ -33,7 +35,9 @@ export async function invokeOperation(ctx: Ctx, name: string, raw: RawInput): Pr
   const headers = parsePart(contract.headers, raw.headers ?? {}, 'bad-request', '');
   const body = contract.body ? parsePart(contract.body, raw.body, 'validation', '$') : undefined;
 
-  const result = await handler(ctx, { params, query, body, headers } as never);
+  // The caller and operation are known to every change the handler makes (history, audit log); settings and tokens are put on record here.
+  const result = await withCall(ctx.service.store, ctx.caller, name, () => handler(ctx, { params, query, body, headers } as never));
+  auditOperation(ctx, name, { params, query, body }, result);
 
   if (checkOutputs && contract.output !== 'binary') {
     const check = (contract.output as z.ZodType).safeParse(result);

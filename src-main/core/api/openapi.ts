@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { operations } from './contract/index.ts';
 import type { OperationContract } from './operation.ts';
 import { errorStatus } from './errors.ts';
+import { fault } from './contract/common.ts';
 
-const errorBody = {
+/** Every error answer: nothing beyond these members (a refused document's 422 adds its `faults`). */
+const errorBody = () => ({
   type: 'object',
   required: ['key', 'code', 'message'],
   properties: {
@@ -11,8 +13,10 @@ const errorBody = {
     code: { type: 'string', enum: Object.keys(errorStatus) },
     message: { type: 'string' },
     fields: { type: 'object', additionalProperties: { type: 'string' }, description: 'problems by JSON path' },
+    faults: { type: 'array', items: jsonSchema(fault, 'output'), description: 'a refused document: what GOBL found wrong with it' },
   },
-};
+  additionalProperties: false,
+});
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
   const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
@@ -31,6 +35,20 @@ function parameters(schema: z.ZodType | undefined, where: 'path' | 'query' | 'he
   }));
 }
 
+/** The media types an operation's body is taken in (see OperationContract.bodyForms). */
+function requestContent(op: OperationContract, body: z.ZodType): Record<string, unknown> {
+  const forms = op.bodyForms;
+  if (forms?.raw) return { 'application/octet-stream': { schema: { type: 'string', format: 'binary', description: 'the bytes, as they are' } } };
+  const schema = jsonSchema(body, 'input');
+  const content: Record<string, unknown> = { 'application/json': { schema } };
+  if (forms?.multipart) {
+    const props = { ...((schema.properties as Record<string, unknown>) ?? {}) };
+    props[forms.multipart.file] = { type: 'string', contentMediaType: 'application/octet-stream', description: 'the file part' };
+    content['multipart/form-data'] = { schema: { ...schema, properties: props } };
+  }
+  return content;
+}
+
 /** The OpenAPI 3.1 document of the whole service, derived from the operation contracts. */
 export function openApiDocument(): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -43,9 +61,7 @@ export function openApiDocument(): Record<string, unknown> {
       security: op.access === 'public' ? [] : [{ bearer: [] }],
       'x-silodesk-access': op.access,
       parameters: [...parameters(op.params, 'path'), ...parameters(op.query, 'query'), ...parameters(op.headers, 'header')],
-      ...(op.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(op.body, 'input') } } } }
-        : {}),
+      ...(op.body ? { requestBody: { required: true, content: requestContent(op, op.body) } } : {}),
       responses: {
         200:
           op.output === 'binary'
@@ -61,7 +77,7 @@ export function openApiDocument(): Record<string, unknown> {
     paths,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
-      schemas: { Error: errorBody },
+      schemas: { Error: errorBody() },
     },
   };
 }

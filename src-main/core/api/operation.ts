@@ -40,6 +40,17 @@ export interface OperationContract {
   output: z.ZodType | 'binary';
   /** request body cap in bytes (default 5 MiB) */
   maxBody?: number;
+  /**
+   * Forms the body may take over HTTP besides JSON, read into the same body object
+   * (so `body` validates it either way): `multipart` takes multipart/form-data, its
+   * text fields as members and its one file part as the base64 member `file` (with its
+   * file name and type filling `filename` and `mediaType` when the form leaves them
+   * out); `raw` takes the request's bytes, whatever their type, as the base64 member `file`.
+   */
+  bodyForms?: {
+    multipart?: { file: string; filename?: string; mediaType?: string };
+    raw?: { file: string };
+  };
 }
 
 export const DEFAULT_MAX_BODY = 5 * 1024 * 1024;

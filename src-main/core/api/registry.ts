@@ -3,7 +3,9 @@ import { workspaceHandlers } from '../access/workspace.ts';
 import { regimeHandlers } from '../editor/regime-catalogue.ts';
 import { exportHandlers } from '../exports/handlers.ts';
 import { sequenceHandlers } from '../sequence/handlers.ts';
+import { recordKeepingHandlers } from '../silo/record-keeping-handlers.ts';
 import { siloHandlers } from '../silo/handlers.ts';
+import { siloHostedHandlers } from '../silo/hosted-handlers.ts';
 import { trustedJwksHandlers } from '../silo/trusted-jwks.ts';
 import { syncHandlers } from '../sync/handlers.ts';
 import { transformHandlers } from '../transform/handlers.ts';
@@ -16,6 +18,7 @@ import type { OperationContract } from './operation.ts';
 export const handlers: Handlers = {
   ...utilsHandlers,
   ...siloHandlers,
+  ...siloHostedHandlers,
   ...trustedJwksHandlers,
   ...sequenceHandlers,
   ...transformHandlers,
@@ -24,6 +27,7 @@ export const handlers: Handlers = {
   ...syncHandlers,
   ...exportHandlers,
   ...regimeHandlers,
+  ...recordKeepingHandlers,
 };
 
 export interface RegisteredOperation {

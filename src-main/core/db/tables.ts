@@ -58,6 +58,8 @@ export interface EntriesTable {
   version: number;
   created_at: string;
   updated_at: string;
+  /** when the entry was moved to the trash; null while it is live (record-keeping-schema.ts) */
+  trashed_at: Generated<string | null>;
 }
 
 /** How other documents can name an entry's document (filled at write time). */
@@ -107,6 +109,37 @@ export interface AttachmentsTable {
   size: number;
   meta: string;
   created_at: string;
+  /** the hosted service's file members (migration 0012): a key unique in the entry, a category, two flags */
+  key: string | null;
+  category: Generated<string>;
+  embeddable: Generated<number>;
+  private: Generated<number>;
+}
+
+/** A state an entry was in, from when (the hosted service's entry states; silo/states.ts). */
+export interface EntryStatesTable {
+  seq: Generated<number>;
+  entry_id: string;
+  company_id: string;
+  at: string;
+  key: string;
+  src: string;
+  src_id: Generated<string>;
+  notes: Generated<string>;
+  meta: Generated<string>;
+  faults: Generated<string>;
+}
+
+/** A file announced by its hash whose bytes have yet to come (silo/file-upload.ts). */
+export interface AttachmentUploadsTable {
+  token_hash: string;
+  entry_id: string;
+  id: string;
+  company_id: string;
+  /** the announced file as JSON: name, desc, mime, hash, size, meta, key, category, embeddable, private */
+  file: string;
+  created_at: string;
+  expires_at: string;
 }
 
 export interface EntryMetaTable {
@@ -431,6 +464,8 @@ export interface Tables {
   entry_identities: EntryIdentitiesTable;
   entry_refs: EntryRefsTable;
   attachments: AttachmentsTable;
+  entry_states: EntryStatesTable;
+  attachment_uploads: AttachmentUploadsTable;
   entry_meta: EntryMetaTable;
   series: SeriesTable;
   series_entries: SeriesEntriesTable;

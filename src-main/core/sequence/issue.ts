@@ -1,6 +1,8 @@
 import { canonicalJson } from '../gobl/index.ts';
 import { conflict, validationError } from '../api/errors.ts';
+import type { Operations } from '../api/contract/index.ts';
 import type { Ctx } from '../api/handler.ts';
+import type { ParsedInput } from '../api/operation.ts';
 import { nowIso } from '../clock.ts';
 import { recordChange } from '../sync/change-log.ts';
 import { chainHashOf, sha256Hex, sortedMeta, type EntryPayload } from './chain.ts';
@@ -8,11 +10,8 @@ import { entryCode } from './code.ts';
 import { seriesEntryView, type SeriesEntryRow, type SeriesEntryView } from './rows.ts';
 import { refuseCopy, refuseHeld, requireSeriesRow } from './series.ts';
 
-export interface IssueInput {
-  id?: string;
-  meta?: Record<string, string>;
-  sig?: string;
-}
+/** A number to issue as PUT takes it: the contract's body, parsed. */
+export type IssueInput = ParsedInput<Operations['putSeriesEntry']>['body'];
 
 export function putSeriesEntry(ctx: Ctx, seriesId: string, id: string, input: IssueInput): SeriesEntryView {
   return seriesEntryView(issueEntry(ctx, seriesId, id, input));

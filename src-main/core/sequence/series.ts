@@ -1,6 +1,8 @@
 import { canonicalJson } from '../gobl/index.ts';
 import { conflict, notFound, validationError } from '../api/errors.ts';
+import type { Operations } from '../api/contract/index.ts';
 import type { Ctx } from '../api/handler.ts';
+import type { ParsedInput } from '../api/operation.ts';
 import { nowIso } from '../clock.ts';
 import { isOwnIdentity } from '../keys/identity.ts';
 import { recordChange } from '../sync/change-log.ts';
@@ -8,17 +10,8 @@ import { sha256Hex, type SeriesPayload } from './chain.ts';
 import { holdOf, releaseHold } from './holds.ts';
 import { seriesView, type SeriesRow, type SeriesView } from './rows.ts';
 
-export interface SeriesInput {
-  id?: string;
-  name: string;
-  description: string;
-  code: string;
-  prefix: string;
-  padding: number;
-  suffix: string;
-  start: number;
-  sig?: string;
-}
+/** A series as PUT takes it: the contract's body, parsed (defaults filled in). */
+export type SeriesInput = ParsedInput<Operations['putSeries']>['body'];
 
 export function findSeriesRow(ctx: Ctx, id: string): SeriesRow | undefined {
   const { store } = ctx.service;
@@ -104,7 +97,8 @@ export function putSeries(ctx: Ctx, id: string, input: SeriesInput): SeriesView 
   return seriesView(row);
 }
 
-export type SeriesPatch = Partial<Omit<SeriesInput, 'id' | 'sig'>>;
+/** What PATCH may change: the contract's body, parsed. */
+export type SeriesPatch = ParsedInput<Operations['patchSeries']>['body'];
 
 /**
  * Changes some fields. The creating request's hash is kept, so a late retry of the

@@ -42,11 +42,18 @@ const CALCULATED_MEMBER: Readonly<Record<string, string>> = {
   'https://gobl.org/draft-0/bill/payment': 'total',
 };
 
-/** A document GOBL has not calculated yet: an invoice, order or delivery without totals, a payment without total. */
+/**
+ * A document to build rather than check as it stands: an invoice, order or delivery without
+ * totals, a payment without total; and any other GOBL document (a party, a message), which has
+ * no figure a build could change: it is normalised as the hosted service normalises every upload
+ * (a party's tax code `ESB98602642` is stored as GOBL writes it, `B98602642`).
+ */
 export function isPartial(doc: unknown): boolean {
   if (typeof doc !== 'object' || doc === null) return false;
-  const member = CALCULATED_MEMBER[String((doc as Record<string, unknown>).$schema)];
-  return member !== undefined && (doc as Record<string, unknown>)[member] == null;
+  const schema = String((doc as Record<string, unknown>).$schema);
+  const member = CALCULATED_MEMBER[schema];
+  if (member === undefined) return schema.startsWith('https://gobl.org/');
+  return (doc as Record<string, unknown>)[member] == null;
 }
 
 const atEnvelope = (faults: EngineFault[]): Fault[] =>

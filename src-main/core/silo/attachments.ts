@@ -1,39 +1,91 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { v7 as uuidv7 } from 'uuid';
 import { canonicalJson } from '../gobl/index.ts';
 import { ApiError, conflict, notFound, validationError } from '../api/errors.ts';
+import type { Operations } from '../api/contract/index.ts';
 import type { Ctx } from '../api/handler.ts';
-import type { BinaryResult } from '../api/operation.ts';
+import type { BinaryResult, ParsedInput } from '../api/operation.ts';
 import { nowIso } from '../clock.ts';
+import { companyHolds } from '../sync/blobs.ts';
 import { recordChange } from '../sync/change-log.ts';
 import { attachmentView, type AttachmentRow } from './entry-view.ts';
 import { requireEntryRow } from './entries.ts';
+import { announceUpload, findAnnouncedUpload, type AnnouncedFile } from './file-upload.ts';
 import { isInlineSafe, mimeFromName, unsafeDisplayNameReason } from './file-name.ts';
 
 export const MAX_ATTACHMENT_BYTES = 50 * 1024 * 1024;
 
-export interface PutAttachmentInput {
+/** A file as the hosted service takes it (PUT and POST, the contract's fileBody, parsed): bytes as base64 `data`, or announced by `sha256`. */
+export type FileInput = ParsedInput<Operations['putAttachment']>['body'];
+
+/** What describes a stored file beside its bytes. */
+export interface FileMembers {
+  id: string;
   name: string;
   desc?: string;
   mime?: string;
   meta?: Record<string, unknown>;
-  hash?: string;
-  data: string;
+  key?: string;
+  category?: string;
+  embeddable?: boolean;
+  private?: boolean;
+}
+
+export type AttachmentView = ReturnType<typeof attachmentView>;
+
+/** POST: a file under a new id (a UUIDv7, as the hosted service makes them); a key already in the entry is a replay or a 409. */
+export function createFile(ctx: Ctx, entryId: string, input: FileInput): AttachmentView {
+  if (input.key !== undefined) {
+    const held = ctx.service.store.first(
+      ctx.service.store.q.selectFrom('attachments').select('id').where('entry_id', '=', entryId).where('key', '=', input.key),
+    );
+    const pending = held ? undefined : findAnnouncedUpload(ctx, entryId, { key: input.key });
+    const id = held?.id ?? pending?.id;
+    if (id !== undefined) return putAttachment(ctx, entryId, id, input);
+  }
+  return putAttachment(ctx, entryId, uuidv7(), input);
 }
 
 /**
- * Stores a file for an entry. The bytes go to the content-addressed store first
- * (atomic, fsynced) and only then is the row written, so a crash or a dropped
- * upload never leaves a row pointing at a missing or partial file. Replaying the
- * same attachment is a no-op; another file under the same id is a 409.
+ * PUT: a file of the entry under the client's id. With `data`, the bytes go to the
+ * content-addressed store first (atomic, fsynced) and only then is the row written,
+ * so a crash or a dropped upload never leaves a row pointing at missing bytes.
+ * Without `data`, the file is announced by its hash: when the company holds those
+ * bytes already it is stored at once; otherwise it answers `stored: false` with the
+ * `url` to PUT the bytes to. The same file again is a replay (the same answer);
+ * another file under the id, or under a key the entry already uses, is a 409.
  */
-export function putAttachment(ctx: Ctx, entryId: string, id: string, input: PutAttachmentInput) {
+export function putAttachment(ctx: Ctx, entryId: string, id: string, input: FileInput): AttachmentView {
   requireEntryRow(ctx, entryId);
   const reason = unsafeDisplayNameReason(input.name);
   if (reason) throw validationError(`attachment name ${reason}`, { '$.name': reason });
+  const members: FileMembers = {
+    id, name: input.name, desc: input.desc, mime: input.mime, meta: input.meta,
+    key: input.key, category: input.category, embeddable: input.embeddable, private: input.private,
+  };
+  const announced = input.sha256 ?? input.hash;
 
-  const bytes = Buffer.from(input.data, 'base64');
-  const row = storeAttachment(ctx, entryId, { id, name: input.name, desc: input.desc, mime: input.mime, meta: input.meta, bytes }, input.hash);
-  return attachmentView(row);
+  if (input.data !== undefined) {
+    const bytes = Buffer.from(input.data, 'base64');
+    if (input.size !== undefined && input.size !== bytes.byteLength) {
+      throw validationError('size does not match the data', { '$.size': `the data is ${bytes.byteLength} bytes` });
+    }
+    return attachmentView(storeAttachment(ctx, entryId, { ...members, bytes }, announced));
+  }
+
+  const size = input.size!;
+  if (size > MAX_ATTACHMENT_BYTES) throw tooLarge(size);
+  const file = fileRecordOf(members, announced!, size, input.mime!);
+  const existing = findAttachment(ctx, entryId, id);
+  if (existing) {
+    if (sameFile(existing, file)) return attachmentView(existing);
+    throw conflict(`attachment ${id} of entry ${entryId} already exists with other content`);
+  }
+  // Bytes this company holds already (by the same words whether another company holds them or nobody does).
+  if (companyHolds(ctx, file.hash) && statSync(ctx.service.blobs.pathOf(file.hash)).size === size) {
+    return attachmentView(linkAttachment(ctx, entryId, members, { hash: file.hash, size }));
+  }
+  return announceUpload(ctx, entryId, id, file);
 }
 
 /**
@@ -43,34 +95,38 @@ export function putAttachment(ctx: Ctx, entryId: string, id: string, input: PutA
 export function storeAttachment(
   ctx: Ctx,
   entryId: string,
-  file: { id: string; name: string; desc?: string; mime?: string; meta?: Record<string, unknown>; bytes: Uint8Array },
+  file: FileMembers & { bytes: Uint8Array },
   expectedHash?: string,
 ): AttachmentRow {
-  const { store, blobs } = ctx.service;
-  if (file.bytes.byteLength > MAX_ATTACHMENT_BYTES) {
-    throw new ApiError('too-large', `attachment is ${file.bytes.byteLength} bytes; the limit is ${MAX_ATTACHMENT_BYTES}`);
-  }
-  const { hash, size } = blobs.put(file.bytes);
+  if (file.bytes.byteLength > MAX_ATTACHMENT_BYTES) throw tooLarge(file.bytes.byteLength);
+  const { hash, size } = ctx.service.blobs.put(file.bytes);
   if (expectedHash && expectedHash !== hash) {
-    throw validationError('the bytes do not match the given hash', { '$.hash': `the bytes hash to ${hash}` });
+    throw validationError('the bytes do not match the given hash', { '$.sha256': `the bytes hash to ${hash}` });
   }
-  const mime = (file.mime ?? mimeFromName(file.name)).toLowerCase();
-  const metaJson = file.meta ?? {};
-  const desc = file.desc ?? '';
+  return linkAttachment(ctx, entryId, file, { hash, size });
+}
+
+/**
+ * Links bytes already in the store to the entry as a file: a replay of the same file
+ * is answered as it is, another file under the id or under the entry's key is a 409.
+ */
+export function linkAttachment(ctx: Ctx, entryId: string, file: FileMembers, bytes: { hash: string; size: number }): AttachmentRow {
+  const { store } = ctx.service;
+  const record = fileRecordOf(file, bytes.hash, bytes.size, file.mime ?? mimeFromName(file.name));
   return store.tx(() => {
-    const existing = store.first(
-      store.q.selectFrom('attachments').selectAll().where('entry_id', '=', entryId).where('id', '=', file.id),
-    );
+    const existing = findAttachment(ctx, entryId, file.id);
     if (existing) {
-      const same =
-        existing.hash === hash && existing.name === file.name && existing.mime === mime && existing.desc === desc &&
-        canonicalJson(JSON.parse(existing.meta)) === canonicalJson(metaJson);
-      if (same) return existing;
+      if (sameFile(existing, record)) return existing;
       throw conflict(`attachment ${file.id} of entry ${entryId} already exists with other content`);
     }
+    if (record.key !== null) {
+      const holder = store.first(store.q.selectFrom('attachments').select('id').where('entry_id', '=', entryId).where('key', '=', record.key));
+      if (holder) throw conflict(`key ${JSON.stringify(record.key)} is already used by file ${holder.id} of entry ${entryId}`);
+    }
     const values = {
-      entry_id: entryId, id: file.id, company_id: ctx.caller.companyId, name: file.name, desc, mime, hash, size,
-      meta: JSON.stringify(metaJson), created_at: nowIso(),
+      entry_id: entryId, id: file.id, company_id: ctx.caller.companyId, name: record.name, desc: record.desc, mime: record.mime,
+      hash: record.hash, size: record.size, meta: JSON.stringify(record.meta), created_at: nowIso(),
+      key: record.key, category: record.category, embeddable: record.embeddable ? 1 : 0, private: record.private ? 1 : 0,
     };
     store.run(store.q.insertInto('attachments').values(values));
     store.run(
@@ -84,12 +140,41 @@ export function storeAttachment(
   });
 }
 
-export function getAttachment(ctx: Ctx, entryId: string, id: string): BinaryResult {
-  const { store, blobs } = ctx.service;
-  requireEntryRow(ctx, entryId);
-  const row = store.first(
-    store.q.selectFrom('attachments').selectAll().where('entry_id', '=', entryId).where('id', '=', id),
+/** A file's members as they are compared and stored: defaults filled in, the type lower-case. */
+export function fileRecordOf(file: FileMembers, hash: string, size: number, mime: string): AnnouncedFile {
+  return {
+    name: file.name,
+    desc: file.desc ?? '',
+    mime: mime.toLowerCase(),
+    meta: file.meta ?? {},
+    key: file.key ?? null,
+    category: file.category ?? '',
+    embeddable: file.embeddable ?? false,
+    private: file.private ?? false,
+    hash,
+    size,
+  };
+}
+
+function sameFile(row: AttachmentRow, file: AnnouncedFile): boolean {
+  return (
+    row.hash === file.hash && row.name === file.name && row.mime === file.mime && row.desc === file.desc &&
+    (row.key ?? null) === file.key && row.category === file.category && !!row.embeddable === file.embeddable &&
+    !!row.private === file.private && canonicalJson(JSON.parse(row.meta)) === canonicalJson(file.meta)
   );
+}
+
+function findAttachment(ctx: Ctx, entryId: string, id: string): AttachmentRow | undefined {
+  const { store } = ctx.service;
+  return store.first(store.q.selectFrom('attachments').selectAll().where('entry_id', '=', entryId).where('id', '=', id));
+}
+
+const tooLarge = (size: number) => new ApiError('too-large', `attachment is ${size} bytes; the limit is ${MAX_ATTACHMENT_BYTES}`);
+
+export function getAttachment(ctx: Ctx, entryId: string, id: string): BinaryResult {
+  const { blobs } = ctx.service;
+  requireEntryRow(ctx, entryId);
+  const row = findAttachment(ctx, entryId, id);
   if (!row) throw notFound(`attachment ${id} of entry ${entryId}`);
   const file = blobs.pathOf(row.hash);
   if (!existsSync(file)) throw notFound(`the stored bytes of attachment ${id}`);

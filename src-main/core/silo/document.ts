@@ -1,10 +1,11 @@
 import { v7 as uuidv7 } from 'uuid';
-import { digestOf, isEnvelope, mentionsOf, searchTextOf, snippetOf, wrapDocument } from '../gobl/index.ts';
+import { digestOf, isEnvelope, mentionsOf, searchTextOf, wrapDocument } from '../gobl/index.ts';
 import { checkDocument } from '../gobl/engine/index.ts';
 import { faultOf, SILO_PROVIDER, type Fault } from '../gobl/fault.ts';
 import { identityOf, referencesOf, type DocumentIdentity, type DocumentReference } from '../gobl/references.ts';
 import { validationError } from '../api/errors.ts';
 import { refuseFaults } from './faults-error.ts';
+import { storedSnippetOf } from './hosted-snippet.ts';
 
 const ENVELOPE_SCHEMA = 'https://gobl.org/draft-0/envelope';
 
@@ -120,7 +121,7 @@ export function deriveDocument(envelope: Envelope, knownDigest?: { alg: string; 
     envSchema: typeof envelope.$schema === 'string' ? envelope.$schema : ENVELOPE_SCHEMA,
     signed: isSigned(envelope),
     faults: faults ?? documentFaults(envelope, digest),
-    snippet: snippetOf(envelope),
+    snippet: storedSnippetOf(envelope),
     mentions: mentionsOf(doc),
     identity: identityOf(doc),
     references: referencesOf(doc),

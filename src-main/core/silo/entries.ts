@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson, defaultFolderOf, isEnvelope } from '../gobl/index.ts';
 import { conflict, notFound } from '../api/errors.ts';
+import type { Operations } from '../api/contract/index.ts';
 import type { Ctx } from '../api/handler.ts';
+import type { ParsedInput } from '../api/operation.ts';
 import { nowIso } from '../clock.ts';
-import { recordChange } from '../sync/change-log.ts';
+import { currentOrigin, recordChange } from '../sync/change-log.ts';
 import { admitDocument } from './admit.ts';
+import { asWriter } from './audit-actor.ts';
 import { correctionOf } from './correction.ts';
 import { deriveDocument, refuseInvalid, toEnvelope, type DerivedDocument } from './document.ts';
 import { writeDerivedIndexes } from './derived-index.ts';
@@ -12,28 +15,26 @@ import { entryView, entryViews, type EntryRow, type EntryView } from './entry-vi
 import { optionsAt, underData } from './faults-error.ts';
 import { checkIfMatch, type EntryPreconditions } from './if-match.ts';
 import { sigsCheckFor } from './signatures.ts';
-import type { PatchContentType } from './patch-apply.ts';
 
-export interface CreateEntryInput {
-  /** the document or envelope; with `previous_id`, an optional patch of the correction (see content_type) */
-  data?: Record<string, unknown> | Array<Record<string, unknown>>;
-  key?: string;
-  folder?: string;
-  tags?: string[];
-  state?: string;
-  /** store a document with faults, as given, flagged `invalid` with its faults */
-  allow_invalid?: boolean;
-  /** how `data` applies to the correction of `previous_id` (a merge patch or a JSON patch) */
-  content_type?: PatchContentType;
-  /** the entry this one corrects (with `correct`) */
-  previous_id?: string;
-  /** GOBL correction options (`type`, `reason`, `series`, `stamps`, `ext`…) */
-  correct?: Record<string, unknown>;
-  /** sign the envelope with the instance key once built */
-  sign?: boolean;
+/**
+ * A new entry as POST and PUT take it: the contract's body, parsed (its members are
+ * described there: a document or, with `previous_id` and `correct`, a correction).
+ */
+export type CreateEntryInput = ParsedInput<Operations['createEntry']>['body'];
+
+/**
+ * An entry of the caller's company that is not in the trash: every read and write of
+ * an entry goes through here. A change synced from another instance may still reach
+ * one in the trash (a file or meta it had before it went there): its state converges.
+ */
+export function findEntryRow(ctx: Ctx, id: string): EntryRow | undefined {
+  const row = findAnyEntryRow(ctx, id);
+  if (!row) return undefined;
+  return row.trashed_at === null || currentOrigin(ctx.service.store) !== 'local' ? row : undefined;
 }
 
-export function findEntryRow(ctx: Ctx, id: string): EntryRow | undefined {
+/** An entry of the caller's company, in the trash or not (for the trash, history and sync). */
+export function findAnyEntryRow(ctx: Ctx, id: string): EntryRow | undefined {
   const { store } = ctx.service;
   return store.first(
     store.q.selectFrom('entries').selectAll().where('id', '=', id).where('company_id', '=', ctx.caller.companyId),
@@ -53,7 +54,7 @@ export function getEntry(ctx: Ctx, id: string): EntryView {
 export function getEntryByKey(ctx: Ctx, key: string): EntryView {
   const { store } = ctx.service;
   const row = store.first(
-    store.q.selectFrom('entries').selectAll().where('company_id', '=', ctx.caller.companyId).where('key', '=', key),
+    store.q.selectFrom('entries').selectAll().where('company_id', '=', ctx.caller.companyId).where('key', '=', key).where('trashed_at', 'is', null),
   );
   if (!row) throw notFound(`entry with key ${JSON.stringify(key)}`);
   return entryViews(store, [row], true)[0];
@@ -65,6 +66,8 @@ export interface PreparedEntry {
   doc: DerivedDocument;
   input: CreateEntryInput;
   requestHash: string;
+  /** a POST: its key names it, so the same request again under the key is a replay (README, one replay rule) */
+  replayByKey?: boolean;
 }
 
 /**
@@ -123,18 +126,24 @@ export function commitEntry(ctx: Ctx, p: PreparedEntry): { row: EntryRow; create
   const { store } = ctx.service;
   const existing = store.first(store.q.selectFrom('entries').selectAll().where('id', '=', p.id));
   if (existing) {
+    if (existing.company_id === ctx.caller.companyId && existing.trashed_at !== null) throw conflict(`entry ${p.id} is in the trash; restore it instead`);
     if (existing.company_id === ctx.caller.companyId && existing.request_hash === p.requestHash) return { row: existing, created: false };
     throw conflict(`entry ${p.id} already exists with a different body`);
   }
   if (p.input.key !== undefined) {
     const holder = store.first(
-      store.q.selectFrom('entries').select('id').where('company_id', '=', ctx.caller.companyId).where('key', '=', p.input.key),
+      store.q.selectFrom('entries').selectAll().where('company_id', '=', ctx.caller.companyId).where('key', '=', p.input.key),
     );
+    // A POST made again with its key and the same body answers the entry the first one made, as the same PUT again does.
+    if (holder && p.replayByKey && holder.request_hash === p.requestHash && findEntryRow(ctx, holder.id)) return { row: holder, created: false };
     if (holder) throw conflict(`key ${JSON.stringify(p.input.key)} is already used by entry ${holder.id}`);
   }
-  const row = insertEntry(ctx, p.id, p.doc, p.input, p.requestHash);
-  recordChange(store, { company_id: row.company_id, kind: 'entry', record_id: row.id });
-  return { row, created: true };
+  // The caller at hand is who history and the audit log name for this write.
+  return asWriter(store, ctx.caller, () => {
+    const row = insertEntry(ctx, p.id, p.doc, p.input, p.requestHash);
+    recordChange(store, { company_id: row.company_id, kind: 'entry', record_id: row.id });
+    return { row, created: true };
+  });
 }
 
 /**
@@ -147,13 +156,27 @@ export function createEntry(ctx: Ctx, id: string | undefined, input: CreateEntry
   const { store } = ctx.service;
   const versionOf = () => (id === undefined ? undefined : findEntryRow(ctx, id)?.version);
   checkIfMatch(id ?? '(new)', versionOf(), preconditions);
-  const prepared = prepareNewEntry(ctx, id, input);
+  // A POST replayed under its key: answered before GOBL builds anything again.
+  const replay = id === undefined && input.key !== undefined ? replayOfKey(ctx, input) : undefined;
+  if (replay) return replay;
+  const prepared = { ...prepareNewEntry(ctx, id, input), replayByKey: id === undefined };
   const { row, created } = store.tx(() => {
     checkIfMatch(id ?? '(new)', versionOf(), preconditions);
     return commitEntry(ctx, prepared);
   });
   // A new entry has no attachments or meta yet, and its document is at hand.
   return created ? entryView(row, [], [], false, undefined, prepared.doc.envelope) : entryViews(ctx.service.store, [row], true)[0];
+}
+
+/** The entry a POST with this key and this very request made, if one did (and it is not in the trash). */
+function replayOfKey(ctx: Ctx, input: CreateEntryInput): EntryView | undefined {
+  const { store } = ctx.service;
+  const holder = store.first(
+    store.q.selectFrom('entries').select(['id', 'request_hash']).where('company_id', '=', ctx.caller.companyId).where('key', '=', input.key!),
+  );
+  if (!holder || holder.request_hash !== requestHashOf(input)) return undefined;
+  const row = findEntryRow(ctx, holder.id);
+  return row ? entryViews(store, [row], true)[0] : undefined;
 }
 
 export function issueDateOf(doc: DerivedDocument): string | null {
@@ -192,5 +215,5 @@ function insertEntry(ctx: Ctx, id: string, doc: DerivedDocument, input: CreateEn
   };
   const inserted = store.first(store.q.insertInto('entries').values(values).returning('seq'))!;
   writeDerivedIndexes(store, { seq: inserted.seq, id, company_id: values.company_id, created_at: at, folder: values.folder, tags }, doc);
-  return { ...values, seq: inserted.seq, step_faults: '[]' };
+  return { ...values, seq: inserted.seq, step_faults: '[]', trashed_at: null };
 }

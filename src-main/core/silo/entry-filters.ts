@@ -1,20 +1,17 @@
-/** What the entry list, its sums and search narrow entries to. */
-export interface EntryFilter {
-  folder?: string;
-  state?: string;
-  tag?: string;
-  /** the document's issue date range, inclusive (YYYY-MM-DD) */
-  date_from?: string;
-  date_to?: string;
-  doc_uuid?: string;
-}
+import type { Operations } from '../api/contract/index.ts';
+import type { ParsedInput } from '../api/operation.ts';
+
+/** What the entry list, its sums and search narrow entries to: the list's filters as its contract parses them. */
+export type EntryFilter = Pick<ParsedInput<Operations['listEntries']>['query'], 'folder' | 'state' | 'tag' | 'date_from' | 'date_to' | 'doc_uuid'>;
 
 /**
  * The filters as SQL over `alias` (an `entries` row): each a fixed fragment with its
  * value bound, so nothing from a request ever enters the SQL text.
  */
-export function filterSql(f: EntryFilter, alias: string): { where: string[]; params: unknown[] } {
-  const where: string[] = [];
+export function filterSql(f: EntryFilter, alias: string, live = true): { where: string[]; params: unknown[] } {
+  // Entries in the trash are in no list or sum (trash.ts lists them). `live` false: the rows read have no
+  // trashed entry among them already (search's index and identities drop a trashed entry's rows).
+  const where: string[] = live ? [`${alias}.trashed_at IS NULL`] : [];
   const params: unknown[] = [];
   const add = (fragment: string, value: unknown) => {
     where.push(fragment);

@@ -2,27 +2,51 @@ import type { Selectable } from 'kysely';
 import type { AttachmentsTable, EntriesTable, EntryMetaTable } from '../db/tables.ts';
 import type { Store } from '../db/store.ts';
 import { parseFaults } from '../gobl/fault.ts';
+import { hostedSnippet } from './hosted-snippet.ts';
 
 export type EntryRow = Selectable<EntriesTable>;
-export type AttachmentRow = Selectable<AttachmentsTable>;
+const VIEWED = ['id', 'key', 'created_at', 'updated_at', 'version', 'context', 'digest_alg', 'digest_val', 'doc_schema', 'doc_uuid', 'env_schema',
+  'draft', 'invalid', 'signed', 'faults', 'step_faults', 'folder', 'snippet', 'state', 'tags'] as const;
+/** What a view is made of: a list reads the row without its document (`data`), an entry with it. */
+export type ViewRow = Pick<EntryRow, (typeof VIEWED)[number]> & { data?: string };
+/** The columns a view reads, the document aside (`e.` is the entries row): lists select these, not `e.*`. */
+export const VIEW_COLUMNS = VIEWED.map((c) => `e.${c}`).join(', ');
+type HostedFileColumns = 'key' | 'category' | 'embeddable' | 'private';
+/** An attachment row; the hosted file members have column defaults, so a row built by hand may leave them out. */
+export type AttachmentRow = Omit<Selectable<AttachmentsTable>, HostedFileColumns> & Partial<Pick<Selectable<AttachmentsTable>, HostedFileColumns>>;
 export type MetaRow = Selectable<EntryMetaTable>;
 
 export const attachmentUrl = (entryId: string, id: string) => `/silo/v1/entries/${entryId}/files/${id}`;
 
+/** A stored file in the hosted service's SiloFile shape. */
 export function attachmentView(row: AttachmentRow) {
   return {
     id: row.id,
     entry_id: row.entry_id,
     created_at: row.created_at,
-    desc: row.desc,
-    hash: row.hash,
-    meta: JSON.parse(row.meta) as Record<string, unknown>,
-    mime: row.mime,
     name: row.name,
+    desc: row.desc,
+    ...(row.key != null ? { key: row.key } : {}),
+    ...(row.category ? { category: row.category } : {}),
+    hash: row.hash,
+    meta: stringMeta(row.meta),
+    mime: row.mime,
     size: row.size,
     stored: true,
+    embeddable: row.embeddable === 1,
+    private: row.private === 1,
     url: attachmentUrl(row.entry_id, row.id),
   };
+}
+
+/**
+ * A file's meta as the hosted service types it, string values only: a value stored
+ * before that rule (a number, an object) is answered as its JSON text.
+ */
+function stringMeta(json: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(JSON.parse(json) as Record<string, unknown>)) out[k] = typeof v === 'string' ? v : JSON.stringify(v);
+  return out;
 }
 
 export function metaView(row: MetaRow) {
@@ -44,7 +68,7 @@ export function metaView(row: MetaRow) {
 export type EntryView = ReturnType<typeof entryView>;
 
 export function entryView(
-  row: EntryRow,
+  row: ViewRow,
   attachments: AttachmentRow[],
   meta: MetaRow[],
   withData: boolean,
@@ -54,13 +78,14 @@ export function entryView(
 ) {
   return {
     id: row.id,
-    ...(row.key !== null ? { key: row.key } : {}),
+    ...(row.key != null ? { key: row.key } : {}),
     created_at: row.created_at,
     updated_at: row.updated_at,
-    version: row.version,
+    // The hosted service types it as a string; here it counts the entry's changes.
+    version: String(row.version),
     attachments: attachments.map(attachmentView),
     context: context ?? row.context,
-    ...(withData || data ? { data: data ?? (JSON.parse(row.data) as Record<string, unknown>) } : {}),
+    ...(withData || data ? { data: data ?? (JSON.parse(row.data!) as Record<string, unknown>) } : {}),
     digest: { alg: row.digest_alg, val: row.digest_val },
     doc_schema: row.doc_schema,
     env_schema: row.env_schema,
@@ -70,22 +95,22 @@ export function entryView(
     faults: [...parseFaults(row.faults), ...parseFaults(row.step_faults)],
     folder: row.folder,
     meta: meta.map(metaView),
-    snippet: JSON.parse(row.snippet) as Record<string, string>,
+    snippet: hostedSnippet(row.doc_schema, JSON.parse(row.snippet) as Record<string, string>, row.doc_uuid),
     state: row.state,
     tags: JSON.parse(row.tags) as string[],
   };
 }
 
+// One statement each, whatever the page's length: the ids go in as one JSON array.
+const ATTACHMENTS_OF = 'SELECT * FROM attachments WHERE entry_id IN (SELECT value FROM json_each(?)) ORDER BY created_at';
+const META_OF = 'SELECT * FROM entry_meta WHERE entry_id IN (SELECT value FROM json_each(?)) ORDER BY key';
+
 /** Builds views for a page of rows with two batched look-ups instead of two per row. */
-export function entryViews(store: Store, rows: EntryRow[], withData = false, contexts?: Map<string, string>): EntryView[] {
+export function entryViews(store: Store, rows: ViewRow[], withData = false, contexts?: Map<string, string>): EntryView[] {
   if (rows.length === 0) return [];
-  const ids = rows.map((r) => r.id);
-  const attachments = groupBy(
-    store.all(store.q.selectFrom('attachments').selectAll().where('entry_id', 'in', ids).orderBy('created_at')),
-  );
-  const meta = groupBy(
-    store.all(store.q.selectFrom('entry_meta').selectAll().where('entry_id', 'in', ids).orderBy('key')),
-  );
+  const ids = JSON.stringify(rows.map((r) => r.id));
+  const attachments = groupBy(store.statement(ATTACHMENTS_OF).all(ids) as AttachmentRow[]);
+  const meta = groupBy(store.statement(META_OF).all(ids) as MetaRow[]);
   return rows.map((r) => entryView(r, attachments.get(r.id) ?? [], meta.get(r.id) ?? [], withData, contexts?.get(r.id)));
 }
 

@@ -1,27 +1,23 @@
-import { conflict } from '../api/errors.ts';
+import { conflict, notFound } from '../api/errors.ts';
+import type { Operations } from '../api/contract/index.ts';
 import type { Ctx } from '../api/handler.ts';
+import type { ParsedInput } from '../api/operation.ts';
 import { nowIso } from '../clock.ts';
 import { parseFaults } from '../gobl/fault.ts';
 import { recordChange } from '../sync/change-log.ts';
 import { admitDocument } from './admit.ts';
+import { asWriter } from './audit-actor.ts';
+import { dropDerivedIndexes } from './trash-index.ts';
 import { deriveDocument, type DerivedDocument, type Envelope } from './document.ts';
 import { writeDerivedIndexes } from './derived-index.ts';
 import { entryViews, type EntryRow, type EntryView } from './entry-view.ts';
-import { issueDateOf, requireEntryRow } from './entries.ts';
+import { findAnyEntryRow, issueDateOf, requireEntryRow } from './entries.ts';
 import { checkIfMatch, type EntryPreconditions } from './if-match.ts';
-import { applyPatch, type JsonPatchOperation, type PatchContentType } from './patch-apply.ts';
+import { applyPatch } from './patch-apply.ts';
 import { sigsCheckFor } from './signatures.ts';
 
-export interface PatchEntryInput {
-  content_type: PatchContentType;
-  data?: Record<string, unknown> | JsonPatchOperation[];
-  folder?: string;
-  tags?: string[];
-  state?: string;
-  allow_invalid?: boolean;
-  /** sign the envelope with the instance key once built */
-  sign?: boolean;
-}
+/** A change as PATCH takes it: the contract's body, parsed (content_type defaults to application/json). */
+export type PatchEntryInput = ParsedInput<Operations['patchEntry']>['body'];
 
 /**
  * Changes an entry's document and labels. `data` replaces the envelope
@@ -64,13 +60,16 @@ export function writeEntryChange(
   ctx: Ctx,
   row: EntryRow,
   doc: DerivedDocument,
-  labels: { folder?: string; tags?: string[]; state?: string },
+  labels: { folder?: string; tags?: string[]; state?: string; trashed?: string | null },
 ): EntryRow {
   const { store } = ctx.service;
   const tags = labels.tags ? [...new Set(labels.tags)] : (JSON.parse(row.tags) as string[]);
   const folder = labels.folder ?? row.folder;
-  return store.tx(() => {
-    const fresh = requireEntryRow(ctx, row.id);
+  // The caller at hand is who history and the audit log name for this write (recordChange keeps both).
+  return asWriter(store, ctx.caller, () => store.tx(() => {
+    // In the trash or not: the trash itself (and sync) write here too; callers that must not touch a trashed entry read it live.
+    const fresh = findAnyEntryRow(ctx, row.id);
+    if (!fresh) throw notFound(`entry ${row.id}`);
     if (fresh.version !== row.version) throw conflict(`entry ${row.id} changed while this change was prepared; retry`);
     const values = {
       folder,
@@ -89,10 +88,14 @@ export function writeEntryChange(
       data: JSON.stringify(doc.envelope),
       version: row.version + 1,
       updated_at: nowIso(),
+      trashed_at: labels.trashed !== undefined ? labels.trashed : fresh.trashed_at,
     };
     store.run(store.q.updateTable('entries').set(values).where('id', '=', row.id));
-    writeDerivedIndexes(store, { seq: row.seq, id: row.id, company_id: row.company_id, created_at: row.created_at, folder, tags }, doc);
+    const derivedOf = { seq: row.seq, id: row.id, company_id: row.company_id, created_at: row.created_at, folder, tags };
+    // An entry in the trash is found by nothing (search, related, numbers): its derived rows go, and come back with it.
+    if (values.trashed_at === null) writeDerivedIndexes(store, derivedOf, doc);
+    else dropDerivedIndexes(store, derivedOf);
     recordChange(store, { company_id: row.company_id, kind: 'entry', record_id: row.id });
     return { ...fresh, ...values };
-  });
+  }));
 }

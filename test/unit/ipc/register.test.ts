@@ -69,15 +69,15 @@ describe('registerIpcHandlers', () => {
   });
 
   it('lists, stores and reads entries for the selected company', async () => {
-    const empty = await call('listEntries', { query: { limit: 5 } });
-    expect(empty).toMatchObject({ ok: true, data: { list: [], limit: 5 } });
+    const empty = await call('listEntries', { query: { limit: 10 } });
+    expect(empty).toMatchObject({ ok: true, data: { list: [], limit: 10 } });
 
     const { envelope } = loadEnvelopes()[0];
     const id: string = envelope.head.uuid;
     const put = await call('putEntry', { params: { id }, body: { data: envelope, folder: 'Inbox' } });
     expect(put, JSON.stringify(put)).toMatchObject({ ok: true, data: { id, folder: 'Inbox' } });
 
-    const listed = await call('listEntries', { query: { limit: 5, folder: 'Inbox' } });
+    const listed = await call('listEntries', { query: { limit: 10, folder: 'Inbox' } });
     expect(listed.ok && (listed.data as { list: Array<{ id: string }> }).list.map((e) => e.id)).toEqual([id]);
 
     // Another company sees none of it: the caller decides the company, not the request.

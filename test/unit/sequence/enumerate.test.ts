@@ -42,7 +42,7 @@ function stepContext(siloEntryId: string, jobId = uuidv1(), stepId = uuidv4()): 
     signal: new AbortController().signal,
     entry() {
       const view = getEntry(ctx, siloEntryId);
-      return { envelope: view.data as Envelope, state: view.state, folder: view.folder, tags: view.tags, signed: view.signed, version: view.version };
+      return { envelope: view.data as Envelope, state: view.state, folder: view.folder, tags: view.tags, signed: view.signed, version: Number(view.version) };
     },
     updateEntry(changes) {
       patchEntry(ctx, siloEntryId, { content_type: 'application/json', data: changes.envelope, state: changes.state, folder: changes.folder, tags: changes.tags });

@@ -1,9 +1,11 @@
 import { accessOperations } from './access.ts';
 import { exportOperations } from './exports.ts';
+import { recordKeepingOperations } from './record-keeping.ts';
 import { regimeOperations } from './regimes.ts';
 import { goblOperations } from './gobl.ts';
 import { sequenceOperations } from './sequence.ts';
 import { siloOperations } from './silo.ts';
+import { siloHostedOperations } from './silo-hosted.ts';
 import { syncOperations } from './sync.ts';
 import { transformOperations } from './transform.ts';
 import { trustedJwksOperations } from './trusted-jwks.ts';
@@ -14,6 +16,7 @@ import { workspaceOperations } from './workspace.ts';
 export const operations = {
   ...utilsOperations,
   ...siloOperations,
+  ...siloHostedOperations,
   ...trustedJwksOperations,
   ...goblOperations,
   ...sequenceOperations,
@@ -23,6 +26,7 @@ export const operations = {
   ...syncOperations,
   ...exportOperations,
   ...regimeOperations,
+  ...recordKeepingOperations,
 };
 
 export type Operations = typeof operations;

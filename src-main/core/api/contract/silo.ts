@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { defineOperation } from '../operation.ts';
 import {
-  closedObject, fault, folder, jsonObject, label, listLimit, queryBool, queryInt, state, tag, tags, timestamp, uuid,
+  closedObject, fault, folder, jsonObject, label, queryBool, queryInt, state, tag, tags, timestamp, uuid,
 } from './common.ts';
+import { hostedLimit } from './transform-query.ts';
 import { entryPreconditionHeaders } from './preconditions.ts';
 
 const attachmentId = z
@@ -14,19 +15,65 @@ const mime = z
   .max(255)
   .regex(/^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i, 'must be a media type like application/pdf');
 
+/** A file of an entry, as the hosted service's SiloFile. */
 export const attachmentSchema = z.object({
   id: z.string(),
   entry_id: z.string(),
   created_at: z.string(),
-  desc: z.string(),
-  hash: z.string(),
-  meta: jsonObject,
-  mime: z.string(),
   name: z.string(),
+  desc: z.string(),
+  /** identifies the file within its entry, for the service or app that made it (e.g. `pdf`) */
+  key: z.string().optional(),
+  category: z.string().optional(),
+  hash: z.string(),
+  meta: z.record(z.string(), z.string()),
+  mime: z.string(),
   size: z.number().int(),
+  /** false while the bytes of a file announced by its hash have not come: `url` is then where to PUT them */
   stored: z.boolean(),
+  embeddable: z.boolean(),
+  private: z.boolean(),
   url: z.string(),
 });
+
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'must be a lower-case hex SHA-256');
+
+/**
+ * A file for an entry, as the hosted service takes it (PUT with an id, POST without):
+ * the bytes as base64 `data`; or, hash first, no `data` but `sha256`, `size` and
+ * `mime`, answered with `stored: false` and the `url` to PUT the bytes to unless the
+ * company already holds them. Also as multipart/form-data, the file in the part `data`.
+ */
+export const fileBody = z
+  .object({
+    name: z.string().max(1024),
+    desc: z.string().max(2000).optional(),
+    mime: mime.optional(),
+    /** string values, as the hosted service keeps them */
+    meta: z.record(z.string().max(255), z.string().max(10_000)).optional(),
+    key: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 characters of A-Z a-z 0-9 . _ -').optional(),
+    category: z.string().regex(/^(?:[a-z][a-z0-9-]{0,31})?$/, 'must be a lower-case label like format or attachment').optional(),
+    embeddable: z.boolean().optional(),
+    private: z.boolean().optional(),
+    /** SHA-256 hex of the bytes: with data, a mismatch is refused; without, the file is announced by it */
+    sha256: sha256.optional(),
+    /** the desk's earlier name for sha256 */
+    hash: sha256.optional(),
+    size: z.number().int().min(0).optional(),
+    data: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64').optional(),
+  })
+  .superRefine((body, ctx) => {
+    const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+    if (body.sha256 && body.hash && body.sha256 !== body.hash) issue('hash', 'must equal sha256 when both are given');
+    if (body.data === undefined) {
+      if (!body.sha256 && !body.hash) issue('sha256', 'is required without data (announce the file by its hash)');
+      if (body.size === undefined) issue('size', 'is required without data');
+      if (body.mime === undefined) issue('mime', 'is required without data');
+    }
+  });
+
+/** multipart/form-data: the file in the part `data`, its file name and type standing in for `name` and `mime`. */
+export const fileBodyForms = { multipart: { file: 'data', filename: 'name', mediaType: 'mime' } } as const;
 
 export const metaSchema = z.object({
   id: z.string(),
@@ -42,12 +89,52 @@ export const metaSchema = z.object({
   updated_at: z.string(),
 });
 
+/** A party in a snippet, as the hosted service's snippets carry it. */
+const snippetParty = z.object({
+  uuid: z.string().optional(),
+  name: z.string().optional(),
+  alias: z.string().optional(),
+  country: z.string().optional(),
+  tax_code: z.string().optional(),
+});
+
+/**
+ * The hosted service's snippet of a document (silo/hosted-snippet.ts): an invoice's
+ * number, date, parties and GOBL totals by their GOBL names (`total` is before tax,
+ * `payable` what is due), a party's name and tax code; `title` always, from the desk.
+ */
+export const snippetSchema = z.object({
+  title: z.string().optional(),
+  uuid: z.string().optional(),
+  type: z.string().optional(),
+  series: z.string().optional(),
+  code: z.string().optional(),
+  currency: z.string().optional(),
+  issue_date: z.string().optional(),
+  due_date: z.string().optional(),
+  supplier: snippetParty.optional(),
+  customer: snippetParty.optional(),
+  sum: z.string().optional(),
+  total: z.string().optional(),
+  tax: z.string().optional(),
+  total_with_tax: z.string().optional(),
+  payable: z.string().optional(),
+  p_series: z.string().optional(),
+  p_code: z.string().optional(),
+  p_uuid: z.string().optional(),
+  name: z.string().optional(),
+  alias: z.string().optional(),
+  country: z.string().optional(),
+  tax_code: z.string().optional(),
+});
+
 export const entrySchema = z.object({
   id: z.string(),
   key: z.string().optional(),
   created_at: z.string(),
   updated_at: z.string(),
-  version: z.number().int(),
+  /** the version of the entry's data, a string as the hosted service types it; sent back as If-Match (`"4"`) */
+  version: z.string(),
   attachments: z.array(attachmentSchema),
   context: z.string(),
   data: jsonObject.optional(),
@@ -60,7 +147,7 @@ export const entrySchema = z.object({
   faults: z.array(fault),
   folder: z.string(),
   meta: z.array(metaSchema),
-  snippet: z.record(z.string(), z.string()),
+  snippet: snippetSchema,
   state: z.string(),
   tags: z.array(z.string()),
 });
@@ -79,7 +166,8 @@ const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date like 202
 const pageQuery = {
   created_at: timestamp.optional(),
   cursor: z.string().max(512).optional(),
-  limit: listLimit,
+  /** 10 to 100, as the hosted lists take it: outside that a 422 (the handler checks the bounds) */
+  limit: hostedLimit,
   ascending: queryBool.default(false),
 };
 
@@ -325,15 +413,23 @@ export const siloOperations = {
     summary: 'Full-text search over titles and document text; an exact document number comes first',
     area: 'silo',
     access: ['owner', 'user', 'app'],
-    query: z.object({
-      q: z.string().min(1, 'must not be empty').max(200),
-      ...entryFilterShape,
-      limit: listLimit,
-      offset: queryInt(0, 10_000).default(0),
-    }),
+    query: z
+      .object({
+        /** the text to find, as the hosted service names it; `query` is taken too */
+        q: z.string().min(1, 'must not be empty').max(200).optional(),
+        query: z.string().min(1, 'must not be empty').max(200).optional(),
+        ...entryFilterShape,
+        limit: hostedLimit,
+        offset: queryInt(0, 10_000).default(0),
+      })
+      .superRefine((q, ctx) => {
+        if (q.q === undefined && q.query === undefined) ctx.addIssue({ code: 'custom', path: ['q'], message: 'is required: the text to search for' });
+      }),
     output: z.object({
       list: z.array(entrySchema),
-      q: z.string(),
+      /** the text searched for (the hosted service's name for it) */
+      query: z.string(),
+      folder: z.string().optional(),
       limit: z.number().int(),
       offset: z.number().int(),
       next_offset: z.number().int().optional(),
@@ -342,19 +438,12 @@ export const siloOperations = {
   putAttachment: defineOperation({
     method: 'PUT',
     path: '/silo/v1/entries/{entry_id}/files/{id}',
-    summary: 'Store a file (base64 in JSON) as an attachment of the entry',
+    summary: 'Store a file of the entry under a client-chosen id: base64 data, multipart, or announced by its hash (then PUT the bytes to its url)',
     area: 'silo',
     access: ['owner', 'user', 'app'],
     params: z.object({ entry_id: uuid, id: attachmentId }),
-    body: z.object({
-      name: z.string().max(1024),
-      desc: z.string().max(2000).optional(),
-      mime: mime.optional(),
-      meta: jsonObject.optional(),
-      /** expected SHA-256 hex of the bytes; a mismatch is refused */
-      hash: z.string().regex(/^[0-9a-f]{64}$/, 'must be a lower-case hex SHA-256').optional(),
-      data: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64'),
-    }),
+    body: fileBody,
+    bodyForms: fileBodyForms,
     maxBody: 70 * 1024 * 1024,
     output: attachmentSchema,
   }),

@@ -29,6 +29,8 @@ export const entryRecord = z.object({
   /** the GOBL envelope, head.uuid = id */
   data: jsonObject,
   created_at: timestamp,
+  /** in the trash since then (restorable until purged; a purge syncs as the entry's deletion) */
+  trashed_at: timestamp.optional(),
 });
 
 export const attachmentRecord = z.object({
