@@ -8,11 +8,11 @@ import { genericNormRules } from '../norm/generic.ts';
 import { regimeNormRules } from '../regimes/index.ts';
 import { addonNormRules } from '../addons/index.ts';
 import { applyScenarios } from '../scenarios/apply.ts';
-import { supportedTags } from '../scenarios/tags.ts';
+import { supportedTags, tagsAreChecked } from '../scenarios/tags.ts';
 import { conform } from '../shape/conform.ts';
 import { prepareInput } from '../shape/parse.ts';
 import { rootTypeOf, typeInfo } from '../shape/schemas.ts';
-import { contextFor } from './context.ts';
+import { comboKey, contextFor } from './context.ts';
 import { fillRouting } from './routing.ts';
 import { BuildError } from './types.ts';
 import type { BuildContext, EngineFault, Node, NormRule } from './types.ts';
@@ -74,11 +74,11 @@ function assignUuid(doc: Node, rootType: string): void {
 const normRuleLists = new Map<string, NormRule[]>();
 
 function normRulesFor(ctx: BuildContext): NormRule[] {
-  const regimeCode = ctx.regime?.country ?? '';
-  const addonKeys = ctx.addons.map((a) => a.key);
-  const key = `${regimeCode}|${addonKeys.join(',')}`;
+  const key = comboKey(ctx);
   let rules = normRuleLists.get(key);
   if (!rules) {
+    const regimeCode = ctx.regime?.country ?? '';
+    const addonKeys = ctx.addons.map((a) => a.key);
     // Every regime's tax-ID rules apply whatever the document's regime (an ID is cleaned by its
     // own country's rules), and addons run before or after the regime in GOBL's package order.
     rules = orderNormRules(
@@ -109,9 +109,24 @@ function underDoc(error: unknown): unknown {
   return new BuildError(error.faults.map((f) => ({ ...f, paths: f.paths.map((p) => (p.startsWith('$.doc') ? p : p.replace(/^\$/, '$.doc'))) })));
 }
 
+// The tags each regime + addons combination allows, for the document types GOBL checks.
+const knownTagSets = new Map<string, ReadonlySet<string>>();
+
+function knownTags(ctx: BuildContext): ReadonlySet<string> {
+  // Other types allow the tags the document has: nothing to cache.
+  if (!tagsAreChecked(ctx)) return new Set(supportedTags(ctx));
+  const key = comboKey(ctx);
+  let known = knownTagSets.get(key);
+  if (!known) {
+    known = new Set(supportedTags(ctx));
+    knownTagSets.set(key, known);
+  }
+  return known;
+}
+
 function checkTags(doc: Node, ctx: BuildContext): void {
   if (!Array.isArray(doc.$tags) || doc.$tags.length === 0) return;
-  const known = new Set(supportedTags(ctx));
+  const known = knownTags(ctx);
   const faults: EngineFault[] = [];
   doc.$tags.forEach((tag: unknown, i: number) => {
     if (typeof tag !== 'string' || !known.has(tag)) {
@@ -136,7 +151,9 @@ export function buildEnvelope(data: unknown, options: BuildOptions = {}): Built 
   assignUuid(doc, rootType);
   const ctx = contextFor(doc, schema, rootType, options.now ?? new Date());
   calculateTree(doc, ctx);
-  const conformed = conform({ ...doc, $schema: schema }, rootType);
+  // The tree is the build's own copy, made by prepareInput, and is not used again.
+  doc.$schema = schema;
+  const conformed = conform(doc, rootType, { keepFormed: true });
   ctx.doc = conformed;
   const uuid = typeof inputHead?.uuid === 'string' && inputHead.uuid !== '' ? inputHead.uuid : options.headUuid ?? uuidv7();
   const headInput: Node = { ...(inputHead ?? {}), uuid, dig: digestOf(conformed) };

@@ -3,6 +3,16 @@ import type { AddonDef } from '../defs/index.ts';
 import { BuildError } from './types.ts';
 import type { BuildContext, EngineFault, Node } from './types.ts';
 
+/**
+ * `https://gobl.org/draft-0/bill/invoice|ES|es-tbai-v1`: names the document type, regime and
+ * addons of a build, for the work that depends on nothing else (ordered normalisers, scenario
+ * lists, tag sets) to be done once per combination.
+ */
+export function comboKey(ctx: BuildContext): string {
+  ctx.comboKey ??= `${ctx.schema}|${ctx.regime?.country ?? ''}|${ctx.addons.map((a) => a.key).join(',')}`;
+  return ctx.comboKey;
+}
+
 /** The regime GOBL would pick: `$regime`, else the supplier's tax ID country (invoices, orders…). */
 export function regimeCodeOf(doc: Node): string | undefined {
   if (typeof doc.$regime === 'string' && doc.$regime !== '') return doc.$regime.toUpperCase();

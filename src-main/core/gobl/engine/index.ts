@@ -4,6 +4,7 @@ import { validateDocument } from '../validate/index.ts';
 import { buildEnvelope, splitInput } from './build.ts';
 import type { BuildOptions, Built } from './build.ts';
 import { figureFaults } from './figures.ts';
+import { isSameJson } from './same-json.ts';
 import { BuildError } from './types.ts';
 import type { EngineFault, Node } from './types.ts';
 
@@ -51,17 +52,22 @@ export function examineDocument(data: unknown, options: BuildOptions = {}): Exam
     throw error;
   }
   const isEnvelope = (data as Node).doc === doc;
-  // A bare document has no head to check; its paths still read from the envelope root.
-  const faults = isEnvelope ? validateDocument(data as Node) : validateDocument(doc, { docPath: '$.doc' });
+  let rebuilt: Built['envelope'] | undefined;
+  let refused: EngineFault[] = [];
   try {
-    const { envelope: rebuilt } = buildEnvelope(isEnvelope ? { ...(data as Node), sigs: undefined } : doc, options);
-    if (!hasTag(doc, 'bypass')) faults.push(...figureFaults(doc, rebuilt.doc));
-    return { faults, rebuilt };
+    rebuilt = buildEnvelope(isEnvelope ? { ...(data as Node), sigs: undefined } : doc, options).envelope;
   } catch (error) {
     if (!(error instanceof BuildError)) throw error;
-    if (!hasTag(doc, 'bypass')) faults.push(...error.faults);
-    return { faults };
+    refused = error.faults;
   }
+  // A document its rebuild leaves unchanged has the rebuild's digest: no need to compute it twice.
+  const docDigest = rebuilt && isSameJson(doc, rebuilt.doc) ? (rebuilt.head.dig as { alg: string; val: string }) : undefined;
+  // A bare document has no head to check; its paths still read from the envelope root.
+  const faults = isEnvelope ? validateDocument(data as Node, { docDigest }) : validateDocument(doc, { docPath: '$.doc' });
+  if (hasTag(doc, 'bypass')) return rebuilt ? { faults, rebuilt } : { faults };
+  if (!rebuilt) return { faults: [...faults, ...refused] };
+  faults.push(...figureFaults(doc, rebuilt.doc));
+  return { faults, rebuilt };
 }
 
 /** The faults of a document as it stands (see examineDocument). */

@@ -19,6 +19,8 @@ export interface BuildContext {
   doc: Node;
   /** "Now" for defaults (issue date, issue time): fixed in tests. */
   now: Date;
+  /** Names the document type, regime and addons once computed (see comboKey in context.ts). */
+  comboKey?: string;
 }
 
 /**

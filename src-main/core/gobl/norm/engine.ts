@@ -22,19 +22,121 @@ export interface ScalarBox extends Node {
 
 type RuleIndex = Map<string, NormRule[]>;
 
-const indexCache = new WeakMap<readonly NormRule[], RuleIndex>();
+// How to walk one struct type under one rule list, worked out once: only the fields whose
+// subtree can change are visited (a field with no rules anywhere below it, and no list of
+// objects to prune, would be walked for nothing), and each keeps its type's rules at hand.
+interface StructPlan {
+  steps: FieldStep[];
+  rules: NormRule[] | undefined;
+}
 
-function indexRules(rules: readonly NormRule[]): RuleIndex {
-  let index = indexCache.get(rules);
-  if (index) return index;
-  index = new Map();
+type FieldStep =
+  | { kind: 'object'; field: string; plan: StructPlan }
+  | { kind: 'array'; field: string; of: ValueStep }
+  | { kind: 'map'; field: string; rules: NormRule[] }
+  | { kind: 'scalar'; field: string; rules: NormRule[] };
+
+// What to do with one list element (a list of lists is walked like GOBL walks it: element by element).
+type ValueStep =
+  | { kind: 'object'; plan: StructPlan; prune: true }
+  | { kind: 'array'; of: ValueStep; prune: false }
+  | { kind: 'map'; rules: NormRule[]; prune: false }
+  | { kind: 'scalar'; rules: NormRule[]; prune: false };
+
+/** The rules of one rule list by type, and the walk plans derived from them. */
+interface PlannedRules {
+  byType: RuleIndex;
+  plans: Map<string, StructPlan>;
+  // Whether a type's subtree holds anything to do (see needsWalk); computed once per type.
+  needs: Map<string, boolean>;
+}
+
+const plannedCache = new WeakMap<readonly NormRule[], PlannedRules>();
+
+function plannedRules(rules: readonly NormRule[]): PlannedRules {
+  let planned = plannedCache.get(rules);
+  if (planned) return planned;
+  const byType: RuleIndex = new Map();
   for (const rule of rules) {
-    const list = index.get(rule.type);
+    const list = byType.get(rule.type);
     if (list) list.push(rule);
-    else index.set(rule.type, [rule]);
+    else byType.set(rule.type, [rule]);
   }
-  indexCache.set(rules, index);
-  return index;
+  planned = { byType, plans: new Map(), needs: new Map() };
+  plannedCache.set(rules, planned);
+  return planned;
+}
+
+/**
+ * Whether walking a value of this type can change anything: some rule applies to it or below
+ * it, or it holds a list of objects (whose nil entries are pruned). A type met again while it
+ * is still being worked out (recursive types) counts as needed, which is always safe.
+ */
+function needsWalk(type: FieldType, pr: PlannedRules): boolean {
+  switch (type.kind) {
+    case 'object':
+      return structNeedsWalk(type.type, pr);
+    case 'array':
+      return type.of.kind === 'object' || needsWalk(type.of, pr);
+    default:
+      return type.type !== undefined && pr.byType.has(type.type);
+  }
+}
+
+function structNeedsWalk(typeName: string, pr: PlannedRules): boolean {
+  const known = pr.needs.get(typeName);
+  if (known !== undefined) return known;
+  pr.needs.set(typeName, true);
+  let needed = pr.byType.has(typeName);
+  const info = typeInfo(typeName);
+  if (!needed && info?.shape === 'struct') {
+    needed = info.fields.some((field) => needsWalk(info.field(field)!, pr));
+  }
+  pr.needs.set(typeName, needed);
+  return needed;
+}
+
+function structPlan(typeName: string, pr: PlannedRules): StructPlan {
+  let plan = pr.plans.get(typeName);
+  if (plan) return plan;
+  // Registered before its fields are planned, so a recursive type reuses it.
+  plan = { steps: [], rules: pr.byType.get(typeName) };
+  pr.plans.set(typeName, plan);
+  const info = typeInfo(typeName);
+  if (info?.shape === 'struct') {
+    for (const field of info.fields) {
+      const step = fieldStep(field, info.field(field)!, pr);
+      if (step) plan.steps.push(step);
+    }
+  }
+  return plan;
+}
+
+function fieldStep(field: string, type: FieldType, pr: PlannedRules): FieldStep | undefined {
+  if (!needsWalk(type, pr)) return undefined;
+  switch (type.kind) {
+    case 'object':
+      return { kind: 'object', field, plan: structPlan(type.type, pr) };
+    case 'array':
+      return { kind: 'array', field, of: valueStep(type.of, pr) };
+    case 'map':
+      return { kind: 'map', field, rules: pr.byType.get(type.type!)! };
+    default:
+      return { kind: 'scalar', field, rules: pr.byType.get(type.type!)! };
+  }
+}
+
+function valueStep(type: FieldType, pr: PlannedRules): ValueStep {
+  switch (type.kind) {
+    case 'object':
+      return { kind: 'object', plan: structPlan(type.type, pr), prune: true };
+    case 'array':
+      return { kind: 'array', of: valueStep(type.of, pr), prune: false };
+    case 'map':
+      return { kind: 'map', rules: (type.type !== undefined && pr.byType.get(type.type)) || [], prune: false };
+    default:
+      return { kind: 'scalar', rules: (type.type !== undefined && pr.byType.get(type.type)) || [], prune: false };
+  }
 }
 
 function applyRules(node: Node, rules: NormRule[] | undefined, ctx: BuildContext): void {
@@ -44,8 +146,8 @@ function applyRules(node: Node, rules: NormRule[] | undefined, ctx: BuildContext
   }
 }
 
-function normalizeScalar(value: unknown, rules: NormRule[] | undefined, ctx: BuildContext): unknown {
-  if (!rules) return value;
+function normalizeScalar(value: unknown, rules: NormRule[], ctx: BuildContext): unknown {
+  if (rules.length === 0) return value;
   const box: ScalarBox = { value };
   applyRules(box, rules, ctx);
   return box.value;
@@ -56,61 +158,66 @@ function normalizeScalar(value: unknown, rules: NormRule[] | undefined, ctx: Bui
  * should run for each type (see orderNormRules).
  */
 export function normalizeTree(doc: Node, ctx: BuildContext, rules: NormRule[]): void {
-  const index = indexRules(rules);
-  walkStruct(doc, ctx.rootType, index, ctx);
+  walkStruct(doc, structPlan(ctx.rootType, plannedRules(rules)), ctx);
 }
 
-function walkStruct(node: Node, typeName: string, index: RuleIndex, ctx: BuildContext): void {
-  const info = typeInfo(typeName);
-  if (info?.shape === 'struct') {
-    for (const field of info.fields) {
-      const type = info.field(field)!;
-      const value = node[field];
-      if (value === undefined || value === null) {
-        if (type.kind === 'map') normalizeAbsentMap(node, field, type, index, ctx);
-        continue;
+function walkStruct(node: Node, plan: StructPlan, ctx: BuildContext): void {
+  for (const step of plan.steps) {
+    const value = node[step.field];
+    if (value === undefined || value === null) {
+      if (step.kind === 'map') normalizeAbsentMap(node, step.field, step.rules, ctx);
+      continue;
+    }
+    switch (step.kind) {
+      case 'object':
+        if (isObject(value)) walkStruct(value, step.plan, ctx);
+        break;
+      case 'array':
+        if (Array.isArray(value)) walkList(value, step.of, ctx);
+        break;
+      case 'map':
+        if (isObject(value)) applyRules(value, step.rules, ctx);
+        break;
+      default: {
+        const next = normalizeScalar(value, step.rules, ctx);
+        if (next !== value) node[step.field] = next;
       }
-      const next = walkValue(value, type, index, ctx);
-      if (next !== value) node[field] = next;
     }
   }
-  applyRules(node, index.get(typeName), ctx);
+  applyRules(node, plan.rules, ctx);
 }
 
 // A Go map field is a value: GOBL normalises it even when the document has none.
-function normalizeAbsentMap(parent: Node, field: string, type: FieldType & { kind: 'map' }, index: RuleIndex, ctx: BuildContext): void {
-  const rules = type.type ? index.get(type.type) : undefined;
-  if (!rules) return;
+function normalizeAbsentMap(parent: Node, field: string, rules: NormRule[], ctx: BuildContext): void {
   const empty: Node = {};
   applyRules(empty, rules, ctx);
   if (Object.keys(empty).length > 0) parent[field] = empty;
 }
 
-/** Walks one value; returns the value to keep in its place (scalars may be replaced). */
-function walkValue(value: unknown, type: FieldType, index: RuleIndex, ctx: BuildContext): unknown {
-  switch (type.kind) {
-    case 'object':
-      if (isObject(value)) walkStruct(value, type.type, index, ctx);
-      return value;
-    case 'array': {
-      if (!Array.isArray(value)) return value;
-      // GOBL drops nil entries from lists of pointers (objects) before walking them.
-      if (type.of.kind === 'object' && value.includes(null)) {
-        const kept = value.filter((item) => item !== null && item !== undefined);
-        value.length = 0;
-        value.push(...kept);
+function walkList(list: unknown[], of: ValueStep, ctx: BuildContext): void {
+  // GOBL drops nil entries from lists of pointers (objects) before walking them.
+  if (of.prune && list.includes(null)) {
+    const kept = list.filter((item) => item !== null && item !== undefined);
+    list.length = 0;
+    list.push(...kept);
+  }
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i];
+    switch (of.kind) {
+      case 'object':
+        if (isObject(item)) walkStruct(item, of.plan, ctx);
+        break;
+      case 'array':
+        if (Array.isArray(item)) walkList(item, of.of, ctx);
+        break;
+      case 'map':
+        if (isObject(item)) applyRules(item, of.rules, ctx);
+        break;
+      default: {
+        const next = normalizeScalar(item, of.rules, ctx);
+        if (next !== item) list[i] = next;
       }
-      for (let i = 0; i < value.length; i++) {
-        const next = walkValue(value[i], type.of, index, ctx);
-        if (next !== value[i]) value[i] = next;
-      }
-      return value;
     }
-    case 'map':
-      if (isObject(value) && type.type) applyRules(value, index.get(type.type), ctx);
-      return value;
-    default:
-      return type.type ? normalizeScalar(value, index.get(type.type), ctx) : value;
   }
 }
 

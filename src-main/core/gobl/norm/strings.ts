@@ -28,9 +28,30 @@ export function goToUpper(s: string): string {
 // A lone surrogate can only come from a JSON `\ud800` escape, which Go decodes as U+FFFD.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
+/** One of the characters in GO_SPACE. */
+function isGoSpace(c: number): boolean {
+  return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0x85 || c === 0xa0 || c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
+}
+
+function hasSpaceAtEnds(s: string): boolean {
+  return s.length > 0 && (isGoSpace(s.charCodeAt(0)) || isGoSpace(s.charCodeAt(s.length - 1)));
+}
+
 /** cbc.NormalizeString: NUL characters removed and surrounding white space trimmed. */
 export function normalizeString(s: string): string {
+  if (isCleanText(s)) return s;
   return goTrimSpace(s.replace(/\u0000/g, '').replace(LONE_SURROGATE, '\uFFFD'));
+}
+
+// Nearly every text is already clean: no NUL, no surrogate (paired or not) and no space at its
+// ends, which normalizeString would leave exactly as it is.
+function isCleanText(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0 || (c >= 0xd800 && c <= 0xdfff)) return false;
+  }
+  return !hasSpaceAtEnds(s);
 }
 
 // Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space.
@@ -38,7 +59,18 @@ const NON_PRINTABLE = /[^\p{L}\p{M}\p{N}\p{P}\p{S} ]/gu;
 
 /** cbc.NormalizeCode, applied to every cbc.Code: NFC, non-printable characters removed, trimmed. */
 export function normalizeCode(code: string): string {
+  if (isPlainAsciiCode(code)) return code;
   return goTrimSpace(code.normalize('NFC').replace(NON_PRINTABLE, ''));
+}
+
+// Printable ASCII (U+0020–U+007E) is NFC already and printable in Go's sense, so a code made of
+// it, without a space at its ends, is its own normal form. Most codes are.
+function isPlainAsciiCode(code: string): boolean {
+  for (let i = 0; i < code.length; i++) {
+    const c = code.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e) return false;
+  }
+  return !hasSpaceAtEnds(code);
 }
 
 const CODE_DIGITS = 'A-ZÑa-z0-9';

@@ -2,11 +2,15 @@
 // cleaning functions character for character, because the cleaned code is what
 // ends up in the document (and in its digest).
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /**
  * Upper-cases rune by rune, like Go's strings.ToUpper: a character whose upper
  * case is more than one character (`ß` → `SS` in JavaScript) keeps its own form.
  */
 export function goUpper(text: string): string {
+  // ASCII letters have one-letter upper cases: the common case needs no rune walk.
+  if (ASCII.test(text)) return text.toUpperCase();
   let out = '';
   for (const ch of text) {
     const up = ch.toUpperCase();

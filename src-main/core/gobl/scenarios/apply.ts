@@ -2,6 +2,8 @@
 // addons' scenarios add their legal notes to `tax.notes` (unless a note with the same
 // category and key is there) and merge their ext codes into `tax.ext`, overriding.
 import { addonNormRules } from '../addons/index.ts';
+import type { ScenarioDef } from '../defs/types.ts';
+import { comboKey } from '../engine/context.ts';
 import type { BuildContext, Node, NormRule } from '../engine/types.ts';
 import { regimeNormRules } from '../regimes/index.ts';
 import { invoiceFacts, sameNote, scenariosFor, summarise } from './match.ts';
@@ -21,7 +23,7 @@ export function applyScenarios(
 ): void {
   const schema = shortSchema(ctx);
   if (schema !== 'bill/invoice') return; // only invoices have scenarios
-  const summary = summarise(scenariosFor(ctx, schema), invoiceFacts(doc));
+  const summary = summarise(scenarioList(ctx, schema), invoiceFacts(doc));
 
   for (const def of summary.notes) {
     const notes: Node[] = Array.isArray(doc.tax?.notes) ? doc.tax.notes : [];
@@ -38,13 +40,32 @@ export function applyScenarios(
   }
 }
 
+// Both depend on the regime and addons only: worked out once per combination.
+const scenarioLists = new Map<string, ScenarioDef[]>();
+const noteRuleLists = new Map<string, NormRule[]>();
+
+function scenarioList(ctx: BuildContext, schema: string): ScenarioDef[] {
+  const key = comboKey(ctx); // names the schema too
+  let list = scenarioLists.get(key);
+  if (!list) {
+    list = scenariosFor(ctx, schema);
+    scenarioLists.set(key, list);
+  }
+  return list;
+}
+
 function applyNoteRules(note: Node, ctx: BuildContext): void {
-  const rules: NormRule[] = [
-    ...regimeNormRules(ctx.regime?.country ?? ''),
-    ...ctx.addons.flatMap((addon) => addonNormRules(addon.key)),
-  ];
+  const key = comboKey(ctx);
+  let rules = noteRuleLists.get(key);
+  if (!rules) {
+    rules = [
+      ...regimeNormRules(ctx.regime?.country ?? ''),
+      ...ctx.addons.flatMap((addon) => addonNormRules(addon.key)),
+    ].filter((rule) => rule.type === 'tax.Note');
+    noteRuleLists.set(key, rules);
+  }
   for (const rule of rules) {
-    if (rule.type === 'tax.Note' && (!rule.when || rule.when(note, ctx))) rule.apply(note, ctx);
+    if (!rule.when || rule.when(note, ctx)) rule.apply(note, ctx);
   }
 }
 

@@ -24,6 +24,11 @@ function tagsOf(sets: TagSetDef[] | undefined, schema: string): string[] {
   return sets?.find((s) => s.schema === schema)?.list.map((t) => t.key) ?? [];
 }
 
+/** Whether GOBL refuses tags its definitions do not list on this document's type. */
+export function tagsAreChecked(ctx: BuildContext): boolean {
+  return checkedSchemas.has(shortSchema(ctx));
+}
+
 /**
  * The tags the document may carry. For a schema GOBL does not check, that is every tag
  * the document already has, so a caller that refuses unknown tags refuses none.

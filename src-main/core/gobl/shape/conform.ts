@@ -23,12 +23,26 @@ export interface ConformOptions {
    * visible to the defaults of the calculation (issue date, type…).
    */
   fillRequired?: boolean;
+  /**
+   * The tree is the caller's own and is not used again: a node already in GOBL's form (fields
+   * in order, nothing to leave out or fill in, children in form too) is returned as it is
+   * instead of copied, so the result shares those nodes with `node`. Nothing is mutated either
+   * way. A build's final conform finds most nodes in form already, since input preparation
+   * wrote them so.
+   */
+  keepFormed?: boolean;
+}
+
+// How a conform runs (see ConformOptions).
+interface Mode {
+  fill: boolean;
+  keep: boolean;
 }
 
 /** `node` as GOBL would marshal it when it is of GOBL type `typeName` (a `$defs` name). Never mutates `node`. */
 export function conform<T = Json>(node: T, typeName: string, options: ConformOptions = {}): T {
-  const fill = options.fillRequired ?? true;
-  return conformValue(node, fieldTypeOf(typeName), true, fill) as T;
+  const mode: Mode = { fill: options.fillRequired ?? true, keep: options.keepFormed ?? false };
+  return conformValue(node, fieldTypeOf(typeName), true, mode) as T;
 }
 
 /** Sorts strings as Go sorts map keys: by UTF-8 bytes (= code points, not UTF-16 units). */
@@ -44,21 +58,34 @@ export function compareGoStrings(a: string, b: string): number {
   return a.length - b.length;
 }
 
-function conformValue(value: unknown, type: FieldType, isRoot: boolean, fill: boolean): unknown {
+function conformValue(value: unknown, type: FieldType, isRoot: boolean, mode: Mode): unknown {
   if (value === null || value === undefined) return value;
   switch (type.kind) {
     case 'object':
-      return isObject(value) ? conformStruct(value, type.type, isRoot, fill) : value;
+      return isObject(value) ? conformStruct(value, type.type, isRoot, mode) : value;
     case 'array':
-      return Array.isArray(value) ? value.map((item) => conformValue(item, type.of, false, fill)) : value;
+      return Array.isArray(value) ? conformList(value, type.of, mode) : value;
     case 'map':
-      return isObject(value) ? conformMap(value, type.of, fill) : value;
+      return isObject(value) ? conformMap(value, type.of, mode) : value;
     default:
       return conformScalar(value);
   }
 }
 
+function conformList(list: unknown[], of: FieldType, mode: Mode): unknown[] {
+  if (!mode.keep) return list.map((item) => conformValue(item, of, false, mode));
+  // The list itself, unless an item changes (then a copy from that item on).
+  let out: unknown[] | undefined;
+  for (let i = 0; i < list.length; i++) {
+    const item = conformValue(list[i], of, false, mode);
+    if (item !== list[i] && out === undefined) out = list.slice(0, i);
+    if (out !== undefined) out[i] = item;
+  }
+  return out ?? list;
+}
+
 function conformScalar(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) return value.map(conformScalar);
   if (isObject(value) && !(value instanceof RawNumber)) {
     const out: Json = {};
@@ -68,18 +95,44 @@ function conformScalar(value: unknown): unknown {
   return value;
 }
 
-function conformMap(value: Json, of: FieldType, fill: boolean): Json {
+function conformMap(value: Json, of: FieldType, mode: Mode): Json {
   const out: Json = {};
-  for (const key of Object.keys(value).sort(compareGoStrings)) {
-    if (value[key] === undefined) continue;
-    out[key] = conformValue(value[key], of, false, fill);
+  const keys = Object.keys(value);
+  let same = mode.keep;
+  for (let i = 0; i < keys.length; i++) {
+    const item = value[keys[i]];
+    if (item === undefined || (i > 0 && compareGoStrings(keys[i - 1], keys[i]) > 0)) same = false;
   }
-  return out;
+  for (const key of same ? keys : keys.sort(compareGoStrings)) {
+    if (value[key] === undefined) continue;
+    out[key] = conformValue(value[key], of, false, mode);
+    if (out[key] !== value[key]) same = false;
+  }
+  return same ? value : out;
 }
 
-interface FieldPlan { name: string; type: FieldType; required: boolean; index: number }
+/** What Go's `omitempty` counts as empty for a field, from its type. */
+type Emptiness = 'never' | 'list' | 'map' | 'string' | 'integer' | 'boolean';
 
-interface StructPlan {
+export interface FieldPlan { name: string; type: FieldType; required: boolean; index: number; empty: Emptiness }
+
+// Structs are never empty (a present object is written even when empty), and neither are
+// dates and times (`cal.*` are structs) or amounts (structs, and pointers when optional).
+function emptinessOf(type: FieldType): Emptiness {
+  switch (type.kind) {
+    case 'array':
+      return 'list';
+    case 'map':
+      return 'map';
+    case 'object':
+      return 'never';
+    default:
+      if (type.type?.startsWith('cal.')) return 'never';
+      return type.scalar === 'string' || type.scalar === 'integer' || type.scalar === 'boolean' ? type.scalar : 'never';
+  }
+}
+
+export interface StructPlan {
   fields: FieldPlan[];
   byName: Map<string, FieldPlan>;
   required: FieldPlan[];
@@ -93,14 +146,21 @@ function planOf(typeName: string, fields: readonly string[], field: (name: strin
   let plan = plans.get(typeName);
   if (!plan) {
     const required = new Set<string>((schemaDef(typeName)?.required as string[] | undefined) ?? []);
-    const list = fields.map((name, index) => ({ name, type: field(name)!, required: required.has(name), index }));
+    const list = fields.map((name, index): FieldPlan => {
+      const type = field(name)!;
+      return { name, type, required: required.has(name), index, empty: emptinessOf(type) };
+    });
     plan = { fields: list, byName: new Map(list.map((f) => [f.name, f])), required: list.filter((f) => f.required) };
     plans.set(typeName, plan);
   }
   return plan;
 }
 
-const byIndex = (a: FieldPlan, b: FieldPlan): number => a.index - b.index;
+/** The plan of a struct type (its `$defs` name): fields in Go order, their types, which are required. */
+export function structPlan(typeName: string): StructPlan {
+  const info = typeInfo(typeName)!;
+  return planOf(typeName, info.fields, info.field);
+}
 
 /**
  * The plan entries to write for `value`, in field order. A GOBL object usually sets a handful of
@@ -114,64 +174,159 @@ function fieldsToWrite(value: Json, plan: StructPlan, fill: boolean): readonly F
     const entry = plan.byName.get(key);
     if (entry && !entry.required) chosen.push(entry);
   }
-  if (fill) chosen.push(...plan.required);
-  else for (const entry of plan.required) if (value[entry.name] !== undefined) chosen.push(entry);
-  return chosen.sort(byIndex);
+  for (const entry of plan.required) if (fill || value[entry.name] !== undefined) chosen.push(entry);
+  return sortByIndex(chosen);
 }
 
-function conformStruct(value: Json, declared: string, isRoot: boolean, fill: boolean): Json {
+// An insertion sort: a few entries, mostly in order already, where Array#sort would allocate
+// work space on every call (it was a tenth of all the memory a build allocated).
+function sortByIndex(entries: FieldPlan[]): FieldPlan[] {
+  for (let i = 1; i < entries.length; i++) {
+    const entry = entries[i];
+    let j = i - 1;
+    while (j >= 0 && entries[j].index > entry.index) {
+      entries[j + 1] = entries[j];
+      j--;
+    }
+    entries[j + 1] = entry;
+  }
+  return entries;
+}
+
+function conformStruct(value: Json, declared: string, isRoot: boolean, mode: Mode): Json {
   const typeName = concreteType(value, declared);
   // A `$schema` GOBL does not know (a complement from another project) is kept as raw JSON.
   if (typeName === DYNAMIC_OBJECT) return conformScalar(value) as Json;
   const info = typeInfo(typeName);
   if (!info) return conformScalar(value) as Json;
-  if (info.shape === 'map') return conformMap(value, info.mapOf!, fill);
-  const out: Json = {};
+  if (info.shape === 'map') return conformMap(value, info.mapOf!, mode);
   // A document's `$schema` is written first by GOBL's schema.Object wrapper; nested
   // structs have no such field and lose it like any unknown field.
   const keepsSchema = isRoot || declared === DYNAMIC_OBJECT;
   const plan = planOf(typeName, info.fields, info.field);
-  if (keepsSchema && !plan.byName.has('$schema') && typeof value.$schema === 'string') {
-    out.$schema = value.$schema;
-  }
-  for (const { name, type, required } of fieldsToWrite(value, plan, fill)) {
-    const v = value[name];
-    // A null scalar leaves a Go value field at its zero value, like an absent one.
-    const present = v !== undefined && !(v === null && type.kind === 'scalar');
-    if (required) {
-      if (present) out[name] = conformValue(v, type, false, fill);
-      else if (fill) out[name] = zeroValue(type);
+  if (mode.keep && isFormed(value, plan, keepsSchema, mode.fill)) return keepFormed(value, plan, mode);
+  return writeStruct(value, plan, keepsSchema, mode, true);
+}
+
+/**
+ * Whether writeStruct would write exactly the keys `value` has, in the same order: each is a
+ * field Go writes (or a document's leading `$schema`), in field order, with nothing to fill in.
+ */
+function isFormed(value: Json, plan: StructPlan, keepsSchema: boolean, fill: boolean): boolean {
+  let last = -1;
+  let required = 0;
+  for (const key in value) {
+    if (key === '$schema' && keepsSchema && !plan.byName.has('$schema')) {
+      if (last !== -1 || typeof value.$schema !== 'string') return false;
       continue;
     }
-    if (!present || isOmittedEmpty(v, type)) continue;
-    out[name] = conformValue(v, type, false, fill);
+    const field = plan.byName.get(key);
+    if (field === undefined || field.index <= last || !isWritten(value[key], field)) return false;
+    last = field.index;
+    if (field.required) required++;
+  }
+  return !fill || required === plan.required.length;
+}
+
+/** A formed node with its children conformed: itself when they all are already, else a copy. */
+function keepFormed(value: Json, plan: StructPlan, mode: Mode): Json {
+  let out: Json | undefined;
+  for (const key in value) {
+    const v = value[key];
+    const field = plan.byName.get(key);
+    const conformed = field === undefined ? v : conformValue(v, field.type, false, mode);
+    if (conformed !== v && out === undefined) {
+      out = {};
+      for (const before in value) {
+        if (before === key) break;
+        out[before] = value[before];
+      }
+    }
+    if (out !== undefined) out[key] = conformed;
+  }
+  return out ?? value;
+}
+
+/**
+ * A struct node of type `typeName` whose field values are already conformed (input
+ * preparation conforms each node as it builds it, children first): fields put in struct
+ * order, unknown ones dropped, omitempty applied, absent required fields left absent.
+ * `keepsSchema` as for a document root or an envelope's `doc`.
+ */
+export function conformStructFields(value: Json, typeName: string, keepsSchema: boolean): Json {
+  return writeStruct(value, structPlan(typeName), keepsSchema, PREPARED, false);
+}
+
+/**
+ * The same from the field values in plan order (`slots[i]` holds field i, undefined when
+ * absent), with the document `$schema` to write first, if any.
+ */
+export function conformSlots(slots: readonly unknown[], plan: StructPlan, schema: string | undefined): Json {
+  const out: Json = {};
+  if (schema !== undefined && !plan.byName.has('$schema')) out.$schema = schema;
+  const fields = plan.fields;
+  for (let i = 0; i < fields.length; i++) {
+    const v = slots[i];
+    if (isWritten(v, fields[i])) out[fields[i].name] = v;
   }
   return out;
 }
 
+/** A map node whose values are already conformed: keys in Go's sorted order. */
+export function conformMapKeys(value: Json): Json {
+  const out: Json = {};
+  for (const key of Object.keys(value).sort(compareGoStrings)) {
+    if (value[key] !== undefined) out[key] = value[key];
+  }
+  return out;
+}
+
+/** A deep copy of raw JSON (a value GOBL keeps as it is, such as an unknown complement). */
+export function copyRawJson(value: unknown): unknown {
+  return conformScalar(value);
+}
+
+// The one place that decides which fields Go writes: `deep` conforms each value on the way,
+// otherwise the values are taken as they are.
+// Prepared input: conformed node by node, absent required fields left absent.
+const PREPARED: Mode = { fill: false, keep: false };
+
+function writeStruct(value: Json, plan: StructPlan, keepsSchema: boolean, mode: Mode, deep: boolean): Json {
+  const out: Json = {};
+  if (keepsSchema && !plan.byName.has('$schema') && typeof value.$schema === 'string') {
+    out.$schema = value.$schema;
+  }
+  for (const field of fieldsToWrite(value, plan, mode.fill)) {
+    const v = value[field.name];
+    if (isWritten(v, field)) out[field.name] = deep ? conformValue(v, field.type, false, mode) : v;
+    else if (mode.fill && field.required) out[field.name] = zeroValue(field.type);
+  }
+  return out;
+}
+
+/** Whether Go writes a field holding `v` (undefined when the node does not have it). */
+function isWritten(v: unknown, field: FieldPlan): boolean {
+  // A null scalar leaves a Go value field at its zero value, like an absent one.
+  if (v === undefined || (v === null && field.type.kind === 'scalar')) return false;
+  return field.required || !isOmittedEmpty(v, field.empty);
+}
+
 /** Whether Go's `omitempty` leaves this present value out. */
-function isOmittedEmpty(value: unknown, type: FieldType): boolean {
+function isOmittedEmpty(value: unknown, empty: Emptiness): boolean {
   if (value === null) return true;
-  switch (type.kind) {
-    case 'array':
+  switch (empty) {
+    case 'never':
+      return false;
+    case 'list':
       return Array.isArray(value) && value.length === 0;
     case 'map':
       return isObject(value) && Object.values(value).every((v) => v === undefined);
-    case 'object':
-      return false;
-    default:
-      break;
-  }
-  if (type.type?.startsWith('cal.')) return false;
-  switch (type.scalar) {
     case 'string':
       return value === '';
     case 'integer':
       return value === 0 || (value instanceof RawNumber && Number(value.text) === 0);
     case 'boolean':
       return value === false;
-    default:
-      return false;
   }
 }
 

@@ -71,7 +71,24 @@ export function formatAmount(amount: ParsedAmount): string {
 
 /** The canonical amount string GOBL writes for the JSON token text of an amount. */
 export function canonicalAmount(token: string): string {
+  if (isCanonicalAmount(token)) return token;
   return formatAmount(parseAmountText(token));
+}
+
+const PLAIN_AMOUNT = /^-?(0|[1-9][0-9]*)(?:\.([0-9]+))?$/;
+
+/**
+ * Most amounts arrive as GOBL writes them (`"1800.00"`, `"-3"`): no leading zero, no `+`, no
+ * trailing `.`, a sign only on a non-zero value, and digits within the 18 GOBL keeps. Such a
+ * text reads back as itself, so it needs no arithmetic.
+ */
+function isCanonicalAmount(text: string): boolean {
+  const m = PLAIN_AMOUNT.exec(text);
+  if (!m) return false;
+  const majorDigits = m[1] === '0' ? 0 : m[1].length;
+  const decimals = m[2]?.length ?? 0;
+  if (majorDigits + decimals > AMOUNT_MAX_DIGITS) return false;
+  return !text.startsWith('-') || /[1-9]/.test(text);
 }
 
 /**

@@ -6,11 +6,12 @@
 import { regimeDef } from '../defs/index.ts';
 import { BuildError, type EngineFault, type Node } from '../engine/types.ts';
 import { jsonPath } from '../json-path.ts';
-import { compareGoStrings, conform } from './conform.ts';
+import { compareGoStrings, conform, conformMapKeys, conformSlots, conformStructFields, copyRawJson, structPlan, type StructPlan } from './conform.ts';
+import { daysInMonth } from './days.ts';
 import { canonicalAmount, canonicalPercentage, NumberInputError } from './input-numbers.ts';
 import { parseJsonPreservingNumbers } from './json-text.ts';
 import { RawNumber } from './raw-number.ts';
-import { concreteType, DYNAMIC_OBJECT, fieldTypeOf, isObject, schemaDef, typeInfo, type FieldType, type TypeInfo } from './schemas.ts';
+import { concreteType, DYNAMIC_OBJECT, fieldTypeOf, isObject, typeInfo, type FieldType, type TypeInfo } from './schemas.ts';
 
 export { RawNumber } from './raw-number.ts';
 
@@ -24,6 +25,11 @@ function pathOf(place: Place): Path {
   const parts: Path = [];
   for (let p = place; p !== null; p = p.up) parts.push(p.key);
   return parts.reverse();
+}
+
+/** The place of the value at `key` under `up` (`up` itself for the root, whose key is null). */
+function placeAt(up: Place, key: string | number | null): Place {
+  return key === null ? up : { up, key };
 }
 
 function placeOf(path: Path): Place {
@@ -71,18 +77,23 @@ export interface PrepareOptions {
 }
 
 /**
- * Returns the document `node` of GOBL type `typeName` as GOBL's unmarshalling leaves it.
+ * Returns the document `node` of GOBL type `typeName` as GOBL's unmarshalling leaves it, and
+ * already conformed (struct field order, omitempty, sorted map keys; see conform.ts) without
+ * the zero values of absent required fields, which the calculation still has to tell apart.
  * `node` itself is not modified. Throws BuildError with every refused value.
  */
 export function prepareInput(node: Node, typeName: string, options: PrepareOptions = {}): Node {
   const basePath = options.basePath ?? (typeName === 'gobl.Envelope' ? [] : ['doc']);
   const faults: EngineFault[] = [];
-  const prepared = prepareValue(node, fieldTypeOf(typeName), placeOf(basePath), faults, true);
+  const prepared = prepareValue(node, fieldTypeOf(typeName), placeOf(basePath), null, faults, true);
   if (faults.length > 0) throw new BuildError(faults);
-  return conform(prepared as Node, typeName, { fillRequired: false });
+  if (isObject(prepared)) for (const field of CARRIED_LEGACY[typeName] ?? []) delete prepared[field];
+  return prepared as Node;
 }
 
 // Deprecated field names that a type's UnmarshalJSON still reads, with the type they are read as.
+// A node is conformed as soon as it is prepared, which drops them: its own migration (see
+// MIGRATIONS) has read them by then, except for those in CARRIED_LEGACY.
 const LEGACY_FIELDS: Record<string, Record<string, FieldType>> = {
   'bill.Tax': { tags: { kind: 'array', of: { kind: 'scalar', scalar: 'string', type: 'cbc.Key' } } },
   'tax.Combo': { tags: { kind: 'array', of: { kind: 'scalar', scalar: 'string', type: 'cbc.Key' } } },
@@ -91,6 +102,27 @@ const LEGACY_FIELDS: Record<string, Record<string, FieldType>> = {
   'pay.Record': { desc: { kind: 'scalar', scalar: 'string' } },
   'pay.Terms': { detail: { kind: 'scalar', scalar: 'string' } },
 };
+
+// Legacy fields that the migration of the node's parent reads (the invoice takes its tags from
+// the old `tax.tags`): they stay on the conformed node until the parent has been migrated.
+const CARRIED_LEGACY: Record<string, readonly string[]> = { 'bill.Tax': ['tags'] };
+
+// A struct type's fields whose nodes carry legacy fields for it, worked out once per type.
+const carrierFieldsCache = new Map<string, Array<{ field: string; legacy: readonly string[] }>>();
+
+function carrierFields(info: TypeInfo): Array<{ field: string; legacy: readonly string[] }> {
+  let found = carrierFieldsCache.get(info.name);
+  if (!found) {
+    found = [];
+    for (const field of info.fields) {
+      const type = info.field(field)!;
+      const legacy = type.kind === 'object' ? CARRIED_LEGACY[type.type] : undefined;
+      if (legacy) found.push({ field, legacy });
+    }
+    carrierFieldsCache.set(info.name, found);
+  }
+  return found;
+}
 
 function fail(faults: EngineFault[], path: Place, message: string): undefined {
   faults.push({ code: 'invalid', message, paths: [jsonPath(pathOf(path))] });
@@ -121,28 +153,37 @@ function mismatch(faults: EngineFault[], path: Place, value: unknown, type: Fiel
   return fail(faults, path, `cannot unmarshal ${jsonKind(value)} into a field of type ${goTypeName(type)}`);
 }
 
-/** The value in GOBL's shape, or undefined to leave the field out (a null or refused scalar). */
-function prepareValue(value: unknown, type: FieldType, path: Place, faults: EngineFault[], isRoot = false): unknown {
+/**
+ * The value in GOBL's shape, or undefined to leave the field out (a null or refused scalar).
+ * It sits at `key` under `up`; a scalar's place is only made if it is refused.
+ */
+function prepareValue(value: unknown, type: FieldType, up: Place, key: string | number | null, faults: EngineFault[], isRoot = false): unknown {
   if (value === undefined) return undefined;
   switch (type.kind) {
-    case 'object':
+    case 'object': {
       if (value === null) return null;
-      if (!isObject(value) || isRawNumber(value)) return mismatch(faults, path, value, type);
-      return prepareObject(value, type.type, path, faults, isRoot);
-    case 'array':
+      const here = placeAt(up, key);
+      if (!isObject(value) || isRawNumber(value)) return mismatch(faults, here, value, type);
+      return prepareObject(value, type.type, here, faults, isRoot);
+    }
+    case 'array': {
       if (value === null) return null;
-      if (!Array.isArray(value)) return mismatch(faults, path, value, type);
+      const here = placeAt(up, key);
+      if (!Array.isArray(value)) return mismatch(faults, here, value, type);
       return value.map((item, i) => {
-        const prepared = prepareValue(item, type.of, { up: path, key: i }, faults);
+        const prepared = prepareValue(item, type.of, here, i, faults);
         // A null in a list of values (not pointers) becomes the zero value.
         return prepared === undefined && type.of.kind === 'scalar' ? zeroScalar(type.of) : prepared;
       });
-    case 'map':
+    }
+    case 'map': {
       if (value === null) return null;
-      if (!isObject(value) || isRawNumber(value)) return mismatch(faults, path, value, type);
-      return prepareMap(value, type.of, path, faults);
+      const here = placeAt(up, key);
+      if (!isObject(value) || isRawNumber(value)) return mismatch(faults, here, value, type);
+      return prepareMap(value, type.of, here, faults);
+    }
     default:
-      return prepareScalar(value, type, path, faults);
+      return prepareScalar(value, type, up, key, faults);
   }
 }
 
@@ -152,93 +193,136 @@ function zeroScalar(type: FieldType & { kind: 'scalar' }): unknown {
 
 function prepareMap(value: Node, of: FieldType, path: Place, faults: EngineFault[]): Node {
   const out: Node = {};
-  for (const [key, item] of Object.entries(value)) {
-    const prepared = prepareValue(item, of, { up: path, key }, faults);
+  // Prepared in the input's order (faults are reported in it), written in Go's sorted order.
+  for (const key of Object.keys(value)) {
+    const prepared = prepareValue(value[key], of, path, key, faults);
     out[key] = prepared === undefined && of.kind === 'scalar' ? zeroScalar(of) : prepared;
   }
-  return out;
+  return conformMapKeys(out);
 }
 
-interface InputFields {
-  /** Exact field names (current and legacy) with their types. */
-  exact: Map<string, FieldType>;
+/** A field as Go's decoder finds it, and the slot its value is collected in (its plan index). */
+interface InputField {
+  name: string;
+  type: FieldType;
+  slot: number;
+}
+
+/** How one struct type is read, worked out once per type. */
+interface InputPlan {
+  plan: StructPlan;
+  /** Exact field names (current and legacy) with their types and slots. */
+  exact: Map<string, InputField>;
   /** Lower-cased names, for encoding/json's case-insensitive match. */
-  folded: Map<string, string>;
+  folded: Map<string, InputField>;
+  /** Slots for the struct's fields, then for its legacy fields. */
+  slotCount: number;
+  dates: DateField[];
+  /**
+   * Set for types whose node must always exist before it is conformed: a migration that runs
+   * whatever the input (the invoice's), or one that takes legacy fields off its children.
+   * Other types need one only when a legacy field is filled (see hasLegacy).
+   */
+  alwaysAsNode: boolean;
+  migrate: ((node: Node) => void) | undefined;
+  carriers: Array<{ field: string; legacy: readonly string[] }>;
 }
 
-const inputFieldsCache = new Map<string, InputFields>();
+// `""` and `"0000-00-00"` are GOBL's zero date: a required (value) date is left unset for the
+// calculation's default; an optional (pointer) one is kept and prints as the zero date.
+interface DateField {
+  slot: number;
+  kind: 'date' | 'time';
+  required: boolean;
+}
 
-// A struct type's field names and types as Go's decoder matches them, worked out once per type.
-function inputFields(info: TypeInfo, legacy: Record<string, FieldType> | undefined): InputFields {
-  let found = inputFieldsCache.get(info.name);
+const inputPlans = new Map<string, InputPlan>();
+
+function inputPlan(info: TypeInfo): InputPlan {
+  let found = inputPlans.get(info.name);
   if (!found) {
-    const exact = new Map<string, FieldType>();
-    for (const name of info.fields) exact.set(name, info.field(name)!);
-    for (const [name, type] of Object.entries(legacy ?? {})) if (!exact.has(name)) exact.set(name, type);
-    const folded = new Map<string, string>();
-    for (const name of exact.keys()) if (!folded.has(name.toLowerCase())) folded.set(name.toLowerCase(), name);
-    found = { exact, folded };
-    inputFieldsCache.set(info.name, found);
+    found = makeInputPlan(info);
+    inputPlans.set(info.name, found);
   }
   return found;
+}
+
+function makeInputPlan(info: TypeInfo): InputPlan {
+  const plan = structPlan(info.name);
+  const exact = new Map<string, InputField>();
+  const dates: DateField[] = [];
+  for (const { name, type, required, index } of plan.fields) {
+    exact.set(name, { name, type, slot: index });
+    if (type.kind !== 'scalar') continue;
+    if (type.type === 'cal.Date') dates.push({ slot: index, kind: 'date', required });
+    else if (type.type === 'cal.Time') dates.push({ slot: index, kind: 'time', required });
+  }
+  let slotCount = plan.fields.length;
+  for (const [name, type] of Object.entries(LEGACY_FIELDS[info.name] ?? {})) {
+    if (!exact.has(name)) exact.set(name, { name, type, slot: slotCount++ });
+  }
+  const folded = new Map<string, InputField>();
+  for (const field of exact.values()) if (!folded.has(field.name.toLowerCase())) folded.set(field.name.toLowerCase(), field);
+  const migrate = MIGRATIONS[info.name];
+  const carriers = carrierFields(info);
+  const alwaysAsNode = ALWAYS_MIGRATED.has(info.name) || carriers.length > 0;
+  return { plan, exact, folded, slotCount, dates, alwaysAsNode, migrate, carriers };
 }
 
 function prepareObject(value: Node, declared: string, path: Place, faults: EngineFault[], isRoot: boolean): Node {
   const typeName = concreteType(value, declared);
   // A document under a `$schema` GOBL does not know is passed through untouched.
-  if (typeName === DYNAMIC_OBJECT) return value;
+  if (typeName === DYNAMIC_OBJECT) return copyRawJson(value) as Node;
   const info = typeInfo(typeName);
-  if (!info) return value;
+  if (!info) return copyRawJson(value) as Node;
   if (info.shape === 'map') return prepareMap(value, info.mapOf!, path, faults);
-  const { exact, folded } = inputFields(info, LEGACY_FIELDS[typeName]);
-  const out: Node = {};
-  if ((isRoot || declared === DYNAMIC_OBJECT) && typeof value.$schema === 'string' && !exact.has('$schema')) {
-    out.$schema = value.$schema;
-  }
+  const input = inputPlan(info);
+  // Values are collected by field, then written once in Go's field order.
+  const slots = new Array<unknown>(input.slotCount);
   for (const key of Object.keys(value)) {
     // encoding/json prefers an exact field name and otherwise accepts a case-insensitive match;
     // a later key for the same field wins, as it overwrites the earlier one when Go decodes.
-    const field = exact.has(key) ? key : folded.get(key.toLowerCase());
+    const field = input.exact.get(key) ?? input.folded.get(key.toLowerCase());
     if (field === undefined) continue;
-    const prepared = prepareValue(value[key], exact.get(field)!, { up: path, key: field }, faults);
-    if (prepared !== undefined) out[field] = prepared;
-    else delete out[field];
+    slots[field.slot] = prepareValue(value[key], field.type, path, field.name, faults);
   }
-  fixEmptyDates(out, info);
-  MIGRATIONS[typeName]?.(out);
-  return out;
+  fixEmptyDates(slots, input.dates);
+  // A document's `$schema` is kept (first) although its struct has no such field.
+  const keepsSchema = (isRoot || declared === DYNAMIC_OBJECT) && typeof value.$schema === 'string' && !input.plan.byName.has('$schema');
+  const schema = keepsSchema ? (value.$schema as string) : undefined;
+  if (!input.alwaysAsNode && !hasLegacy(slots, input)) return conformSlots(slots, input.plan, schema);
+  return migratedNode(slots, input, typeName, schema);
 }
 
-// `""` and `"0000-00-00"` are GOBL's zero date: a required (value) date is left unset for the
-// calculation's default; an optional (pointer) one is kept and prints as the zero date.
-const dateFieldsCache = new Map<string, Array<{ field: string; kind: 'date' | 'time'; required: boolean }>>();
-
-/** A type's date and time fields, worked out once per type. */
-function dateFields(info: TypeInfo): Array<{ field: string; kind: 'date' | 'time'; required: boolean }> {
-  let found = dateFieldsCache.get(info.name);
-  if (!found) {
-    const required = new Set<string>((schemaDef(info.name)?.required as string[] | undefined) ?? []);
-    found = [];
-    for (const field of info.fields) {
-      const type = info.field(field)!;
-      if (type.kind !== 'scalar') continue;
-      if (type.type === 'cal.Date') found.push({ field, kind: 'date', required: required.has(field) });
-      else if (type.type === 'cal.Time') found.push({ field, kind: 'time', required: required.has(field) });
-    }
-    dateFieldsCache.set(info.name, found);
-  }
-  return found;
+// Legacy fields have the slots after the struct's own fields.
+function hasLegacy(slots: readonly unknown[], input: InputPlan): boolean {
+  for (let i = input.plan.fields.length; i < input.slotCount; i++) if (slots[i] !== undefined) return true;
+  return false;
 }
 
-function fixEmptyDates(out: Node, info: TypeInfo): void {
-  for (const { field, kind, required } of dateFields(info)) {
-    const value = out[field];
+/** The few types whose migrations work on a node: built, migrated, then conformed. */
+function migratedNode(slots: unknown[], input: InputPlan, typeName: string, schema: string | undefined): Node {
+  const node: Node = {};
+  for (const field of input.exact.values()) if (slots[field.slot] !== undefined) node[field.name] = slots[field.slot];
+  input.migrate?.(node);
+  for (const { field, legacy } of input.carriers) {
+    const child = node[field];
+    if (isObject(child)) for (const name of legacy) delete child[name];
+  }
+  if (schema !== undefined) node.$schema = schema;
+  const conformed = conformStructFields(node, typeName, schema !== undefined);
+  for (const name of CARRIED_LEGACY[typeName] ?? []) if (node[name] !== undefined) conformed[name] = node[name];
+  return conformed;
+}
+
+function fixEmptyDates(slots: unknown[], dates: readonly DateField[]): void {
+  for (const { slot, kind, required } of dates) {
+    const value = slots[slot];
     if (value === undefined) continue;
     if (kind === 'date' && (value === '' || value === '0000-00-00')) {
-      if (required) delete out[field];
-      else out[field] = '0000-00-00';
+      slots[slot] = required ? undefined : '0000-00-00';
     } else if (kind === 'time' && value === '') {
-      out[field] = '00:00:00';
+      slots[slot] = '00:00:00';
     }
   }
 }
@@ -256,20 +340,20 @@ const TIME = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?$/;
 function validDate(text: string): boolean {
   const m = DATE.exec(text);
   if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const y = Number(m[1]);
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
   if (mo < 1 || mo > 12 || d < 1) return false;
-  const lastDay = new Date(0);
-  lastDay.setUTCFullYear(y, mo, 0);
-  return d <= lastDay.getUTCDate();
+  return d <= daysInMonth(y, mo);
 }
 
-function prepareScalar(value: unknown, type: FieldType & { kind: 'scalar' }, path: Place, faults: EngineFault[]): unknown {
+function prepareScalar(value: unknown, type: FieldType & { kind: 'scalar' }, up: Place, key: string | number | null, faults: EngineFault[]): unknown {
   if (value === null) return undefined;
   switch (type.scalar) {
     case 'amount':
     case 'percentage': {
       const text = typeof value === 'string' ? value : numberText(value);
-      if (text === undefined) return fail(faults, path, `invalid ${type.scalar}: a ${jsonKind(value)} is not a number`);
+      if (text === undefined) return fail(faults, placeAt(up, key), `invalid ${type.scalar}: a ${jsonKind(value)} is not a number`);
       try {
         // GOBL strips a string's quotes only when something is inside them.
         if (typeof value === 'string' && text === '') throw new NumberInputError(`invalid major number '""'`);
@@ -277,33 +361,36 @@ function prepareScalar(value: unknown, type: FieldType & { kind: 'scalar' }, pat
       } catch (err) {
         if (err instanceof NumberInputError) {
           const hint = /[eE]/.test(text) && typeof value !== 'string' ? ' (numbers with an exponent are not accepted)' : '';
-          return fail(faults, path, `invalid ${type.scalar} '${text}': ${err.message}${hint}`);
+          return fail(faults, placeAt(up, key), `invalid ${type.scalar} '${text}': ${err.message}${hint}`);
         }
         throw err;
       }
     }
     case 'integer': {
       const text = numberText(value);
-      if (text === undefined) return mismatch(faults, path, value, type);
-      if (!/^-?\d+$/.test(text)) return fail(faults, path, `cannot unmarshal number ${text} into a field of type int`);
+      if (text === undefined) return mismatch(faults, placeAt(up, key), value, type);
+      if (!/^-?\d+$/.test(text)) return fail(faults, placeAt(up, key), `cannot unmarshal number ${text} into a field of type int`);
       const big = BigInt(text);
-      if (big > 9223372036854775807n || big < -9223372036854775808n) return fail(faults, path, `number ${text} overflows an int`);
+      if (big > 9223372036854775807n || big < -9223372036854775808n) return fail(faults, placeAt(up, key), `number ${text} overflows an int`);
       return Number.isSafeInteger(Number(text)) ? Number(text) : new RawNumber(text);
     }
     case 'number': {
       const text = numberText(value);
-      if (text === undefined) return mismatch(faults, path, value, type);
+      if (text === undefined) return mismatch(faults, placeAt(up, key), value, type);
       return Number(text);
     }
     case 'boolean':
-      return typeof value === 'boolean' ? value : mismatch(faults, path, value, type);
+      return typeof value === 'boolean' ? value : mismatch(faults, placeAt(up, key), value, type);
+    case 'any':
+      // Kept as raw JSON, copied so that the input stays untouched.
+      return copyRawJson(value);
     case 'string':
-      if (typeof value !== 'string') return mismatch(faults, path, value, type);
+      if (typeof value !== 'string') return mismatch(faults, placeAt(up, key), value, type);
       if (type.type === 'cal.Date' && value !== '' && value !== '0000-00-00' && !validDate(value)) {
-        return fail(faults, path, `invalid date '${value}': expected YYYY-MM-DD`);
+        return fail(faults, placeAt(up, key), `invalid date '${value}': expected YYYY-MM-DD`);
       }
       if (type.type === 'cal.Time' && value !== '' && !TIME.test(value)) {
-        return fail(faults, path, `invalid time '${value}': expected HH:MM:SS`);
+        return fail(faults, placeAt(up, key), `invalid time '${value}': expected HH:MM:SS`);
       }
       return value;
     default:
@@ -312,6 +399,10 @@ function prepareScalar(value: unknown, type: FieldType & { kind: 'scalar' }, pat
 }
 
 // ---- The migrations GOBL's UnmarshalJSON methods apply, each on its own already-prepared node.
+
+// The invoice's migration also sets `$regime`; every other one only moves legacy fields, so a
+// node without them has nothing to migrate.
+const ALWAYS_MIGRATED = new Set(['bill.Invoice']);
 
 const MIGRATIONS: Record<string, (node: Node) => void> = {
   'bill.Invoice': migrateInvoice,
@@ -355,7 +446,8 @@ function migratePayment(pmt: Node): void {
     meta: method.meta,
   };
   for (const key of Object.keys(record)) if (record[key] === undefined) delete record[key];
-  pmt.methods = [record];
+  // A node made here, from conformed parts: conformed itself like every prepared node.
+  pmt.methods = [conform(record, 'pay.Record', { fillRequired: false })];
 }
 
 function migrateOnline(online: Node): void {

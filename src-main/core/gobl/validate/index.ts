@@ -21,6 +21,11 @@ export interface ValidateOptions {
    * as if it were in an envelope (without the envelope's own header and digest checks).
    */
   docPath?: string;
+  /**
+   * The digest of the envelope's document, when the caller has computed it already (it
+   * rebuilt a document equal to it): `head.dig` is compared with it instead of a new one.
+   */
+  docDigest?: { alg: string; val: string };
 }
 
 /**
@@ -34,7 +39,7 @@ export function validateDocument(envelopeOrDoc: Node, options: ValidateOptions =
     return [{ code: 'schema', message: 'a document must be a JSON object', paths: ['$'] }];
   }
   const faults = schemaFaults(envelopeOrDoc);
-  const rules = ruleFaults(envelopeOrDoc, envelopeOrDoc.$schema === ENVELOPE_SCHEMA, options.trustDigest === true);
+  const rules = ruleFaults(envelopeOrDoc, envelopeOrDoc.$schema === ENVELOPE_SCHEMA, options.trustDigest === true, options.docDigest);
   if (rules.length) {
     const byKey = new Map<string, EngineFault>();
     const seen = new Set(faults.map((f) => `${f.code}\u0000${f.paths[0]}`));

@@ -6,7 +6,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { goblDataDir, readGoblData } from '../defs/index.ts';
 import type { EngineFault, Node } from '../engine/types.ts';
+import { daysInMonth } from '../shape/days.ts';
 import { translateGoPattern } from './go-regexp.ts';
+import { VerdictCompiler, type Verdict } from './schema-verdict.ts';
 import { childPath } from './rules/walk.ts';
 
 export const ENVELOPE_SCHEMA = 'https://gobl.org/draft-0/envelope';
@@ -25,8 +27,11 @@ function isCivilDate(s: string): boolean {
   if (s === '' || s === '0000-00-00') return true;
   const m = DATE.exec(s);
   if (!m) return false;
-  const t = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return t.getUTCFullYear() === Number(m[1]) && t.getUTCMonth() === Number(m[2]) - 1 && t.getUTCDate() === Number(m[3]);
+  const y = Number(m[1]);
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
+  // Date.UTC reads years 0–99 as 1900–1999, so the round trip this replaced refused them.
+  return y >= 100 && mo >= 1 && mo <= 12 && d >= 1 && d <= daysInMonth(y, mo);
 }
 
 function goRegExpEngine(): ((pattern: string, flags: string) => RegExp) & { code: string } {
@@ -43,8 +48,19 @@ function goRegExpEngine(): ((pattern: string, flags: string) => RegExp) & { code
   return Object.assign(engine, { code: 'new RegExp' });
 }
 
+// One engine for Ajv and the verdicts: the same translated pattern for the same Go pattern.
+const goPattern = goRegExpEngine();
+
+const FORMATS: Record<string, ((text: string) => boolean) | RegExp | true> = {
+  date: isCivilDate,
+  'date-time': /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/,
+  uuid: /^$|^(urn:uuid:)?\{?[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}\}?$/,
+  uri: true, // cbc.URI and url fields are checked by GOBL's rules, not on parse
+  mime: true,
+};
+
 let ajv: Instance | undefined;
-const ids = new Set<string>();
+let schemas: Map<string, Record<string, any>> | undefined;
 
 function schemaFiles(dir: string, prefix: string, out: string[]): void {
   for (const entry of readdirSync(dir + prefix, { withFileTypes: true })) {
@@ -92,28 +108,30 @@ function prepare(node: unknown): void {
   for (const value of Object.values(obj)) prepare(value);
 }
 
+/** Every schema file by `$id`, with the adjustments of `prepare`, read once. */
+function loadSchemas(): Map<string, Record<string, any>> {
+  if (schemas) return schemas;
+  schemas = new Map();
+  const files: string[] = [];
+  schemaFiles(`${goblDataDir()}schemas/`, '', files);
+  for (const file of files.sort()) {
+    const schema = structuredClone(readGoblData<Record<string, any>>(`schemas/${file}`));
+    prepare(schema);
+    schemas.set(schema.$id, schema);
+  }
+  return schemas;
+}
+
 function instance(): Instance {
   if (ajv) return ajv;
   ajv = new Ajv2020({
     strict: false, // GOBL adds annotation keywords (calculated, recommended)
     allErrors: true,
     validateSchema: false,
-    code: { regExp: goRegExpEngine() },
+    code: { regExp: goPattern },
   });
-  ajv.addFormat('date', isCivilDate);
-  ajv.addFormat('date-time', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/);
-  ajv.addFormat('uuid', /^$|^(urn:uuid:)?\{?[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}\}?$/);
-  ajv.addFormat('uri', true); // cbc.URI and url fields are checked by GOBL's rules, not on parse
-  ajv.addFormat('mime', true);
-  const files: string[] = [];
-  const dir = `${goblDataDir()}schemas/`;
-  schemaFiles(dir, '', files);
-  for (const file of files.sort()) {
-    const schema = structuredClone(readGoblData<Record<string, any>>(`schemas/${file}`));
-    prepare(schema);
-    ajv.addSchema(schema);
-    ids.add(schema.$id);
-  }
+  for (const [name, format] of Object.entries(FORMATS)) ajv.addFormat(name, format);
+  for (const schema of loadSchemas().values()) ajv.addSchema(structuredClone(schema));
   return ajv;
 }
 
@@ -122,17 +140,30 @@ const compiled = new Map<string, ValidateFunction | null>();
 function validator(id: string): ValidateFunction | undefined {
   let v = compiled.get(id);
   if (v === undefined) {
-    const a = instance();
-    v = (ids.has(id) ? a.getSchema(id) : undefined) ?? null;
+    v = (loadSchemas().has(id) ? instance().getSchema(id) : undefined) ?? null;
     compiled.set(id, v);
+  }
+  return v ?? undefined;
+}
+
+// Valid documents are the common case: a verdict answers "valid" without Ajv's bookkeeping,
+// and only a document it does not accept goes to Ajv for the faults.
+let verdictCompiler: VerdictCompiler | undefined;
+const verdicts = new Map<string, Verdict | null>();
+
+function verdict(id: string): Verdict | undefined {
+  let v = verdicts.get(id);
+  if (v === undefined) {
+    verdictCompiler ??= new VerdictCompiler({ schemas: loadSchemas(), pattern: goPattern, formats: FORMATS });
+    v = (loadSchemas().has(id) ? verdictCompiler.compile(id) : undefined) ?? null;
+    verdicts.set(id, v);
   }
   return v ?? undefined;
 }
 
 /** True when GOBL publishes a schema with this `$id`. */
 export function isKnownSchema(id: unknown): boolean {
-  instance();
-  return typeof id === 'string' && ids.has(id);
+  return typeof id === 'string' && loadSchemas().has(id);
 }
 
 // `/lines/0/quantity` → `base.lines[0].quantity`, reading the data to tell indexes from keys.
@@ -193,6 +224,7 @@ function toFaults(errors: ErrorObject[], data: unknown, base: string): EngineFau
 }
 
 function validateAgainst(id: string, data: unknown, base: string): EngineFault[] {
+  if (verdict(id)?.(data)) return [];
   const v = validator(id);
   if (!v) return [{ code: UNKNOWN_SCHEMA_FAULT, message: `unknown schema ${id}`, paths: [`${base}.$schema`] }];
   if (v(data)) return [];
@@ -215,4 +247,14 @@ export function schemaFaults(root: Node): EngineFault[] {
     if (typeof doc.$schema === 'string' && doc.$schema !== '') faults.push(...validateAgainst(doc.$schema, doc, '$.doc'));
   }
   return faults;
+}
+
+/**
+ * Both answers to "is `data` valid against schema `id`?": the verdict's (undefined when the
+ * schema has none) and Ajv's. For tests: the verdict may only say yes where Ajv does.
+ */
+export function schemaAnswers(id: string, data: unknown): { verdict: boolean | undefined; ajv: boolean | undefined } {
+  const v = verdict(id);
+  const a = validator(id);
+  return { verdict: v ? v(data) : undefined, ajv: a ? (a(data) as boolean) : undefined };
 }

@@ -5,7 +5,7 @@ import type { Node } from '../../engine/types.ts';
 import type { RuleContext } from './model.ts';
 import { isObject, list, str } from './values.ts';
 
-export function ruleContext(root: Node, envelope: boolean, digestTrusted = false): RuleContext {
+export function ruleContext(root: Node, envelope: boolean, digestTrusted = false, knownDigest?: { alg: string; val: string }): RuleContext {
   const doc = envelope ? (isObject(root.doc) ? root.doc : undefined) : root;
   const regime = str(doc?.$regime);
   return {
@@ -16,6 +16,7 @@ export function ruleContext(root: Node, envelope: boolean, digestTrusted = false
     regimeDef: regimeDef(regime),
     addons: list(doc?.$addons).filter((k): k is string => typeof k === 'string' && addonDef(k) !== undefined),
     digestTrusted,
+    knownDigest,
   };
 }
 

@@ -20,8 +20,8 @@ function ruleWalker(): RuleWalker {
  * then document order). An envelope is walked from its root (`$.doc…` paths); a bare document
  * as the payload of a schema object (`$…` paths).
  */
-export function ruleFaults(root: Node, envelope: boolean, digestTrusted = false): RuleFault[] {
-  const ctx = ruleContext(root, envelope, digestTrusted);
+export function ruleFaults(root: Node, envelope: boolean, digestTrusted = false, knownDigest?: { alg: string; val: string }): RuleFault[] {
+  const ctx = ruleContext(root, envelope, digestTrusted, knownDigest);
   const faults = ruleWalker().validate(root, envelope ? 'gobl.Envelope' : 'schema.Object', ctx);
   const ignored = ignoredCodes(root, envelope);
   return ignored ? faults.filter((f) => !ignored.has(f.code)) : faults;

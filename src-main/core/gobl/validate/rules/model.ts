@@ -19,6 +19,8 @@ export interface RuleContext {
   addons: readonly string[];
   /** The caller has just computed `head.dig` from this very document (a build did). */
   digestTrusted: boolean;
+  /** The digest of the document, when the caller has it already (it rebuilt an equal document). */
+  knownDigest?: { alg: string; val: string };
 }
 
 /**

@@ -78,8 +78,9 @@ export function elementOf(type: FieldType | undefined): FieldType | undefined {
 }
 
 /** The Go type of a map's keys. */
+const LANG_KEY: FieldType = { kind: 'scalar', scalar: 'string', type: 'i18n.Lang' };
+const CBC_KEY: FieldType = { kind: 'scalar', scalar: 'string', type: 'cbc.Key' };
+
 export function mapKeyType(map: FieldType): FieldType {
-  return map.type === 'i18n.String'
-    ? { kind: 'scalar', scalar: 'string', type: 'i18n.Lang' }
-    : { kind: 'scalar', scalar: 'string', type: 'cbc.Key' };
+  return map.type === 'i18n.String' ? LANG_KEY : CBC_KEY;
 }

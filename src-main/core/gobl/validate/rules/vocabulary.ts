@@ -230,13 +230,30 @@ function identityExtIn(key: string, values: string[]): Check {
   return (v) => (Array.isArray(v) ? v.some(one) : isObject(v) && one(v));
 }
 
+// `code in [..]` checks and their codes: a node's sets guarded by them can be looked up by the
+// node's code (see codeInKey) instead of each guard being asked.
+const codeInChecks = new WeakMap<Check, readonly string[]>();
+
+/** The codes of a `code in [..]` check; undefined for any other check. */
+export function codeInValues(check: Check): readonly string[] | undefined {
+  return codeInChecks.get(check);
+}
+
+/** What a `code in [..]` check compares with its codes: an identity's country, or a code itself. */
+export function codeInKey(v: unknown): string | undefined {
+  if (isObject(v)) return str(v.country);
+  return typeof v === 'string' ? v : undefined;
+}
+
 /** `code in [..]`: tax.IdentityIn on an identity (its country), cbc.InCodes on a code. */
 function codeIn(values: string[]): Check {
   const set = new Set(values);
-  return (v) => {
-    if (isObject(v)) return set.has(str(v.country));
-    return typeof v === 'string' && set.has(v);
+  const check: Check = (v) => {
+    const key = codeInKey(v);
+    return key !== undefined && set.has(key);
   };
+  codeInChecks.set(check, values);
+  return check;
 }
 
 // ----- document-level tests from bill, currency, cbc, tax -----
@@ -264,18 +281,28 @@ function keyPrefixIn(keys: string[]): Check {
   return (v) => typeof v === 'string' && v !== '' && keys.some((k) => keyHasPrefix(v, k));
 }
 
+// The checks that read nothing but the context (regime, addons): the same answer for every
+// value of one validation run, so the walker asks them once per run.
+const contextChecks = new WeakSet<Check>();
+
+export function isContextCheck(check: Check): boolean {
+  return contextChecks.has(check);
+}
+
 function contextTest(inner: string): Check | undefined {
+  let check: Check | undefined;
   let m = /^regime in (\[.*\])$/.exec(inner);
   if (m) {
     const set = new Set(parseList(m[1]));
-    return (_v, at) => set.has(at.ctx.regime);
+    check = (_v, at) => set.has(at.ctx.regime);
   }
   m = /^addon in (\[.*\])$/.exec(inner);
   if (m) {
     const keys = parseList(m[1]);
-    return (_v, at) => keys.some((k) => at.ctx.addons.includes(k));
+    check = (_v, at) => keys.some((k) => at.ctx.addons.includes(k));
   }
-  return undefined;
+  if (check) contextChecks.add(check);
+  return check;
 }
 
 // ----- uuid.VersionTest -----
