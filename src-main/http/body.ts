@@ -1,4 +1,5 @@
 import { ApiError } from '../core/api/errors.ts';
+import { parseJsonText } from '../core/gobl/shape/parse.ts';
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
@@ -13,9 +14,30 @@ export async function readJsonBody(request: Request, max: number): Promise<unkno
   if (!JSON_TYPE.test(type)) {
     throw new ApiError('unsupported-media-type', `Content-Type must be application/json (got ${type ? JSON.stringify(type.slice(0, 100)) : 'none'})`);
   }
+  const bytes = await readBodyBytes(request, max);
+  if (bytes.byteLength === 0) throw new ApiError('bad-request', 'request body is empty');
+  const text = bytes.toString('utf8');
+  const depth = nestingDepth(text, MAX_JSON_DEPTH);
+  if (depth > MAX_JSON_DEPTH) {
+    throw new ApiError('bad-request', `request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`);
+  }
+  try {
+    // Numbers keep their written text where a float would lose it (GOBL amounts keep "10.50";
+    // a document's 9e1 or 20-digit amount is refused with its path rather than silently read).
+    return parseJsonText(text);
+  } catch (err) {
+    throw new ApiError('bad-request', `request body is not valid JSON: ${(err as Error).message.slice(0, 200)}`);
+  }
+}
+
+/**
+ * The request's bytes, at most `max` of them: the cap is enforced while streaming
+ * (and before, from Content-Length), so an endless body costs `max` bytes at most.
+ */
+export async function readBodyBytes(request: Request, max: number): Promise<Buffer> {
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > max) throw tooLarge(max);
-  if (!request.body) throw new ApiError('bad-request', 'request body is empty');
+  if (!request.body) return Buffer.alloc(0);
 
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -32,17 +54,7 @@ export async function readJsonBody(request: Request, max: number): Promise<unkno
     }
     chunks.push(value);
   }
-  if (size === 0) throw new ApiError('bad-request', 'request body is empty');
-  const text = Buffer.concat(chunks, size).toString('utf8');
-  const depth = nestingDepth(text, MAX_JSON_DEPTH);
-  if (depth > MAX_JSON_DEPTH) {
-    throw new ApiError('bad-request', `request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new ApiError('bad-request', `request body is not valid JSON: ${(err as Error).message.slice(0, 200)}`);
-  }
+  return Buffer.concat(chunks, size);
 }
 
 const tooLarge = (max: number) => new ApiError('too-large', `request body is larger than ${max} bytes`);

@@ -40,7 +40,7 @@ describe('POST /silo/v1/gobl/build', () => {
     expect(res.status).toBe(422);
     expect(res.body.key).toBe('validation');
     expect(res.body.faults).toEqual([expect.objectContaining({ code: 'unknown-tag', paths: ['$.doc.$tags[0]'], provider: 'silo' })]);
-    expect(res.body.fields).toHaveProperty(['$.data.doc.$tags[0]']);
+    expect(res.body.fields).toHaveProperty(['$.data.$tags[0]']);
 
     const noSchema = await t.call('POST', '/silo/v1/gobl/build', { data: { code: 'X' } });
     expect(noSchema.status).toBe(422);

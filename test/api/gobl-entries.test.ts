@@ -52,7 +52,7 @@ describe('creating entries', () => {
     expect(res.body.key).toBe('validation');
     const fault = res.body.faults.find((f: any) => f.code === 'calculation');
     expect(fault).toMatchObject({ paths: ['$.doc.totals.payable'], stated: '9999.99', calculated: '1210.00', provider: 'silo' });
-    expect(res.body.fields).toHaveProperty(['$.data.doc.totals.payable']);
+    expect(res.body.fields).toHaveProperty(['$.data.totals.payable']);
   });
 
   it('stores it as given, flagged invalid with that fault, when allow_invalid', async () => {
@@ -190,5 +190,35 @@ describe('correcting an entry (previous_id + correct)', () => {
     const other = await t.call('POST', '/access/v1/companies', { name: 'Other S.L.' });
     const res = await callAs(t, other.body.owner_token, 'POST', '/silo/v1/entries', { previous_id: invoice.body.id, correct: { type: 'credit-note' } });
     expect(res.status).toBe(404);
+  });
+});
+
+describe('numbers as a client writes them', () => {
+  /** POSTs raw JSON text, so the numbers reach the service exactly as written. */
+  async function postText(text: string) {
+    const res = await fetch(`${t.url}/silo/v1/entries`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' },
+      body: text,
+    });
+    return { status: res.status, body: await res.json() };
+  }
+  const withPrice = (price: string) =>
+    JSON.stringify({ data: partialInvoice({ code: `NUM-${price}` }) }).replace('"price":"100.00"', `"price":${price}`);
+
+  it('keeps the decimals a JSON number is written with, as GOBL does', async () => {
+    const res = await postText(withPrice('100.50'));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const doc = (await t.call('GET', `/silo/v1/entries/${res.body.id}`)).body.data.doc;
+    expect(doc.lines[0].item.price).toBe('100.50');
+    expect(doc.lines[0].sum).toBe('1005.00');
+  });
+
+  it('refuses a number with an exponent, and a 19-digit amount, at its path', async () => {
+    for (const price of ['1e2', '1234567890123456789']) {
+      const res = await postText(withPrice(price));
+      expect(res.status, price).toBe(422);
+      expect(Object.keys(res.body.fields)).toContain('$.data.lines[0].item.price');
+    }
   });
 });

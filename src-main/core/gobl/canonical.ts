@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { RawNumber } from './shape/raw-number.ts';
 
 export type Digest = { alg: 'sha256'; val: string };
 
@@ -44,6 +45,8 @@ function sortedCopy(value: unknown): unknown {
       throw new TypeError('cannot canonicalise a bigint');
     case 'object':
       if (value === null) return null;
+      // A number kept as its source text digests as the number it is (as it reads back from storage).
+      if (value instanceof RawNumber) return sortedCopy(Number(value.text));
       return Array.isArray(value) ? sortedArray(value) : sortedObject(value as Record<string, unknown>);
     default:
       return null;
@@ -97,6 +100,7 @@ function write(value: unknown): string {
       throw new TypeError('cannot canonicalise a bigint');
     case 'object':
       if (value === null) return 'null';
+      if (value instanceof RawNumber) return write(Number(value.text));
       return Array.isArray(value) ? writeArray(value) : writeObject(value as Record<string, unknown>);
     default:
       // undefined, functions and symbols: as JSON.stringify writes them in arrays.

@@ -10,7 +10,7 @@ import { signEnvelope } from '../gobl/sign/index.ts';
 import { validateDocument } from '../gobl/validate/index.ts';
 import type { InstanceKeys } from '../keys/instance-keys.ts';
 import { documentFaults, isForeignDocument, isSigned, toEnvelope, type Envelope } from './document.ts';
-import { refuseFaults, underData, type RequestPathOf } from './faults-error.ts';
+import { pathsFor, refuseFaults, underData, type RequestPathOf } from './faults-error.ts';
 import type { SigsCheck } from './signatures.ts';
 
 export interface AdmitOptions {
@@ -94,7 +94,7 @@ export function signWithInstanceKey(envelope: Envelope, keys: InstanceKeys, now:
  */
 export function admitDocument(id: string | undefined, data: Record<string, unknown>, options: AdmitOptions = {}): Admitted {
   const now = options.now ?? new Date();
-  const requestPath = options.requestPath ?? underData;
+  const requestPath = pathsFor(data, options.requestPath ?? underData);
   const given = toEnvelope(id, data);
   const asGiven = (faults: Fault[]): Admitted => {
     if (faults.length > 0 && (!options.allowInvalid || options.sign)) refuseFaults(faults, requestPath);

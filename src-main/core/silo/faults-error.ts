@@ -32,6 +32,21 @@ export type RequestPathOf = (faultPath: string) => string;
 
 export const underData: RequestPathOf = (path) => path.replace(/^\$/, '$.data');
 
+/**
+ * The request paths of faults about `data`: a bare document was sent as `data` itself, so a fault
+ * at the envelope's `$.doc.lines[0]` is at the request's `$.data.lines[0]`.
+ */
+export function pathsFor(data: unknown, requestPath: RequestPathOf = underData): RequestPathOf {
+  if (isEnvelopeInput(data)) return requestPath;
+  return (path) => requestPath(path.replace(/^\$\.doc(?=$|[.[])/, '$'));
+}
+
+function isEnvelopeInput(data: unknown): boolean {
+  if (typeof data !== 'object' || data === null) return false;
+  const d = data as Record<string, unknown>;
+  return d.$schema === 'https://gobl.org/draft-0/envelope' || (d.$schema === undefined && typeof d.doc === 'object' && d.doc !== null);
+}
+
 /** `$.options…` → `$.<member>…`, everything else under `$.data`. */
 export function optionsAt(member: string): RequestPathOf {
   return (path) => (/^\$\.options(?:$|[.[])/.test(path) ? path.replace(/^\$\.options/, `$.${member}`) : underData(path));

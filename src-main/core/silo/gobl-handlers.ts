@@ -7,14 +7,14 @@ import { BuildError } from '../gobl/engine/index.ts';
 import { envelopePath, faultOf } from '../gobl/fault.ts';
 import { admitDocument, buildFaulted } from './admit.ts';
 import type { Envelope } from './document.ts';
-import { optionsAt, refuseFaults } from './faults-error.ts';
+import { optionsAt, pathsFor, refuseFaults } from './faults-error.ts';
 
 type Json = Record<string, unknown>;
 
 /** Builds, refusing (422) what GOBL refuses and, unless a draft is asked for, a result with faults. */
 function built(data: Json, draft: boolean, now: Date): Envelope {
   const result = buildFaulted(data as Envelope, { now });
-  if (!result.built || (result.faults.length > 0 && !draft)) refuseFaults(result.faults, undefined, 'GOBL cannot build the document');
+  if (!result.built || (result.faults.length > 0 && !draft)) refuseFaults(result.faults, pathsFor(data), 'GOBL cannot build the document');
   return result.built;
 }
 

@@ -178,7 +178,7 @@ describe('sequence.enumerate', () => {
     const series = newSeries();
     const signed = newInvoice((e) => {
       e.head.dig = digestOf(e.doc);
-      e.sigs = [service.keys.sign({ uuid: e.head.uuid, dig: e.head.dig.val })];
+      e.sigs = [service.keys.sign({ uuid: e.head.uuid, dig: e.head.dig })];
     });
     expect(getEntry(ctx, signed).signed).toBe(true);
     expect(await runStep(stepContext(signed), series.id)).toMatchObject({ status: 'KO', code: 'signed' });

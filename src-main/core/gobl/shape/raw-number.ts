@@ -8,8 +8,9 @@ export class RawNumber {
   constructor(text: string) {
     this.text = text;
   }
-  toJSON(): number {
-    return Number(this.text);
+  /** JSON.stringify writes the number exactly as it came (JSON.rawJSON), so storing loses nothing. */
+  toJSON(): unknown {
+    return (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON(this.text);
   }
   toString(): string {
     return this.text;
