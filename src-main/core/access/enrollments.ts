@@ -7,9 +7,12 @@ import type { Ctx } from '../api/handler.ts';
 import type { EnrollBody, EnrollmentData } from '../api/contract/access.ts';
 import type { EnrollmentsTable } from '../db/tables.ts';
 import { nowIso } from '../clock.ts';
-import { createToken, forgetResolvedTokens } from './tokens.ts';
+import { createToken, forgetResolvedTokens, hashToken } from './tokens.ts';
 
-type EnrollmentRow = Selectable<EnrollmentsTable>;
+/** SHA-256 (hex) of an OAuth client secret: all that is kept of it. */
+export const hashClientSecret = (secret: string): string => hashToken(secret);
+
+export type EnrollmentRow = Selectable<EnrollmentsTable>;
 
 // Fixed namespace: an OAuth client id always maps to the same application UUID.
 const CLIENT_ID_NAMESPACE = '3f6c1a52-8f0e-4d7b-9a61-2b7e5c0d4e19';
@@ -19,9 +22,9 @@ const CLIENT_ID_NAMESPACE = '3f6c1a52-8f0e-4d7b-9a61-2b7e5c0d4e19';
  * until revoked, so the answer says so with the last second of year 9999 (a
  * zero would make the Go client renew before every call).
  */
-const NEVER_EXPIRES = Math.floor(Date.UTC(9999, 11, 31, 23, 59, 59) / 1000);
+export const NEVER_EXPIRES = Math.floor(Date.UTC(9999, 11, 31, 23, 59, 59) / 1000);
 
-function view(row: EnrollmentRow, token?: string) {
+export function view(row: EnrollmentRow, token?: string) {
   return {
     id: row.id,
     app_id: row.app_id,
@@ -36,9 +39,14 @@ function view(row: EnrollmentRow, token?: string) {
   };
 }
 
+/** The application UUID an OAuth client id stands for: the same in every company. */
+export function appIdOfClient(clientId: string): string {
+  return uuidv5(`client_id:${clientId}`, CLIENT_ID_NAMESPACE);
+}
+
 /** The application an enrollment request names: its UUID, or one derived from its OAuth client id. */
 function appIdOf(body: EnrollBody): string {
-  return body.app_id ?? uuidv5(`client_id:${body.client_id}`, CLIENT_ID_NAMESPACE);
+  return body.app_id ?? appIdOfClient(body.client_id!);
 }
 
 /** The configuration an update carries, under either spelling (see the contract). */
@@ -69,13 +77,20 @@ export function enroll(ctx: Ctx, id: string, body: EnrollBody) {
     });
   }
   const appId = appIdOf(body);
-  // Neither the client secret nor the owner are part of the request's identity: the
-  // secret is not kept, and the owner can only be this company.
+  // Neither the client secret nor the owner are part of the request's identity: only the
+  // secret's hash is kept, and the owner can only be this company.
+  const secretHash = body.client_secret ? hashClientSecret(body.client_secret) : null;
   const requestHash = createHash('sha256').update(canonicalJson({ app_id: appId, data: body.data ?? {} })).digest('hex');
   return store.tx(() => {
     const existing = store.first(store.q.selectFrom('enrollments').selectAll().where('id', '=', id));
     if (existing) {
-      if (existing.company_id === ctx.caller.companyId && existing.request_hash === requestHash) return view(existing);
+      if (existing.company_id === ctx.caller.companyId && existing.request_hash === requestHash) {
+        // A replay may bring the secret a first enrollment lacked; it never replaces one already kept.
+        if (secretHash && !existing.client_secret_hash) {
+          store.run(store.q.updateTable('enrollments').set({ client_secret_hash: secretHash }).where('id', '=', id));
+        }
+        return view(existing);
+      }
       throw conflict(`enrollment ${id} already exists with a different body`);
     }
     const twin = store.first(
@@ -91,6 +106,8 @@ export function enroll(ctx: Ctx, id: string, body: EnrollBody) {
       data: JSON.stringify(body.data ?? {}),
       disabled: 0,
       request_hash: requestHash,
+      client_secret_hash: secretHash,
+      authorized_token_id: null,
       created_at: at,
       updated_at: at,
     };

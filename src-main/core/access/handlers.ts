@@ -1,6 +1,7 @@
 import { notFound } from '../api/errors.ts';
 import type { Ctx, HandlersOf } from '../api/handler.ts';
 import type { accessOperations } from '../api/contract/access.ts';
+import { authorizeEnrollment } from './authorize.ts';
 import { createCompany, listCompanies, renameCompany, requireCompany } from './companies.ts';
 import { enroll, listEnrollments, ownEnrollment, setEnrollmentDisabled, updateOwnEnrollment } from './enrollments.ts';
 import { getLocalApi, setLocalApi } from './local-api.ts';
@@ -44,6 +45,7 @@ export const accessHandlers: HandlersOf<typeof accessOperations> = {
   putEnrollment: (ctx, { params, body }) => enroll(ctx, params.id, body),
   listEnrollments: (ctx) => listEnrollments(ctx),
   setEnrollmentDisabled: (ctx, { params, body }) => setEnrollmentDisabled(ctx, params.id, body.disabled),
+  authorizeEnrollment: (ctx, { body, headers }) => authorizeEnrollment(ctx, body, headers.authorization),
   getOwnEnrollment: (ctx) => ownEnrollment(ctx),
   putOwnEnrollment: (ctx, { body }) => updateOwnEnrollment(ctx, body),
   patchOwnEnrollment: (ctx, { body }) => updateOwnEnrollment(ctx, body),

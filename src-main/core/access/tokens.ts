@@ -49,9 +49,11 @@ export function createToken(
   kind: CallerKind,
   name: string,
   enrollmentId: string | null = null,
+  /** derives the secret from the new token's id instead of drawing it at random (see access/authorize.ts) */
+  secretFor?: (id: string) => string,
 ): { id: string; secret: string } {
-  const secret = newSecret();
   const id = uuidv7();
+  const secret = secretFor ? PREFIX + secretFor(id) : newSecret();
   store.run(
     store.q.insertInto('tokens').values({
       id,

@@ -1,6 +1,6 @@
-import type { HandlersOf } from '../api/handler.ts';
+import type { Ctx, HandlersOf } from '../api/handler.ts';
 import type { workspaceOperations } from '../api/contract/workspace.ts';
-import { requireCompany, type Company } from './companies.ts';
+import { listCompanies, requireCompany, type Company } from './companies.ts';
 
 /** "Müller & Söhne GmbH" → "muller-sohne-gmbh"; a name with no letters or digits keeps the id's first block. */
 export function slugOf(company: Company): string {
@@ -15,17 +15,36 @@ export function slugOf(company: Company): string {
   return slug || company.id.slice(0, 8);
 }
 
+function workspaceOf(company: Company) {
+  return {
+    id: company.id,
+    name: company.name,
+    slug: slugOf(company),
+    // A desk holds real books: there is no sandbox mode to be in.
+    sandbox: false,
+    created_at: company.created_at,
+    updated_at: company.updated_at,
+  };
+}
+
+/**
+ * The one organization offline: this install, with the companies the caller may act
+ * for (every one for the install's owner, else its own). Its dates span its companies'.
+ */
+function installOrg(ctx: Ctx) {
+  const { store } = ctx.service;
+  const companies = ctx.caller.install ? listCompanies(store) : [requireCompany(store, ctx.caller.companyId)];
+  const dates = (key: 'created_at' | 'updated_at') => companies.map((c) => c[key]).sort();
+  return {
+    id: ctx.service.instanceId,
+    created_at: dates('created_at')[0]!,
+    updated_at: dates('updated_at').at(-1)!,
+    name: 'Silodesk',
+    workspaces: companies.map(workspaceOf),
+  };
+}
+
 export const workspaceHandlers: HandlersOf<typeof workspaceOperations> = {
-  getWorkspace: (ctx) => {
-    const company = requireCompany(ctx.service.store, ctx.caller.companyId);
-    return {
-      id: company.id,
-      name: company.name,
-      slug: slugOf(company),
-      // A desk holds real books: there is no sandbox mode to be in.
-      sandbox: false,
-      created_at: company.created_at,
-      updated_at: company.updated_at,
-    };
-  },
+  listOrgs: (ctx) => [installOrg(ctx)],
+  getWorkspace: (ctx) => workspaceOf(requireCompany(ctx.service.store, ctx.caller.companyId)),
 };

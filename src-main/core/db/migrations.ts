@@ -2,7 +2,10 @@ import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { identityOf, referencesOf } from '../gobl/references.ts';
 import { backfillListColumns, LIST_SCHEMA } from '../silo/list-migration.ts';
+import { moveSearchIndex, SCALE_SCHEMA } from '../silo/scale-migration.ts';
 import { COPIES_AND_SIGNERS } from '../sync/migration-copies-signers.ts';
+import { HOSTED_SILO_SCHEMA } from '../silo/hosted-migration.ts';
+import { RECORD_KEEPING_SCHEMA } from '../silo/record-keeping-schema.ts';
 
 const INITIAL = [
   `CREATE TABLE companies (
@@ -520,4 +523,21 @@ export const migrations: Record<string, Migration> = {
   },
   // Conflict copies sync like any entry (those made before go out now); trusted signers' JWKS (issue 12).
   '0010_shared_copies_trusted_signers': statements(COPIES_AND_SIGNERS),
+  // The silo at a million entries (issue 13): a search index without a copy of the text, kept counts.
+  '0011_silo_at_scale': {
+    async up(db: Kysely<any>) {
+      await statements(SCALE_SCHEMA).up(db);
+      await moveSearchIndex(db);
+    },
+  },
+  // The hosted service's entry states (recorded by triggers) and file members, uploads announced by hash (issue 15).
+  '0012_hosted_silo': statements(HOSTED_SILO_SCHEMA),
+  // Trash, entry history and the audit log (issue 16): nothing lost, every version kept, every change on record.
+  '0013_trash_history_audit': statements(RECORD_KEEPING_SCHEMA),
+  // Applications authorize by their OAuth client secret (issue 15): its SHA-256 only, and the
+  // one token that authorizing hands out, so repeated authorizations do not pile up tokens.
+  '0014_enrollment_client_secret': statements([
+    `ALTER TABLE enrollments ADD COLUMN client_secret_hash TEXT`,
+    `ALTER TABLE enrollments ADD COLUMN authorized_token_id TEXT`,
+  ]),
 };

@@ -266,6 +266,10 @@ export interface EnrollmentsTable {
   data: string;
   disabled: Generated<number>;
   request_hash: string;
+  /** SHA-256 (hex) of the OAuth client secret sent when enrolling; null when none was (migration 0014) */
+  client_secret_hash: string | null;
+  /** the token POST /access/v1/enrollment/authorize hands out, derived from the client secret (migration 0014) */
+  authorized_token_id: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -53,8 +53,9 @@ const enrollmentData = z
 /**
  * Enrolling an application: `app_id`, or the hosted clients' OAuth `client_id`
  * (the application then gets a UUID derived from it, the same in every company).
- * `client_secret` is accepted and not stored: here the enrolling user's token is
- * the authority. `owner_id`, when sent, must be this token's workspace.
+ * `client_secret`, when sent, is kept as its SHA-256: the application authorizes
+ * with it later (POST /access/v1/enrollment/authorize). `owner_id`, when sent,
+ * must be this token's workspace.
  */
 const enrollBody = z
   .object({
@@ -68,6 +69,18 @@ const enrollBody = z
     message: 'give the application as app_id (a UUID) or client_id',
     path: ['app_id'],
   });
+
+/**
+ * The hosted Go client's Authorize: the application's OAuth credentials (in the body,
+ * or as HTTP Basic auth) and which enrollment: the one of a Bearer token it already
+ * holds, `id`, or `owner_id` (the workspace, or the owner the enrollment names).
+ */
+const authorizeBody = z.object({
+  id: z.string().max(100).optional(),
+  owner_id: z.string().max(100).optional(),
+  client_id: z.string().max(200).optional(),
+  client_secret: z.string().max(1000).optional(),
+});
 
 const sessionSchema = z.object({
   company: companySchema,
@@ -230,6 +243,17 @@ export const accessOperations = {
     body: z.object({ disabled: z.boolean() }),
     output: enrollmentSchema,
   }),
+  authorizeEnrollment: defineOperation({
+    method: 'POST',
+    path: '/access/v1/enrollment/authorize',
+    summary: "An application proves itself by its client id and secret and gets its enrollment with a token (the hosted Authorize)",
+    area: 'access',
+    // The client credentials are the authority here, checked by the handler (a Bearer token, when sent, names the enrollment).
+    access: 'public',
+    headers: z.object({ authorization: z.string().max(4096).optional() }),
+    body: authorizeBody,
+    output: enrollmentSchema,
+  }),
   getOwnEnrollment: defineOperation({
     method: 'GET',
     path: '/access/v1/enrollment',
@@ -245,3 +269,4 @@ export const accessOperations = {
 
 export type EnrollmentData = z.output<typeof enrollmentData>;
 export type EnrollBody = z.output<typeof enrollBody>;
+export type AuthorizeBody = z.output<typeof authorizeBody>;

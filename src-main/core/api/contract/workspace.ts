@@ -13,7 +13,28 @@ export const workspaceSchema = z.object({
   updated_at: z.string(),
 });
 
+/**
+ * The hosted organization, which groups workspaces. Offline there is one: this
+ * install (its id is the install's `instance_id`), holding the companies the caller may act for.
+ */
+export const orgSchema = z.object({
+  id: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  name: z.string(),
+  workspaces: z.array(workspaceSchema),
+});
+
 export const workspaceOperations = {
+  listOrgs: defineOperation({
+    method: 'GET',
+    path: '/access/v1/orgs',
+    summary: 'The organizations of the caller with their workspaces, in the hosted shape: here one, this install',
+    area: 'access',
+    // As hosted: a person's token, not an application's.
+    access: ['owner', 'user'],
+    output: z.array(orgSchema),
+  }),
   getWorkspace: defineOperation({
     method: 'GET',
     path: '/access/v1/workspace',
