@@ -1,15 +1,18 @@
 // What a benchmark hands back, and how the runner prints it.
 //
 // A benchmark reports figures; a figure may carry a ratio against a baseline
-// measured in the same run (machines differ, ratios travel) and an aim from the
-// issue it came from. Aims inform: a missed aim is printed, never a failure.
+// measured in the same run (machines differ, ratios travel), the spread of its
+// repeated runs, and an aim: one of the goals of the issue it came from, checked
+// as ✓ or ✗. Aims inform: a missed aim is printed, never a failure.
 
 export interface Aim {
   /** `>=` means bigger is better */
   op: '>=' | '<=';
   value: number;
-  /** compare the figure itself, or its ratio */
-  on: 'figure' | 'ratio';
+  /** compare the figure itself, its ratio, or its p99 (for latencies) */
+  on: 'figure' | 'ratio' | 'p99' | 'p99-ratio';
+  /** the goal in words, as the issue says it */
+  goal?: string;
 }
 
 export interface Figure {
@@ -18,16 +21,29 @@ export interface Figure {
   name: string;
   value: number;
   unit: string;
-  /** 95th percentile, for timed figures (same unit as value) */
-  p95?: number;
+  /** 99th percentile, for timed figures (same unit as value) */
+  p99?: number;
+  /** p99 over the baseline's p99 */
+  p99Ratio?: number;
+  /** lowest and highest of the repeated runs the figure is the median of */
+  spread?: [number, number];
   ratio?: number;
-  /** what the ratio is taken against, e.g. "raw+bare" */
+  /** what the ratio is taken against, e.g. "yardstick" */
   ratioOf?: string;
   aim?: Aim;
   /** set by the runner from aim */
   met?: boolean;
   /** anything else worth keeping in results.json */
   detail?: Record<string, unknown>;
+}
+
+export interface BenchOptions {
+  /** `--scale 1m`: the million-entry database (built once, cached under bench/.cache) */
+  scale: 'default' | '1m';
+  /** `--runs N`: how many times each figure is measured (its median and spread are reported) */
+  runs: number;
+  /** `--rebuild-cache`: build cached databases again */
+  rebuildCache: boolean;
 }
 
 export interface BenchOutput {
@@ -41,7 +57,9 @@ export interface BenchOutput {
 export interface Benchmark {
   name: string;
   title: string;
-  run(): Promise<BenchOutput>;
+  /** run only with `--scale 1m` (or only without) */
+  scale?: BenchOptions['scale'];
+  run(options: BenchOptions): Promise<BenchOutput>;
 }
 
 export interface BenchResult extends BenchOutput {
@@ -54,7 +72,7 @@ export interface BenchResult extends BenchOutput {
 
 export function aimMet(f: Figure): boolean | undefined {
   if (!f.aim) return undefined;
-  const x = f.aim.on === 'ratio' ? f.ratio : f.value;
+  const x = { figure: f.value, ratio: f.ratio, p99: f.p99, 'p99-ratio': f.p99Ratio }[f.aim.on];
   if (x === undefined || !Number.isFinite(x)) return false;
   return f.aim.op === '>=' ? x >= f.aim.value : x <= f.aim.value;
 }
@@ -75,20 +93,31 @@ export function formatNumber(x: number): string {
 function aimText(f: Figure): string {
   if (!f.aim) return '';
   const op = f.aim.op === '>=' ? '≥' : '≤';
-  const unit = f.aim.on === 'ratio' ? '×' : f.unit === 'entries/s' ? '/s' : ` ${f.unit}`;
   const value = Number.isInteger(f.aim.value) ? f.aim.value.toLocaleString('en-US') : formatNumber(f.aim.value);
-  return `aim ${op} ${value}${unit}`;
+  switch (f.aim.on) {
+    case 'ratio':
+      return `${op} ${value}×`;
+    case 'p99-ratio':
+      return `p99 ${op} ${value}×`;
+    case 'p99':
+      return `p99 ${op} ${value} ${f.unit}`;
+    default:
+      return `${op} ${value} ${f.unit}`;
+  }
 }
 
 function ratioText(f: Figure): string {
   if (f.ratio === undefined) return '';
-  return `${f.ratio.toFixed(2)}×${f.ratioOf ? ` ${f.ratioOf}` : ''}`;
+  const p99 = f.p99Ratio !== undefined ? ` (p99 ${f.p99Ratio.toFixed(2)}×)` : '';
+  return `${f.ratio.toFixed(2)}×${f.ratioOf ? ` ${f.ratioOf}` : ''}${p99}`;
 }
 
-/** A plain-text table: name, figure, unit, p95, ratio, aim, met. */
+const spreadText = (f: Figure) => (f.spread ? `${formatNumber(f.spread[0])}–${formatNumber(f.spread[1])}` : '');
+
+/** A plain-text table: name, figure, unit, spread, p99, ratio, aim, ✓/✗. */
 export function formatTable(result: BenchResult): string {
-  const header = ['name', 'figure', 'unit', 'p95', 'ratio', 'aim', ''];
-  const right = [false, true, false, true, false, false, false];
+  const header = ['name', 'figure', 'unit', 'runs', 'p99', 'ratio', 'aim', ''];
+  const right = [false, true, false, true, true, false, false, false];
   type Row = { group?: string; cells: string[] };
   const rows: Row[] = result.figures.map((f) => ({
     group: f.group,
@@ -96,10 +125,11 @@ export function formatTable(result: BenchResult): string {
       f.name,
       formatNumber(f.value),
       f.unit,
-      f.p95 !== undefined ? formatNumber(f.p95) : '',
+      spreadText(f),
+      f.p99 !== undefined ? formatNumber(f.p99) : '',
       ratioText(f),
       aimText(f),
-      f.met === undefined ? '' : f.met ? '✓ met' : '✗ not met',
+      f.met === undefined ? '' : f.met ? '✓' : '✗',
     ],
   }));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r.cells[i].length)));

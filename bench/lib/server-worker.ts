@@ -1,36 +1,55 @@
-// Worker thread: the service's HTTP API on a data dir, and beside it a bare
-// node:http server answering a small fixed JSON. Both run on this thread, so the
-// benchmark's client (the main thread) and the servers do not share an event
-// loop, as with a real client in another process.
+// Worker thread: the service's HTTP API on a data dir and, beside it, the same-bytes
+// yardstick (yardstick.ts) over the same database file and a bare node:http server
+// that only reads what it is sent (the floor of an upload). All run on this thread,
+// so the benchmark's client (the main thread) and the servers do not share an event
+// loop, as with a real client in another process. The service runs with its default
+// rate limits: a benchmark is a local tool with the owner token.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openService } from '../../src-main/core/service.ts';
 import { startHttpServer } from '../../src-main/http/server.ts';
+import { startYardstick, type Yardstick } from './yardstick.ts';
 
 export interface ServerWorkerData {
   dataDir: string;
+  /** start the yardstick too (it needs a database with entries' tables and a cursor secret) */
+  yardstick: boolean;
+  /** service options: false keeps the job runner or sync timer off */
+  runJobs?: boolean;
+}
+
+export interface LoopDelay {
+  /** the longest the event loop was held, ms (a task that ran this long delayed everything queued behind it) */
+  max: number;
+  p99: number;
+  mean: number;
+  /** the same, on an idle thread over the same time (loop-control.ts): what the machine alone caused */
+  control?: number;
 }
 
 export type ServerWorkerMessage =
-  | { type: 'ready'; apiUrl: string; bareUrl: string }
+  | { type: 'ready'; apiUrl: string; bareUrl: string; yardstickUrl?: string }
+  | { type: 'loop-delay'; delay: LoopDelay }
   | { type: 'closed' }
   | { type: 'error'; message: string };
 
 const port = parentPort!;
-const { dataDir } = workerData as ServerWorkerData;
+const { dataDir, yardstick: withYardstick, runJobs } = workerData as ServerWorkerData;
 
 try {
-  const service = await openService(dataDir);
-  // Throughput is what is measured here, not the per-token rate policy.
-  const api = await startHttpServer(service, { host: '127.0.0.1', port: 0, rateLimit: { perSecond: 1e9, burst: 1e9 } });
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
+  const service = await openService(dataDir, { runJobs: runJobs ?? true, autoSync: false });
+  const api = await startHttpServer(service, { host: '127.0.0.1', port: 0 });
+  const yardstick: Yardstick | undefined = withYardstick ? await startYardstick(`${dataDir}/silodesk.db`) : undefined;
 
-  const BARE_BODY = Buffer.from(JSON.stringify({ list: [], limit: 20, ok: true }));
   const bare = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': BARE_BODY.length });
-      res.end(BARE_BODY);
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': 2 });
+      res.end('{}');
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -40,17 +59,29 @@ try {
   const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
 
   port.on('message', async (msg: { type: string }) => {
+    if (msg.type === 'loop-delay') {
+      const ms = (ns: number) => ns / 1e6;
+      port.postMessage({
+        type: 'loop-delay',
+        delay: { max: ms(loop.max), p99: ms(loop.percentile(99)), mean: ms(loop.mean) },
+      } satisfies ServerWorkerMessage);
+      loop.reset();
+      return;
+    }
     if (msg.type !== 'close') return;
+    loop.disable();
     await api.close();
+    await yardstick?.close();
     await new Promise<void>((resolve) => {
       bare.close(() => resolve());
       bare.closeAllConnections();
     });
-    service.close();
+    await service.close();
     port.postMessage({ type: 'closed' } satisfies ServerWorkerMessage);
     port.close();
   });
-  port.postMessage({ type: 'ready', apiUrl: api.url, bareUrl } satisfies ServerWorkerMessage);
+  loop.reset();
+  port.postMessage({ type: 'ready', apiUrl: api.url, bareUrl, yardstickUrl: yardstick?.url } satisfies ServerWorkerMessage);
 } catch (err) {
   port.postMessage({ type: 'error', message: (err as Error)?.stack ?? String(err) } satisfies ServerWorkerMessage);
 }

@@ -2,7 +2,9 @@ export interface Summary {
   n: number;
   median: number;
   p95: number;
+  p99: number;
   min: number;
+  max: number;
   mean: number;
 }
 
@@ -26,9 +28,23 @@ export function summarize(values: readonly number[]): Summary {
     n: s.length,
     median: median(s),
     p95: percentile(s, 95),
+    p99: percentile(s, 99),
     min: s[0] ?? NaN,
+    max: s[s.length - 1] ?? NaN,
     mean: s.reduce((a, b) => a + b, 0) / (s.length || 1),
   };
+}
+
+/** The lowest and highest of repeated figures: how far apart the runs were. */
+export function spreadOf(values: readonly number[]): [number, number] {
+  return [Math.min(...values), Math.max(...values)];
+}
+
+/** Runs `round` `runs` times; the median of what they measure, and their spread. */
+export async function repeated(runs: number, round: (i: number) => Promise<number> | number): Promise<{ median: number; spread: [number, number]; values: number[] }> {
+  const values: number[] = [];
+  for (let i = 0; i < runs; i++) values.push(await round(i));
+  return { median: median(values), spread: spreadOf(values), values };
 }
 
 /** Peak resident set size of the whole process (all threads) so far, in bytes. */

@@ -37,3 +37,20 @@ export class RateLimiter {
     }
   }
 }
+
+/** Addresses of this machine: a socket from one of them is a process of the same user's machine. */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (!address) return false;
+  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
+}
+
+/**
+ * The owner's own tools on this machine (a script, a spreadsheet, the accounting
+ * software with the owner token, over loopback) are never throttled: they hold the
+ * keys to everything anyway, and a batch job of theirs answered with 429 seven times
+ * in ten is only slower, never safer. Other tokens, and calls from other machines,
+ * keep their bucket; calls without a valid token keep theirs per address.
+ */
+export function isOwnersLocalTool(caller: { kind: string; tokenId?: string }, remoteAddress: string | undefined): boolean {
+  return caller.kind === 'owner' && caller.tokenId !== undefined && isLoopbackAddress(remoteAddress);
+}

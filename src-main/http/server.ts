@@ -32,7 +32,7 @@ export async function startHttpServer(
     port: number;
     webRoot?: string;
     log?: (line: string) => void;
-    rateLimit?: { perSecond: number; burst: number };
+    rateLimit?: { perSecond: number; burst: number; exemptLocalOwner?: boolean };
     anonymousRateLimit?: { perSecond: number; burst: number };
     timeouts?: Partial<SocketTimeouts>;
   },

@@ -45,7 +45,7 @@ export interface Instance {
 
 /** A real service on a temp data dir (or `dataDir`), served on 127.0.0.1, rate limit out of the way unless asked. */
 export async function startInstance(
-  opts: { sync?: Partial<SyncOptions>; rateLimit?: { perSecond: number; burst: number }; dataDir?: string } = {},
+  opts: { sync?: Partial<SyncOptions>; rateLimit?: { perSecond: number; burst: number; exemptLocalOwner?: boolean }; dataDir?: string } = {},
 ): Promise<Instance> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'silodesk-sync-'));
   const open = () => openService(dataDir, { runner: { retryBaseMs: 20 }, sync: { ...FAST_SYNC, ...opts.sync }, autoSync: false });

@@ -229,7 +229,8 @@ describe('sync resilience', () => {
   });
 
   it('honours 429 Retry-After from a remote that limits its rate', async () => {
-    const { local, remote } = await pair({}, { rateLimit: { perSecond: 3, burst: 3 } });
+    // A remote on another machine: the owner's-local-tools exemption does not apply there.
+    const { local, remote } = await pair({}, { rateLimit: { perSecond: 3, burst: 3, exemptLocalOwner: false } });
     await putEntry(local);
     await attach(local, (await putEntry(local)).id, 'f', randomBytes(100));
     const started = Date.now();

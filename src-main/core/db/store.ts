@@ -1,20 +1,27 @@
 import type Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, type Compilable } from 'kysely';
-import type { Sqlite } from './connection.ts';
+import { optimizeSqlite, type Sqlite } from './connection.ts';
 import type { Tables } from './tables.ts';
 
 type Statement = Database.Statement<unknown[], unknown>;
+
+/** Statements kept prepared; past this, the least recently used goes (a hot query is never the one dropped). */
+const STATEMENT_CACHE = 500;
+/** Write transactions between two refreshes of the planner's statistics (connection.ts). */
+const OPTIMIZE_EVERY = 20_000;
 
 /**
  * Typed queries are built with Kysely and executed synchronously on better-sqlite3.
  * Synchronous execution makes a transaction a plain function call that nothing else
  * can interleave with, which is what keeps idempotent creates and series numbering
- * simple and correct; prepared statements are cached by SQL text.
+ * simple and correct. Prepared statements are kept by SQL text: hot paths pass a
+ * constant string (its hash is computed once by the engine), so a look-up is cheap.
  */
 export class Store {
   readonly sqlite: Sqlite;
   readonly q: Kysely<Tables>;
   readonly #statements = new Map<string, Statement>();
+  #writes = 0;
 
   constructor(sqlite: Sqlite) {
     this.sqlite = sqlite;
@@ -22,12 +29,18 @@ export class Store {
   }
 
   statement(sqlText: string): Statement {
-    let stmt = this.#statements.get(sqlText);
-    if (!stmt) {
-      stmt = this.sqlite.prepare<unknown[], unknown>(sqlText);
-      if (this.#statements.size > 1000) this.#statements.clear();
-      this.#statements.set(sqlText, stmt);
+    const cached = this.#statements.get(sqlText);
+    if (cached) {
+      // Map keeps insertion order: moving a hit to the end makes the first key the least recently used.
+      if (this.#statements.size > STATEMENT_CACHE / 2) {
+        this.#statements.delete(sqlText);
+        this.#statements.set(sqlText, cached);
+      }
+      return cached;
     }
+    const stmt = this.sqlite.prepare<unknown[], unknown>(sqlText);
+    if (this.#statements.size >= STATEMENT_CACHE) this.#statements.delete(this.#statements.keys().next().value!);
+    this.#statements.set(sqlText, stmt);
     return stmt;
   }
 
@@ -49,6 +62,21 @@ export class Store {
 
   /** Runs fn in one IMMEDIATE transaction (takes the write lock up front: no upgrade deadlocks). */
   tx<T>(fn: () => T): T {
-    return this.sqlite.transaction(fn).immediate();
+    const nested = this.sqlite.inTransaction;
+    const result = this.sqlite.transaction(fn).immediate();
+    if (!nested) this.wrote(1);
+    return result;
+  }
+
+  /**
+   * Counts written rows (a bulk write says how many); every OPTIMIZE_EVERY the
+   * planner's statistics are refreshed, outside any transaction, so plans follow
+   * the data as it grows from ten entries to a million.
+   */
+  wrote(rows: number): void {
+    this.#writes += rows;
+    if (this.#writes < OPTIMIZE_EVERY || this.sqlite.inTransaction) return;
+    this.#writes = 0;
+    optimizeSqlite(this.sqlite);
   }
 }

@@ -1,35 +1,54 @@
 import type { Store } from '../db/store.ts';
 import type { DerivedDocument } from './document.ts';
+import { companyToken } from './scale-migration.ts';
 import { SORT_KEY_COLUMNS, sortKeysOf } from './sort-keys.ts';
+
+export interface DerivedOf {
+  seq: number;
+  id: string;
+  company_id: string;
+  created_at: string;
+  folder: string;
+  tags: string[];
+  /** a row written just now in this transaction: it has no derived rows to replace */
+  fresh?: boolean;
+  /** its sort columns were written with the row (bulk import), so they are not set again */
+  sortKeysWritten?: boolean;
+}
+
+// Constant SQL text: the store keeps each prepared once, and a look-up hashes nothing new.
+const DELETE_MENTIONS = 'DELETE FROM mentions WHERE entry_id = ?';
+const INSERT_MENTION = 'INSERT INTO mentions (company_id, uuid, entry_id, context, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING';
+const UPSERT_IDENTITY = `INSERT INTO entry_identities (entry_id, company_id, type, uuid, series, code, issue_date) VALUES (?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (entry_id) DO UPDATE SET company_id = excluded.company_id, type = excluded.type, uuid = excluded.uuid,
+    series = excluded.series, code = excluded.code, issue_date = excluded.issue_date`;
+const DELETE_REFS = 'DELETE FROM entry_refs WHERE entry_id = ?';
+const INSERT_REF = `INSERT INTO entry_refs (entry_id, context, position, company_id, uuid, type, series, code, issue_date)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const DELETE_SEARCH_ROW = 'DELETE FROM entries_fts WHERE rowid = ?';
+const INSERT_SEARCH_ROW = 'INSERT INTO entries_fts (rowid, title, body, company) VALUES (?, ?, ?, ?)';
+const SET_SORT_KEYS = `UPDATE entries SET ${SORT_KEY_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE seq = ?`;
 
 /**
  * Writes the mention index, the document's identity and references (what "related"
  * looks up both ways), the list's sort columns and the full-text row of an entry.
- * Called inside the transaction that writes the entry itself, so derived data never drifts.
+ * Called inside the transaction that writes the entry itself, so derived data never
+ * drifts. A fresh row has nothing to replace, so nothing is deleted first.
  */
-export function writeDerivedIndexes(
-  store: Store,
-  entry: { seq: number; id: string; company_id: string; created_at: string; folder: string; tags: string[] },
-  doc: DerivedDocument,
-): void {
-  store.run(store.q.deleteFrom('mentions').where('entry_id', '=', entry.id));
-  for (const m of doc.mentions) {
-    store.run(
-      store.q
-        .insertInto('mentions')
-        .values({ company_id: entry.company_id, uuid: m.uuid, entry_id: entry.id, context: m.context, created_at: entry.created_at })
-        .onConflict((oc) => oc.doNothing()),
-    );
-  }
+export function writeDerivedIndexes(store: Store, entry: DerivedOf, doc: DerivedDocument): void {
+  if (!entry.fresh) store.statement(DELETE_MENTIONS).run(entry.id);
+  const mention = store.statement(INSERT_MENTION);
+  for (const m of doc.mentions) mention.run(entry.company_id, m.uuid, entry.id, m.context, entry.created_at);
   writeReferences(store, entry, doc);
-  writeSortKeys(store, entry.seq, doc.snippet);
-  store.statement('DELETE FROM entries_fts WHERE rowid = ?').run(entry.seq);
-  store
-    .statement('INSERT INTO entries_fts (rowid, title, body) VALUES (?, ?, ?)')
-    .run(entry.seq, Object.values(doc.snippet).join(' '), `${doc.searchText} ${entry.tags.join(' ')}`);
+  if (!entry.sortKeysWritten) writeSortKeys(store, entry.seq, doc.snippet);
+  if (!entry.fresh) store.statement(DELETE_SEARCH_ROW).run(entry.seq);
+  store.statement(INSERT_SEARCH_ROW).run(entry.seq, ...searchRowOf(doc, entry.tags), companyToken(entry.company_id));
 }
 
-const SET_SORT_KEYS = `UPDATE entries SET ${SORT_KEY_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE seq = ?`;
+/** The full-text row's title and body: the snippet's values, and the document's text with the tags. */
+export function searchRowOf(doc: DerivedDocument, tags: string[]): [title: string, body: string] {
+  return [Object.values(doc.snippet).join(' '), `${doc.searchText} ${tags.join(' ')}`];
+}
 
 /** The list's sort columns (see sort-keys.ts); the row itself is already written. */
 export function writeSortKeys(store: Store, seq: number, snippet: Record<string, string>): void {
@@ -37,29 +56,12 @@ export function writeSortKeys(store: Store, seq: number, snippet: Record<string,
   store.statement(SET_SORT_KEYS).run(...SORT_KEY_COLUMNS.map((c) => keys[c]), seq);
 }
 
-function writeReferences(store: Store, entry: { id: string; company_id: string }, doc: DerivedDocument): void {
+function writeReferences(store: Store, entry: DerivedOf, doc: DerivedDocument): void {
   const { identity: me } = doc;
-  const identity = { company_id: entry.company_id, type: me.type, uuid: me.uuid, series: me.series, code: me.code, issue_date: me.issueDate };
-  store.run(
-    store.q
-      .insertInto('entry_identities')
-      .values({ entry_id: entry.id, ...identity })
-      .onConflict((oc) => oc.column('entry_id').doUpdateSet(identity)),
-  );
-  store.run(store.q.deleteFrom('entry_refs').where('entry_id', '=', entry.id));
+  store.statement(UPSERT_IDENTITY).run(entry.id, entry.company_id, me.type, me.uuid, me.series, me.code, me.issueDate);
+  if (!entry.fresh) store.statement(DELETE_REFS).run(entry.id);
+  const insert = store.statement(INSERT_REF);
   for (const r of doc.references) {
-    store.run(
-      store.q.insertInto('entry_refs').values({
-        entry_id: entry.id,
-        context: r.context,
-        position: r.position,
-        company_id: entry.company_id,
-        uuid: r.uuid,
-        type: r.type,
-        series: r.series,
-        code: r.code,
-        issue_date: r.issueDate,
-      }),
-    );
+    insert.run(entry.id, r.context, r.position, entry.company_id, r.uuid, r.type, r.series, r.code, r.issueDate);
   }
 }

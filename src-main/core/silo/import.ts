@@ -1,66 +1,105 @@
-import { toApiError, type ErrorBody } from '../api/errors.ts';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { toApiError } from '../api/errors.ts';
+import type { Operations } from '../api/contract/index.ts';
 import type { Ctx } from '../api/handler.ts';
-import { findTwin, scannedFileHash } from './duplicates.ts';
-import { commitEntry, prepareNewEntry, type CreateEntryInput, type PreparedEntry } from './entries.ts';
+import type { ParsedInput } from '../api/operation.ts';
+import { commitOneByOne, commitSlice, type ImportResult, type OnDuplicate, type PreparedItem } from './bulk-commit.ts';
+import { prepareNewEntry } from './entries.ts';
 
-export interface ImportItem extends CreateEntryInput {
-  id?: string;
+export type { ImportResult, OnDuplicate } from './bulk-commit.ts';
+
+/** One item of an import: a new entry as POST takes it, with an optional id (the contract's item, parsed). */
+export type ImportItem = ParsedInput<Operations['importEntries']>['body']['entries'][number];
+
+export interface ImportSummary {
+  results: ImportResult[];
+  created: number;
+  existing: number;
+  duplicates: number;
+  failed: number;
 }
-
-export interface ImportResult {
-  index: number;
-  status: 'created' | 'exists' | 'duplicate' | 'error';
-  id?: string;
-  error?: ErrorBody;
-  /** another entry of the company holds the same document (same digest) or the same file bytes */
-  duplicate_of?: string;
-  duplicate_by?: 'digest' | 'file';
-}
-
-/** What to do with a document the company holds already: store it again (flagged), or leave it out. */
-export type OnDuplicate = 'store' | 'skip';
 
 /**
- * Stores many documents in one transaction, which is what makes a bulk import
- * fast (one commit instead of one per entry). Each item goes through GOBL as a
- * single POST would (built when partial, checked when complete). Each item stands alone: an invalid
- * or conflicting one is reported in its result and the others are still stored
- * (each item is its own savepoint). Replaying the same batch changes nothing.
+ * How long one slice of an import may work before it lets other requests in: GOBL's
+ * work on some items, then the transaction writing them. Well under the 50 ms no
+ * request should wait behind it.
+ */
+export const IMPORT_SLICE_MS = 20;
+/** What writing one item is first taken to cost (ms), until a slice has measured it. */
+const FIRST_WRITE_MS = 0.5;
+
+function prepareItem(ctx: Ctx, item: ImportItem, index: number): PreparedItem {
+  try {
+    return { index, p: prepareNewEntry(ctx, item.id, item) };
+  } catch (err) {
+    return { index, error: toApiError(err).toBody() };
+  }
+}
+
+/** Writes prepared items in one transaction; should the bulk write fail, the slice is written again item by item. */
+function commit(ctx: Ctx, items: PreparedItem[], onDuplicate: OnDuplicate, seenFiles: Map<string, string>): ImportResult[] {
+  const { store } = ctx.service;
+  const files = new Map(seenFiles);
+  try {
+    const results = store.tx(() => commitSlice(ctx, items, onDuplicate, files));
+    for (const [hash, id] of files) seenFiles.set(hash, id);
+    return results;
+  } catch {
+    return store.tx(() => commitOneByOne(ctx, items, onDuplicate, seenFiles));
+  }
+}
+
+function summary(results: ImportResult[]): ImportSummary {
+  const count = (s: ImportResult['status']) => results.filter((r) => r.status === s).length;
+  return { results, created: count('created'), existing: count('exists'), duplicates: count('duplicate'), failed: count('error') };
+}
+
+/**
+ * Stores many documents at once. Each item goes through GOBL as a single POST would
+ * (built when partial, checked when complete), then the batch is written in one
+ * transaction (bulk-commit.ts). Each item stands alone: an invalid or conflicting
+ * one is reported in its result and the others are still stored. Replaying the same
+ * batch changes nothing.
  *
  * A document the company already holds under another id (the same digest, or for a
  * scanned file the same bytes under any name) is a duplicate: stored and named in
  * `duplicate_of` with `store`, left out with `skip` (the caller then decides for all
  * of them at once, and sends those it wants kept again with `store`).
  */
-export function importEntries(ctx: Ctx, items: ImportItem[], onDuplicate: OnDuplicate = 'store') {
-  const { store } = ctx.service;
-  const prepared = items.map((item, index): { index: number; p?: PreparedEntry; error?: ErrorBody } => {
-    try {
-      return { index, p: prepareNewEntry(ctx, item.id, item) };
-    } catch (err) {
-      return { index, error: toApiError(err).toBody() };
-    }
-  });
+export function importEntries(ctx: Ctx, items: ImportItem[], onDuplicate: OnDuplicate = 'store'): ImportSummary {
+  const prepared = items.map((item, index) => prepareItem(ctx, item, index));
+  return summary(commit(ctx, prepared, onDuplicate, new Map()));
+}
 
-  // Files met in this call: the same bytes twice in one import are duplicates too.
+/**
+ * importEntries for a request: the same results, made in slices of about
+ * IMPORT_SLICE_MS (GOBL's work on some items, then their transaction), yielding to
+ * the event loop between slices so that a thousand-entry import never holds up
+ * another request for long. A slice stops taking items when the time spent plus what
+ * writing them will take (as the slices before measured it) reaches the budget.
+ * Items written in one slice are seen by the next, as one by one (a replayed id, a
+ * key, a digest).
+ */
+export async function importEntriesSliced(ctx: Ctx, items: ImportItem[], onDuplicate: OnDuplicate = 'store', sliceMs = IMPORT_SLICE_MS): Promise<ImportSummary> {
+  const results: ImportResult[] = [];
   const seenFiles = new Map<string, string>();
-  const results = store.tx(() =>
-    prepared.map(({ index, p, error }): ImportResult => {
-      if (!p) return { index, status: 'error', error };
-      try {
-        const replay = store.first(store.q.selectFrom('entries').select('id').where('id', '=', p.id));
-        // The same id again is a replay or a conflict (commitEntry tells), never a duplicate.
-        const twin = replay ? undefined : findTwin(ctx, p.id, p.doc, seenFiles);
-        if (twin && onDuplicate === 'skip') return { index, status: 'duplicate', duplicate_of: twin.id, duplicate_by: twin.by };
-        const { row, created } = store.tx(() => commitEntry(ctx, p));
-        const hash = scannedFileHash(p.doc);
-        if (hash && !seenFiles.has(hash)) seenFiles.set(hash, row.id);
-        return { index, status: created ? 'created' : 'exists', id: row.id, ...(twin ? { duplicate_of: twin.id, duplicate_by: twin.by } : {}) };
-      } catch (err) {
-        return { index, status: 'error', id: p.id, error: toApiError(err).toBody() };
-      }
-    }),
-  );
-  const count = (s: ImportResult['status']) => results.filter((r) => r.status === s).length;
-  return { results, created: count('created'), existing: count('exists'), duplicates: count('duplicate'), failed: count('error') };
+  let writeMsPerItem = FIRST_WRITE_MS;
+  let slice: PreparedItem[] = [];
+  // The request's body was just read and checked in this same turn: let others in before the first slice.
+  await nextTurn();
+  let started = performance.now();
+  for (let index = 0; index < items.length; index++) {
+    slice.push(prepareItem(ctx, items[index], index));
+    const last = index === items.length - 1;
+    if (last || performance.now() - started + slice.length * writeMsPerItem >= sliceMs) {
+      const writing = performance.now();
+      results.push(...commit(ctx, slice, onDuplicate, seenFiles));
+      // Followed closely, so one slow write (a checkpoint) does not shrink the slices for good.
+      writeMsPerItem = 0.5 * writeMsPerItem + 0.5 * ((performance.now() - writing) / slice.length);
+      slice = [];
+      if (!last) await nextTurn();
+      started = performance.now();
+    }
+  }
+  return summary(results);
 }

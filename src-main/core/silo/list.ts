@@ -1,12 +1,11 @@
-import { sql, type SelectQueryBuilder } from 'kysely';
-import type { EntrySort } from '../api/contract/silo.ts';
+import type { Operations } from '../api/contract/index.ts';
 import { decodeCursor, encodeCursor } from '../api/cursor.ts';
-import { keysetPage } from '../api/keyset-page.ts';
+import { notFound } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
-import type { Tables } from '../db/tables.ts';
-import { entryViews, type EntryRow, type EntryView } from './entry-view.ts';
-import { requireEntryRow } from './entries.ts';
-import type { EntryFilter } from './entry-filters.ts';
+import type { ParsedInput } from '../api/operation.ts';
+import type { Store } from '../db/store.ts';
+import { entryViews, VIEW_COLUMNS, type EntryView, type ViewRow } from './entry-view.ts';
+import { filterSql } from './entry-filters.ts';
 import { sortedPage } from './sorted-page.ts';
 
 export interface PageQuery {
@@ -25,16 +24,9 @@ export interface EntryPage {
   created_at?: string;
 }
 
-type EntryQuery = SelectQueryBuilder<Tables, 'entries', EntryRow>;
-
-function page(ctx: Ctx, scope: string, base: EntryQuery, q: PageQuery): Omit<EntryPage, 'folder'> {
-  const { rows, nextCursor } = keysetPage(ctx.service, scope, base, q);
-  return pageOf(ctx, rows, nextCursor, q);
-}
-
-function pageOf(ctx: Ctx, rows: EntryRow[], nextCursor: string | undefined, q: PageQuery): Omit<EntryPage, 'folder'> {
+function pageOf(ctx: Ctx, rows: ViewRow[], nextCursor: string | undefined, q: PageQuery, contexts?: Map<string, string>): Omit<EntryPage, 'folder'> {
   return {
-    list: entryViews(ctx.service.store, rows, false),
+    list: entryViews(ctx.service.store, rows, false, contexts),
     limit: q.limit,
     ...(q.cursor ? { cursor: q.cursor } : {}),
     ...(nextCursor ? { next_cursor: nextCursor } : {}),
@@ -42,14 +34,42 @@ function pageOf(ctx: Ctx, rows: EntryRow[], nextCursor: string | undefined, q: P
   };
 }
 
-export interface ListQuery extends PageQuery, EntryFilter {
-  /** the column to order by (created_at unless said); see sorted-page.ts */
-  sort?: EntrySort;
+/**
+ * The keyset conditions of a page over (created_at, id) of `e`: the created_at bound
+ * and the cursor's position. Fixed SQL text; the values are bound.
+ */
+function keysetWhere(cursorSecret: Buffer, scope: string, q: PageQuery, where: string[], params: unknown[]): void {
+  if (q.created_at) {
+    where.push(`e.created_at ${q.ascending ? '>=' : '<='} ?`);
+    params.push(new Date(q.created_at).toISOString());
+  }
+  if (q.cursor) {
+    const pos = decodeCursor(cursorSecret, scope, q.cursor);
+    where.push(`(e.created_at, e.id) ${q.ascending ? '>' : '<'} (?, ?)`);
+    params.push(pos.at, pos.id);
+  }
 }
+
+/** The page's rows, without the one past its end, and the cursor to the next page when there is one. */
+function keysetRows<R extends ViewRow>(ctx: Ctx, scope: string, rows: R[], limit: number): { rows: R[]; nextCursor?: string } {
+  const more = rows.length > limit;
+  if (more) rows.pop();
+  const last = rows[rows.length - 1];
+  if (!more || !last) return { rows };
+  return { rows, nextCursor: encodeCursor(ctx.service.cursorSecret, scope, { at: last.created_at, id: last.id }) };
+}
+
+/** The list's query as the contract parses it (the filters, `sort` and the page), with the page size its handler checked. */
+export type ListQuery = Omit<ParsedInput<Operations['listEntries']>['query'], 'limit'> & { limit: number };
+
+/** The related list's query as the contract parses it, with the page size its handler checked. */
+export type RelatedQuery = Omit<ParsedInput<Operations['listRelated']>['query'], 'limit'> & { limit: number };
 
 /**
  * The company's entries, filtered, newest first or ordered by a column, a keyset page
- * at a time. The cursor is bound to the filters and the order it was made for.
+ * at a time. The cursor is bound to the filters and the order it was made for. Rows
+ * are read without their documents (a list shows none) with one prepared statement
+ * per shape of query.
  */
 export function listEntries(ctx: Ctx, q: ListQuery): EntryPage {
   const sort = q.sort ?? 'created_at';
@@ -59,18 +79,53 @@ export function listEntries(ctx: Ctx, q: ListQuery): EntryPage {
     const { rows, nextCursor } = sortedPage(ctx, scope, q, { sort, ascending: q.ascending, limit: q.limit, cursor: q.cursor, created_at: q.created_at });
     return { ...pageOf(ctx, rows, nextCursor, q), ...folder };
   }
-  const { store } = ctx.service;
-  let base = store.q.selectFrom('entries').selectAll('entries').where('entries.company_id', '=', ctx.caller.companyId);
-  if (q.folder !== undefined) base = base.where('entries.folder', '=', q.folder);
-  if (q.state !== undefined) base = base.where('entries.state', '=', q.state);
-  if (q.tag !== undefined) {
-    const tag = q.tag;
-    base = base.where(sql<boolean>`EXISTS (SELECT 1 FROM json_each(entries.tags) WHERE json_each.value = ${tag})`);
-  }
-  if (q.date_from !== undefined) base = base.where('entries.issue_date', '>=', q.date_from);
-  if (q.date_to !== undefined) base = base.where('entries.issue_date', '<=', q.date_to);
-  if (q.doc_uuid !== undefined) base = base.where('entries.doc_uuid', '=', q.doc_uuid);
-  return { ...page(ctx, scope, base, q), ...folder };
+  const filters = filterSql(q, 'e');
+  const where = ['e.company_id = ?', ...filters.where];
+  const params: unknown[] = [ctx.caller.companyId, ...filters.params];
+  keysetWhere(ctx.service.cursorSecret, scope, q, where, params);
+  const dir = q.ascending ? 'ASC' : 'DESC';
+  const rows = ctx.service.store
+    .statement(`SELECT ${VIEW_COLUMNS} FROM entries e WHERE ${where.join(' AND ')} ORDER BY e.created_at ${dir}, e.id ${dir} LIMIT ?`)
+    .all(...params, q.limit + 1) as ViewRow[];
+  const page = keysetRows(ctx, scope, rows, q.limit);
+  return { ...pageOf(ctx, page.rows, page.nextCursor, q), ...folder };
+}
+
+const ENTRY_OF_COMPANY = 'SELECT id, doc_uuid FROM entries WHERE id = ? AND company_id = ?';
+const IDENTITY_OF = 'SELECT type, series, code, issue_date FROM entry_identities WHERE entry_id = ?';
+
+/** The entries naming this one by uuid (its id or its document's uuid). */
+const MENTIONING = 'SELECT entry_id, context FROM mentions WHERE company_id = ? AND uuid IN (?, ?)';
+const MENTIONING_UUID = 'SELECT entry_id, context FROM mentions WHERE company_id = ? AND uuid = ?';
+/** The entries naming this one by code; a reference's series, date and type narrow the match only when it states them. */
+const NAMING_BY_CODE = `SELECT entry_id, context FROM entry_refs WHERE company_id = ? AND code = ?
+  AND (series IS NULL OR series = ?) AND (issue_date IS NULL OR issue_date = ?) AND (type IS NULL OR type = ?)`;
+/** The entries this one names by their document's uuid, or by their entry id. */
+const NAMED_BY_UUID = `SELECT n.id, r.context FROM entry_refs r
+  CROSS JOIN entries n ON n.company_id = r.company_id AND n.doc_uuid = r.uuid WHERE r.entry_id = ? AND r.uuid IS NOT NULL`;
+const NAMED_BY_ID = `SELECT n.id, r.context FROM entry_refs r
+  CROSS JOIN entries n ON n.id = r.uuid AND +n.company_id = r.company_id WHERE r.entry_id = ? AND r.uuid IS NOT NULL`;
+/** The entries this one names by code (with the series, date and type the reference states). */
+const NAMED_BY_CODE = `SELECT i.entry_id, r.context FROM entry_refs r
+  CROSS JOIN entry_identities i ON i.company_id = r.company_id AND i.code = r.code
+    AND (r.series IS NULL OR i.series = r.series) AND (r.issue_date IS NULL OR i.issue_date = r.issue_date)
+    AND (r.type IS NULL OR i.type = r.type)
+  WHERE r.entry_id = ? AND r.code IS NOT NULL`;
+
+/**
+ * The related entries' SQL. The hits are collected first (MATERIALIZED) and the
+ * entries are then looked up by id, in that order (CROSS JOIN fixes it, and no
+ * company index is offered for the look-up): whatever SQLite's statistics say, the
+ * work grows with the entry's relations and never with the company's entries. (Left
+ * to choose, SQLite once walked every entry of the company through the digest index
+ * and probed the hits for each; test/api/perf-plans.test.ts holds the plan.)
+ */
+export function relatedSql(branches: string[], where: string[], ascending: boolean): string {
+  const dir = ascending ? 'ASC' : 'DESC';
+  return `WITH hits(entry_id, context) AS MATERIALIZED (${branches.join(' UNION ALL ')})
+    SELECT ${VIEW_COLUMNS}, min(h.context) AS related_context FROM hits h CROSS JOIN entries e ON e.id = h.entry_id
+    WHERE ${where.join(' AND ')}
+    GROUP BY e.id ORDER BY e.created_at ${dir}, e.id ${dir} LIMIT ?`;
 }
 
 /**
@@ -79,114 +134,72 @@ export function listEntries(ctx: Ctx, q: ListQuery): EntryPage {
  * series and issue date they give) and those its own document references
  * (`preceding`, a payment's `lines[].document`, `ordering`…), by uuid or code.
  * Only the company's entries; `context` is where the reference sits. Every branch
- * is an index lookup (mentions by uuid, references and identities by code or uuid),
- * so the work grows with the entry's relations, never with the company's entries;
- * the page is a keyset on the related entry's (created_at, id). With `uuid`, only
- * entries mentioning that uuid.
+ * is an index lookup (mentions by uuid, references and identities by code, entries
+ * by id or document uuid); the page is a keyset on the related entry's
+ * (created_at, id). With `uuid`, only entries mentioning that uuid.
  */
-export function listRelated(ctx: Ctx, id: string, q: PageQuery & { uuid?: string; context?: string }): EntryPage {
-  const { store, cursorSecret } = ctx.service;
-  const entry = requireEntryRow(ctx, id);
-  const company = ctx.caller.companyId;
+export function listRelated(ctx: Ctx, id: string, q: RelatedQuery): EntryPage {
+  const query = relatedQuery(ctx.service.store, ctx.caller.companyId, id, q, ctx.service.cursorSecret);
+  if (!query) throw notFound(`entry ${id}`);
+  const rows = ctx.service.store.statement(query.sql).all(...query.params) as Array<ViewRow & { related_context: string }>;
+  const page = keysetRows(ctx, query.scope, rows, q.limit);
+  const contexts = new Map(page.rows.map((r) => [r.id, String(r.related_context)]));
+  return pageOf(ctx, page.rows.map(({ related_context: _c, ...row }) => row), page.nextCursor, q, contexts);
+}
+
+/**
+ * The SQL and values of a page of entries related to `id` (undefined: no such entry
+ * in the company), with the cursor scope. Exported for the benchmark's yardstick,
+ * which runs the very same statement.
+ */
+export function relatedQuery(
+  store: Store,
+  company: string,
+  id: string,
+  q: Omit<RelatedQuery, 'limit'> & { limit: number },
+  cursorSecret: Buffer,
+): { sql: string; params: unknown[]; scope: string } | undefined {
+  const entry = store.statement(ENTRY_OF_COMPANY).get(id, company) as { id: string; doc_uuid: string | null } | undefined;
+  if (!entry) return undefined;
   const scope = JSON.stringify(['related', company, id, q.uuid, q.context, q.ascending, q.created_at]);
-  const dir = q.ascending ? 'ASC' : 'DESC';
 
   const branches: string[] = [];
   const params: unknown[] = [];
-  const branch = (sqlText: string, ...values: unknown[]) => {
-    branches.push(sqlText);
-    params.push(...values);
-  };
   if (q.uuid !== undefined) {
-    branch('SELECT entry_id, context FROM mentions WHERE company_id = ? AND uuid = ?', company, q.uuid);
+    branches.push(MENTIONING_UUID);
+    params.push(company, q.uuid);
   } else {
-    branch('SELECT entry_id, context FROM mentions WHERE company_id = ? AND uuid IN (?, ?)', company, entry.id, entry.doc_uuid ?? entry.id);
-    const me = store.first(store.q.selectFrom('entry_identities').selectAll().where('entry_id', '=', id));
+    branches.push(MENTIONING);
+    params.push(company, entry.id, entry.doc_uuid ?? entry.id);
+    const me = store.statement(IDENTITY_OF).get(id) as { type: string | null; series: string | null; code: string | null; issue_date: string | null } | undefined;
     if (me?.code) {
-      // A reference's series, date and type narrow the match only when it states them.
-      branch(
-        `SELECT entry_id, context FROM entry_refs WHERE company_id = ? AND code = ?
-           AND (series IS NULL OR series = ?) AND (issue_date IS NULL OR issue_date = ?) AND (type IS NULL OR type = ?)`,
-        company, me.code, me.series, me.issue_date, me.type,
-      );
+      branches.push(NAMING_BY_CODE);
+      params.push(company, me.code, me.series, me.issue_date, me.type);
     }
-    branch(
-      `SELECT i.entry_id, r.context FROM entry_refs r
-         JOIN entry_identities i ON i.company_id = r.company_id AND i.uuid = r.uuid
-       WHERE r.entry_id = ? AND r.uuid IS NOT NULL`,
-      id,
-    );
-    branch(
-      `SELECT e.id, r.context FROM entry_refs r JOIN entries e ON e.id = r.uuid AND e.company_id = r.company_id
-       WHERE r.entry_id = ? AND r.uuid IS NOT NULL`,
-      id,
-    );
-    branch(
-      `SELECT i.entry_id, r.context FROM entry_refs r
-         JOIN entry_identities i ON i.company_id = r.company_id AND i.code = r.code
-           AND (r.series IS NULL OR i.series = r.series) AND (r.issue_date IS NULL OR i.issue_date = r.issue_date)
-           AND (r.type IS NULL OR i.type = r.type)
-       WHERE r.entry_id = ? AND r.code IS NOT NULL`,
-      id,
-    );
+    branches.push(NAMED_BY_UUID, NAMED_BY_ID, NAMED_BY_CODE);
+    params.push(id, id, id);
   }
 
-  const where: string[] = ['e.company_id = ?', 'e.id <> ?'];
-  const whereParams: unknown[] = [company, id];
+  // `+` keeps SQLite from reaching the entries through a company index: each is looked up by its id.
+  const where: string[] = ['+e.company_id = ?', 'e.id <> ?', 'e.trashed_at IS NULL'];
+  params.push(company, id);
   if (q.context !== undefined) {
     where.push('h.context = ?');
-    whereParams.push(q.context);
+    params.push(q.context);
   }
-  if (q.created_at) {
-    where.push(`e.created_at ${q.ascending ? '>=' : '<='} ?`);
-    whereParams.push(new Date(q.created_at).toISOString());
-  }
-  if (q.cursor) {
-    const pos = decodeCursor(cursorSecret, scope, q.cursor);
-    where.push(`(e.created_at, e.id) ${q.ascending ? '>' : '<'} (?, ?)`);
-    whereParams.push(pos.at, pos.id);
-  }
-  // Every piece of SQL text is fixed here; all values are bound.
-  const rows = store
-    .statement(
-      `WITH hits(entry_id, context) AS (${branches.join(' UNION ALL ')})
-       SELECT e.*, min(h.context) AS related_context FROM hits h JOIN entries e ON e.id = h.entry_id
-       WHERE ${where.join(' AND ')}
-       GROUP BY e.id ORDER BY e.created_at ${dir}, e.id ${dir} LIMIT ?`,
-    )
-    .all(...params, ...whereParams, q.limit + 1) as Array<EntryRow & { related_context: string }>;
-  const more = rows.length > q.limit;
-  if (more) rows.pop();
-  const contexts = new Map(rows.map((r) => [r.id, String(r.related_context)]));
-  const last = rows[rows.length - 1];
-  return {
-    list: entryViews(store, rows.map(({ related_context: _c, ...row }) => row), false, contexts),
-    limit: q.limit,
-    ...(q.cursor ? { cursor: q.cursor } : {}),
-    ...(more && last ? { next_cursor: encodeCursor(cursorSecret, scope, { at: last.created_at, id: last.id }) } : {}),
-    ...(q.created_at ? { created_at: q.created_at } : {}),
-  };
+  keysetWhere(cursorSecret, scope, q, where, params);
+  params.push(q.limit + 1);
+  return { sql: relatedSql(branches, where, q.ascending), params, scope };
 }
 
+/** Kept by triggers as entries come, go and move (scale-migration.ts): a few rows, never a count of every entry. */
+const FOLDER_COUNTS = 'SELECT folder, count FROM entry_folder_counts WHERE company_id = ? AND count > 0 ORDER BY folder';
+const TAG_COUNTS = 'SELECT tag, count FROM entry_tag_counts WHERE company_id = ? AND count > 0 ORDER BY count DESC, tag';
+
 export function listFolders(ctx: Ctx): { list: Array<{ folder: string; count: number }> } {
-  const { store } = ctx.service;
-  const list = store.all(
-    store.q
-      .selectFrom('entries')
-      .select(['folder', (eb) => eb.fn.countAll<number>().as('count')])
-      .where('company_id', '=', ctx.caller.companyId)
-      .groupBy('folder')
-      .orderBy('folder'),
-  );
-  return { list };
+  return { list: ctx.service.store.statement(FOLDER_COUNTS).all(ctx.caller.companyId) as Array<{ folder: string; count: number }> };
 }
 
 export function listTags(ctx: Ctx): { list: Array<{ tag: string; count: number }> } {
-  const rows = ctx.service.store
-    .statement(
-      `SELECT json_each.value AS tag, count(*) AS count FROM entries, json_each(entries.tags)
-       WHERE entries.company_id = ? GROUP BY json_each.value ORDER BY count DESC, tag`,
-    )
-    .all(ctx.caller.companyId) as Array<{ tag: string; count: number }>;
-  return { list: rows };
+  return { list: ctx.service.store.statement(TAG_COUNTS).all(ctx.caller.companyId) as Array<{ tag: string; count: number }> };
 }

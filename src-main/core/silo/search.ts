@@ -1,56 +1,102 @@
+import type { Operations } from '../api/contract/index.ts';
 import type { Ctx } from '../api/handler.ts';
-import { entryViews, type EntryRow, type EntryView } from './entry-view.ts';
-import { filterSql, type EntryFilter } from './entry-filters.ts';
+import type { Store } from '../db/store.ts';
+import type { ParsedInput } from '../api/operation.ts';
+import { entryViews, VIEW_COLUMNS, type EntryView, type ViewRow } from './entry-view.ts';
+import { filterSql } from './entry-filters.ts';
+import { companyToken } from './scale-migration.ts';
+
+/** Words of fewer characters are matched whole, not as prefixes: "s"* stands for every word with an s, a merge of half the index. */
+export const PREFIX_MIN = 3;
 
 /**
  * Turns what a person types into a safe FTS5 query: words are quoted (so no FTS
  * syntax from the input is ever interpreted) and the last one is a prefix, for
- * search as you type. "SAMPLE-001" becomes "sample" "001"* (a phrase-like AND).
+ * search as you type (when it has PREFIX_MIN characters or more). "SAMPLE-001" becomes
+ * "sample" "001"* (a phrase-like AND). Only the document's columns are searched,
+ * never the company column.
  */
 export function ftsQueryOf(text: string): string | undefined {
   const words = text.normalize('NFKC').match(/[\p{L}\p{N}]+/gu)?.slice(0, 12);
   if (!words || words.length === 0) return undefined;
-  return words.map((w, i) => `"${w}"${i === words.length - 1 ? '*' : ''}`).join(' ');
+  const prefix = (w: string, i: number) => (i === words.length - 1 && [...w].length >= PREFIX_MIN ? '*' : '');
+  return `{title body} : (${words.map((w, i) => `"${w}"${prefix(w, i)}`).join(' ')})`;
 }
 
-export interface SearchQuery extends EntryFilter {
-  q: string;
-  limit: number;
-  offset: number;
+/** The FTS5 query for `text` within one company's entries (its token is in the index's company column). */
+export function companyFtsQuery(companyId: string, text: string): string | undefined {
+  const match = ftsQueryOf(text);
+  return match && `company : "${companyToken(companyId)}" AND ${match}`;
+}
+
+/** The search's query as the contract parses it, with the text (`q` or `query`) and the page size as its handler settled them. */
+export type SearchQuery = Omit<ParsedInput<Operations['searchEntries']>['query'], 'q' | 'query' | 'limit'> & { q: string; limit: number };
+
+/**
+ * The SQL of a page of full-text hits: the company's hits in the index's own rowid
+ * order, newest first, so the walk stops at the page's end however many there are;
+ * then only the page's entries are read in full, by rowid. With filters, each hit
+ * walked is checked against its entry row. `excluded`: exact-number matches already
+ * on the page.
+ *
+ * Not ranked by relevance: bm25 needs how many documents hold each word, which FTS5
+ * counts by reading the word's whole list (and the company's token is in every one
+ * of its entries); a common word in half of a million entries took seconds and held
+ * every other request up. Newest first costs the page, whatever the word.
+ */
+export function searchSql(filters: string[], excluded: number): string {
+  const exclude = excluded > 0 ? `AND f.rowid NOT IN (${Array(excluded).fill('?').join(', ')})` : '';
+  const page = filters.length === 0
+    ? `SELECT f.rowid AS seq FROM entries_fts f WHERE entries_fts MATCH ? ${exclude} ORDER BY f.rowid DESC LIMIT ? OFFSET ?`
+    : `SELECT f.rowid AS seq FROM entries_fts f CROSS JOIN entries e ON e.seq = f.rowid
+       WHERE entries_fts MATCH ? ${filters.map((w) => `AND ${w}`).join(' ')} ${exclude} ORDER BY f.rowid DESC LIMIT ? OFFSET ?`;
+  return `WITH page AS MATERIALIZED (${page})
+    SELECT ${VIEW_COLUMNS} FROM page p CROSS JOIN entries e ON e.seq = p.seq WHERE +e.company_id = ?
+    ORDER BY p.seq DESC`;
 }
 
 /**
- * Full-text search, best first: entries whose number is exactly what was typed
- * (`EXPORT-001`, as code or as series-code, in the case typed or upper-cased) come
- * before every other hit, then the full-text hits by rank. Pages are offsets into
- * that one order; the exact ones are left out of the full-text part on every page.
+ * Full-text search: entries whose number is exactly what was typed (`EXPORT-001`, as
+ * code or as series-code, in the case typed or upper-cased) come before every other
+ * hit, then the full-text hits, newest first. Pages are offsets into that one order;
+ * the exact ones are left out of the full-text part on every page.
  */
 export function searchEntries(ctx: Ctx, q: SearchQuery): { list: EntryView[]; q: string; limit: number; offset: number; next_offset?: number } {
   const { store } = ctx.service;
-  const match = ftsQueryOf(q.q);
-  if (!match) return { list: [], q: q.q, limit: q.limit, offset: q.offset };
-  const filters = filterSql(q, 'e');
-  const exact = exactNumberMatches(ctx, q.q, filters);
-  const exactPart = exact.slice(q.offset, q.offset + q.limit);
-  const ftsOffset = Math.max(0, q.offset - exact.length);
-  const ftsLimit = q.limit - exactPart.length;
-  const exclude = exact.length ? `AND e.id NOT IN (${exact.map(() => '?').join(', ')})` : '';
-  // Each filter is a fixed SQL fragment with a bound value: nothing from the query string enters the SQL text.
-  const rows = store
-    .statement(
-      `SELECT e.* FROM entries_fts f JOIN entries e ON e.seq = f.rowid
-       WHERE entries_fts MATCH ? AND e.company_id = ? ${filters.where.map((w) => `AND ${w}`).join(' ')} ${exclude}
-       ORDER BY f.rank, e.created_at DESC LIMIT ? OFFSET ?`,
-    )
-    .all(match, ctx.caller.companyId, ...filters.params, ...exact.map((r) => r.id), ftsLimit + 1, ftsOffset) as EntryRow[];
-  const more = rows.length > ftsLimit;
+  const plan = searchQuery(store, ctx.caller.companyId, q);
+  if (!plan) return { list: [], q: q.q, limit: q.limit, offset: q.offset };
+  const rows = store.statement(plan.sql).all(...plan.params) as ViewRow[];
+  const more = rows.length > plan.ftsLimit;
   if (more) rows.pop();
   return {
-    list: entryViews(store, [...exactPart, ...rows]),
+    list: entryViews(store, [...plan.exactPart, ...rows]),
     q: q.q,
     limit: q.limit,
     offset: q.offset,
     ...(more ? { next_offset: q.offset + q.limit } : {}),
+  };
+}
+
+/**
+ * A search's exact-number matches on the page, and the SQL and values of its
+ * full-text part (one row past `ftsLimit` says there is a next page); undefined when
+ * the text holds no word. Exported for the benchmark's yardstick, which runs the very
+ * same statements.
+ */
+export function searchQuery(store: Store, company: string, q: SearchQuery): { exactPart: ViewRow[]; ftsLimit: number; sql: string; params: unknown[] } | undefined {
+  const match = companyFtsQuery(company, q.q);
+  if (!match) return undefined;
+  const filters = filterSql(q, 'e', false); // a trashed entry has no search row or identity to be found by (trash.ts)
+  const exact = exactNumberMatches(store, company, q.q, filters);
+  const exactPart = exact.slice(q.offset, q.offset + q.limit);
+  const ftsOffset = Math.max(0, q.offset - exact.length);
+  const ftsLimit = q.limit - exactPart.length;
+  // Each filter is a fixed SQL fragment with a bound value: nothing from the query string enters the SQL text.
+  return {
+    exactPart,
+    ftsLimit,
+    sql: searchSql(filters.where, exact.length),
+    params: [match, ...filters.params, ...exact.map((r) => r.seq), ftsLimit + 1, ftsOffset, company],
   };
 }
 
@@ -61,7 +107,7 @@ const EXACT_MAX = 20;
  * or series and code joined by a dash (`FV-2026-0001` is series FV, code 2026-0001, or
  * series FV-2026, code 0001). Each candidate is an index lookup on the identity's code.
  */
-function exactNumberMatches(ctx: Ctx, text: string, filters: { where: string[]; params: unknown[] }): EntryRow[] {
+function exactNumberMatches(store: Store, company: string, text: string, filters: { where: string[]; params: unknown[] }): Array<ViewRow & { seq: number }> {
   const typed = text.trim();
   if (typed === '' || typed.length > 100) return [];
   const candidates = new Map<string, { series: string | null; code: string }>();
@@ -73,11 +119,11 @@ function exactNumberMatches(ctx: Ctx, text: string, filters: { where: string[]; 
   }
   const branches = [...candidates.values()].map((c) => (c.series === null ? 'i.code = ?' : '(i.code = ? AND i.series = ?)'));
   const values = [...candidates.values()].flatMap((c) => (c.series === null ? [c.code] : [c.code, c.series]));
-  return ctx.service.store
+  return store
     .statement(
-      `SELECT e.* FROM entry_identities i JOIN entries e ON e.id = i.entry_id
+      `SELECT ${VIEW_COLUMNS}, e.seq FROM entry_identities i JOIN entries e ON e.id = i.entry_id
        WHERE i.company_id = ? AND (${branches.join(' OR ')}) ${filters.where.map((w) => `AND ${w}`).join(' ')}
        ORDER BY e.created_at DESC, e.id DESC LIMIT ${EXACT_MAX}`,
     )
-    .all(ctx.caller.companyId, ...values, ...filters.params) as EntryRow[];
+    .all(company, ...values, ...filters.params) as Array<ViewRow & { seq: number }>;
 }

@@ -2,7 +2,7 @@ import type { EntrySort } from '../api/contract/silo.ts';
 import { badRequest } from '../api/errors.ts';
 import { decodeCursor, encodeCursor } from '../api/cursor.ts';
 import type { Ctx } from '../api/handler.ts';
-import type { EntryRow } from './entry-view.ts';
+import { VIEW_COLUMNS, type ViewRow } from './entry-view.ts';
 import { filterSql, type EntryFilter } from './entry-filters.ts';
 
 export type SortBy = Exclude<EntrySort, 'created_at'>;
@@ -47,7 +47,7 @@ export interface SortedPageQuery {
  * can never fall back to scanning and sorting the whole table; filters are checked on
  * the rows the walk meets.
  */
-export function sortedPage(ctx: Ctx, scope: string, filter: EntryFilter, q: SortedPageQuery): { rows: EntryRow[]; nextCursor?: string } {
+export function sortedPage(ctx: Ctx, scope: string, filter: EntryFilter, q: SortedPageQuery): { rows: ViewRow[]; nextCursor?: string } {
   const { store, cursorSecret } = ctx.service;
   const { column, index, notNull } = SORTS[q.sort];
   const dir = q.ascending ? 'ASC' : 'DESC';
@@ -62,18 +62,20 @@ export function sortedPage(ctx: Ctx, scope: string, filter: EntryFilter, q: Sort
     params.push(new Date(q.created_at).toISOString());
   }
 
-  const rows: EntryRow[] = [];
+  // The view's columns, and the sort column the next cursor is made of.
+  const columns = `${VIEW_COLUMNS}, e.${column}`;
+  const rows: ViewRow[] = [];
   const want = q.limit + 1;
   if (!from || from.group === 'v') {
     const keyset = from ? [`(e.${column}, e.created_at, e.id) ${cmp} (?, ?, ?)`] : [];
     rows.push(
       ...(store
         .statement(
-          `SELECT e.* FROM entries e INDEXED BY ${index}
+          `SELECT ${columns} FROM entries e INDEXED BY ${index}
            WHERE ${[...where, `e.${column} IS NOT NULL`, ...keyset].join(' AND ')}
            ORDER BY e.${column} ${dir}, e.created_at ${dir}, e.id ${dir} LIMIT ?`,
         )
-        .all(...params, ...(from ? [from.value, from.at, from.id] : []), want) as EntryRow[]),
+        .all(...params, ...(from ? [from.value, from.at, from.id] : []), want) as ViewRow[]),
     );
   }
   if (rows.length < want && !notNull) {
@@ -81,16 +83,16 @@ export function sortedPage(ctx: Ctx, scope: string, filter: EntryFilter, q: Sort
     rows.push(
       ...(store
         .statement(
-          `SELECT e.* FROM entries e INDEXED BY ${index}
+          `SELECT ${columns} FROM entries e INDEXED BY ${index}
            WHERE ${[...where, `e.${column} IS NULL`, ...keyset].join(' AND ')}
            ORDER BY e.created_at ${dir}, e.id ${dir} LIMIT ?`,
         )
-        .all(...params, ...(from?.group === 'n' ? [from.at, from.id] : []), want - rows.length) as EntryRow[]),
+        .all(...params, ...(from?.group === 'n' ? [from.at, from.id] : []), want - rows.length) as ViewRow[]),
     );
   }
   const more = rows.length > q.limit;
   if (more) rows.pop();
-  const last = rows[rows.length - 1] as (EntryRow & Record<string, unknown>) | undefined;
+  const last = rows[rows.length - 1] as (ViewRow & Record<string, unknown>) | undefined;
   if (!more || !last) return { rows };
   const value = last[column] as SortValue | null;
   const position: Position = { group: value === null ? 'n' : 'v', value, at: last.created_at, id: last.id };

@@ -1,0 +1,100 @@
+// What one core spends per imported entry, on a given database, split into GOBL's work
+// (build or check, derive: prepareNewEntry) and the write (commitSlice in one
+// transaction: the row, its derived rows, its change, history and audit), beside the
+// raw insert floor: the very same rows, deleted again and written back with prepared
+// statements in one transaction, nothing computed. CPU time of this process (the
+// machine is shared; wall time would count other people's work). Run it on a copy of
+// a dataset: every round adds a batch.
+import { toApiError } from '../../src-main/core/api/errors.ts';
+import type { Ctx } from '../../src-main/core/api/handler.ts';
+import type { Service } from '../../src-main/core/service.ts';
+import { commitSlice, type PreparedItem } from '../../src-main/core/silo/bulk-commit.ts';
+import { searchRowOf } from '../../src-main/core/silo/derived-index.ts';
+import { prepareNewEntry } from '../../src-main/core/silo/entries.ts';
+import { companyToken } from '../../src-main/core/silo/scale-migration.ts';
+import type { BenchEntry } from './entries.ts';
+
+export interface ImportCost {
+  entries: number;
+  /** CPU ms of GOBL and derivation (prepareNewEntry) */
+  goblMs: number;
+  /** CPU ms of writing (commitSlice and its commit) */
+  writeMs: number;
+  /** CPU ms of writing the same rows raw (and committing) */
+  floorMs: number;
+}
+
+type Row = Record<string, unknown>;
+
+const cpuMs = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+const insertSql = (table: string, row: Row) =>
+  `INSERT INTO ${table} (${Object.keys(row).join(', ')}) VALUES (${Object.keys(row).map(() => '?').join(', ')})`;
+
+// Every row an import writes for an entry, by the table it goes to (entry_states is written by a trigger on entries).
+const CAPTURED: Array<[table: string, select: string, remove: string]> = [
+  ['entries', 'SELECT * FROM entries WHERE id IN (SELECT value FROM json_each(?)) ORDER BY seq', 'DELETE FROM entries WHERE id IN (SELECT value FROM json_each(?))'],
+  ['mentions', 'SELECT * FROM mentions WHERE entry_id IN (SELECT value FROM json_each(?))', 'DELETE FROM mentions WHERE entry_id IN (SELECT value FROM json_each(?))'],
+  ['entry_identities', 'SELECT * FROM entry_identities WHERE entry_id IN (SELECT value FROM json_each(?))', 'DELETE FROM entry_identities WHERE entry_id IN (SELECT value FROM json_each(?))'],
+  ['entry_refs', 'SELECT * FROM entry_refs WHERE entry_id IN (SELECT value FROM json_each(?))', 'DELETE FROM entry_refs WHERE entry_id IN (SELECT value FROM json_each(?))'],
+  [
+    'sync_changes',
+    `SELECT company_id, kind, record_id, version, deleted, origin, remote_version, synced_version, at FROM sync_changes
+     WHERE kind = 'entry' AND record_id IN (SELECT value FROM json_each(?))`,
+    `DELETE FROM sync_changes WHERE kind = 'entry' AND record_id IN (SELECT value FROM json_each(?))`,
+  ],
+  ['entry_versions', 'SELECT * FROM entry_versions WHERE entry_id IN (SELECT value FROM json_each(?))', 'DELETE FROM entry_versions WHERE entry_id IN (SELECT value FROM json_each(?))'],
+  ['entry_states', '', 'DELETE FROM entry_states WHERE entry_id IN (SELECT value FROM json_each(?))'],
+  // Append-only: its rows stay, and the floor appends the same ones again (new seq, same hash).
+  [
+    'audit_log',
+    `SELECT company_id, at, via, actor_id, actor_name, operation, action, target_kind, target_id, detail, hash FROM audit_log
+     WHERE target_kind = 'entry' AND target_id IN (SELECT value FROM json_each(?))`,
+    '',
+  ],
+];
+
+/** One round: import `batch` (timed in two parts), take what it wrote out again, write the same rows raw (timed). */
+export function importCostRound(service: Service, companyId: string, batch: BenchEntry[]): ImportCost {
+  const { store } = service;
+  const db = store.sqlite;
+  const ctx: Ctx = { service, caller: { companyId, kind: 'owner' } };
+
+  const t0 = cpuMs();
+  const prepared: PreparedItem[] = batch.map((e, index) => {
+    try {
+      return { index, p: prepareNewEntry(ctx, e.id, { data: e.data }) };
+    } catch (err) {
+      return { index, error: toApiError(err).toBody() };
+    }
+  });
+  const t1 = cpuMs();
+  const results = store.tx(() => commitSlice(ctx, prepared, 'store', new Map()));
+  const t2 = cpuMs();
+  const failed = results.filter((r) => r.status !== 'created');
+  if (failed.length > 0) throw new Error(`${failed.length} entries not created: ${JSON.stringify(failed[0])}`);
+
+  // What was written, then out again (not timed).
+  const ids = JSON.stringify(batch.map((e) => e.id));
+  const rows = new Map<string, Row[]>();
+  for (const [table, select] of CAPTURED) if (select) rows.set(table, db.prepare(select).all(ids) as Row[]);
+  const bySeq = new Map(prepared.map((p) => [p.p!.id, p.p!]));
+  const search = rows.get('entries')!.map((e) => [e.seq, ...searchRowOf(bySeq.get(String(e.id))!.doc, JSON.parse(String(e.tags))), companyToken(companyId)]);
+  db.transaction(() => {
+    for (const e of rows.get('entries')!) db.prepare('DELETE FROM entries_fts WHERE rowid = ?').run(e.seq);
+    for (const [, , remove] of CAPTURED) if (remove) db.prepare(remove).run(ids);
+  })();
+
+  const statements = [...rows].filter(([, list]) => list.length > 0).map(([table, list]) => ({ list, stmt: db.prepare(insertSql(table, list[0])) }));
+  const fts = db.prepare('INSERT INTO entries_fts (rowid, title, body, company) VALUES (?, ?, ?, ?)');
+  const t3 = cpuMs();
+  db.transaction(() => {
+    for (const { list, stmt } of statements) for (const r of list) stmt.run(Object.values(r));
+    for (const r of search) fts.run(r);
+  }).immediate();
+  const t4 = cpuMs();
+  return { entries: batch.length, goblMs: t1 - t0, writeMs: t2 - t1, floorMs: t4 - t3 };
+}

@@ -1,0 +1,208 @@
+// The same-bytes yardstick: plain node:http over raw better-sqlite3, doing the work the
+// service does for the reads the benchmarks time, and nothing else: the Host check,
+// the bearer token's look-up (SHA-256, then the tokens table, cached as the service
+// caches it), the same SQL (rows, then their attachments and meta), the same cursor
+// HMAC, and byte-identical JSON. What the service takes beyond this is what its
+// framework, validation and layering cost. The SQL of related and search is the
+// service's own (relatedQuery, searchQuery), so both sides always run the same
+// statements with the same values, and a row
+// becomes JSON through the service's own view function (entry-view.ts), so the bytes
+// stay the same while the API's shape evolves.
+import Database from 'better-sqlite3';
+import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { entryView, VIEW_COLUMNS } from '../../src-main/core/silo/entry-view.ts';
+import { Store } from '../../src-main/core/db/store.ts';
+import { relatedQuery } from '../../src-main/core/silo/list.ts';
+import { searchQuery } from '../../src-main/core/silo/search.ts';
+
+type Row = Record<string, any>;
+
+interface Caller {
+  companyId: string;
+}
+
+class NotFound extends Error {}
+
+export interface Yardstick {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startYardstick(dbFile: string): Promise<Yardstick> {
+  const db = new Database(dbFile, { readonly: true });
+  db.pragma('cache_size = -32000');
+  db.pragma('temp_store = MEMORY');
+  // Only for its cache of prepared statements: no Kysely is used here.
+  const raw = new Store(db);
+  const secretHex = (db.prepare(`SELECT value FROM settings WHERE key = 'cursor_secret'`).get() as { value: string }).value;
+  const secret = Buffer.from(secretHex, 'hex');
+  const key: KeyObject = createSecretKey(secret);
+
+  const tokenByHash = db.prepare('SELECT company_id, hash, revoked_at FROM tokens WHERE hash = ?');
+  const tokens = new Map<string, Caller>();
+  const authenticate = (header: string | undefined): Caller | undefined => {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+    if (!match) return undefined;
+    const hash = createHash('sha256').update(match[1]).digest('hex');
+    const hit = tokens.get(hash);
+    if (hit) return hit;
+    const row = tokenByHash.get(hash) as { company_id: string; hash: string; revoked_at: string | null } | undefined;
+    if (!row || row.revoked_at || !timingSafeEqual(Buffer.from(row.hash), Buffer.from(hash))) return undefined;
+    const caller = { companyId: row.company_id };
+    tokens.set(hash, caller);
+    return caller;
+  };
+
+  const sign = (scope: string, payload: string) => createHmac('sha256', key).update(scope).update('\0').update(payload).digest('base64url').slice(0, 22);
+  const encodeCursor = (scope: string, at: string, id: string) => {
+    const payload = Buffer.from(JSON.stringify([at, id])).toString('base64url');
+    return `${payload}.${sign(scope, payload)}`;
+  };
+  const decodeCursor = (scope: string, cursor: string): { at: string; id: string } => {
+    const [payload, mac] = cursor.split('.');
+    const expected = Buffer.from(sign(scope, payload));
+    const given = Buffer.from(mac ?? '');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new Error('bad cursor');
+    const [at, id] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    return { at, id };
+  };
+
+  const attachmentsOf = db.prepare('SELECT * FROM attachments WHERE entry_id IN (SELECT value FROM json_each(?)) ORDER BY created_at');
+  const metaOf = db.prepare('SELECT * FROM entry_meta WHERE entry_id IN (SELECT value FROM json_each(?)) ORDER BY key');
+  const views = (rows: Row[], withData: boolean, contexts?: Map<string, string>) => {
+    if (rows.length === 0) return [];
+    const ids = JSON.stringify(rows.map((r) => r.id));
+    const files = group(attachmentsOf.all(ids) as Row[]);
+    const meta = group(metaOf.all(ids) as Row[]);
+    return rows.map((r) => entryView(r as any, (files.get(r.id) ?? []) as any, (meta.get(r.id) ?? []) as any, withData, contexts?.get(r.id)));
+  };
+
+  const listFirst = db.prepare(
+    `SELECT ${VIEW_COLUMNS} FROM entries e WHERE e.company_id = ? AND e.trashed_at IS NULL ORDER BY e.created_at DESC, e.id DESC LIMIT ?`,
+  );
+  const listAfter = db.prepare(
+    `SELECT ${VIEW_COLUMNS} FROM entries e WHERE e.company_id = ? AND e.trashed_at IS NULL AND (e.created_at, e.id) < (?, ?)
+     ORDER BY e.created_at DESC, e.id DESC LIMIT ?`,
+  );
+  const oneEntry = db.prepare('SELECT * FROM entries WHERE id = ? AND company_id = ?');
+  const folderCounts = db.prepare('SELECT folder, count FROM entry_folder_counts WHERE company_id = ? AND count > 0 ORDER BY folder');
+
+  const list = (c: Caller, q: URLSearchParams) => {
+    const limit = Number(q.get('limit') ?? 20);
+    const cursor = q.get('cursor') ?? undefined;
+    const scope = JSON.stringify(['entries', c.companyId, null, null, null, null, null, null, false, null, 'created_at']);
+    let rows: Row[];
+    if (cursor) {
+      const pos = decodeCursor(scope, cursor);
+      rows = listAfter.all(c.companyId, pos.at, pos.id, limit + 1) as Row[];
+    } else {
+      rows = listFirst.all(c.companyId, limit + 1) as Row[];
+    }
+    return page(rows, limit, scope, cursor);
+  };
+
+  const page = (rows: Row[], limit: number, scope: string, cursor: string | undefined, contexts?: Map<string, string>) => {
+    const more = rows.length > limit;
+    if (more) rows.pop();
+    const last = rows[rows.length - 1];
+    return {
+      list: views(rows, false, contexts),
+      limit,
+      ...(cursor ? { cursor } : {}),
+      ...(more && last ? { next_cursor: encodeCursor(scope, last.created_at, last.id) } : {}),
+    };
+  };
+
+  const entry = (c: Caller, id: string) => {
+    const row = oneEntry.get(id, c.companyId) as Row | undefined;
+    if (!row || row.trashed_at !== null) throw new NotFound();
+    return views([row], true)[0];
+  };
+
+  const relatedOf = (c: Caller, id: string, q: URLSearchParams) => {
+    const limit = Number(q.get('limit') ?? 20);
+    const query = relatedQuery(raw, c.companyId, id, { limit, ascending: false }, secret);
+    if (!query) throw new NotFound();
+    const rows = raw.statement(query.sql).all(...query.params) as Row[];
+    const contexts = new Map<string, string>();
+    for (const r of rows) {
+      contexts.set(r.id, String(r.related_context));
+      delete r.related_context;
+    }
+    return page(rows, limit, query.scope, undefined, contexts);
+  };
+
+  const search = (c: Caller, q: URLSearchParams) => {
+    const text = q.get('q') ?? '';
+    const limit = Number(q.get('limit') ?? 20);
+    const offset = Number(q.get('offset') ?? 0);
+    const plan = searchQuery(raw, c.companyId, { q: text, limit, offset });
+    if (!plan) return { list: [], limit, offset, query: text };
+    const rows = raw.statement(plan.sql).all(...plan.params) as Row[];
+    const more = rows.length > plan.ftsLimit;
+    if (more) rows.pop();
+    // As the handler answers it: the text as `query` (the hosted service's name), last.
+    return { list: views([...plan.exactPart, ...rows], false), limit, offset, ...(more ? { next_offset: offset + limit } : {}), query: text };
+  };
+
+  let allowedHost = '';
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const send = (status: number, body: unknown) => {
+      const text = JSON.stringify(body);
+      res.writeHead(status, {
+        'Content-Type': 'application/json',
+        'Content-Length': Buffer.byteLength(text),
+        'X-Content-Type-Options': 'nosniff',
+        'Referrer-Policy': 'no-referrer',
+      });
+      res.end(text);
+    };
+    try {
+      if ((req.headers.host ?? '').toLowerCase() !== allowedHost) return send(403, { key: 'forbidden' });
+      const caller = authenticate(req.headers.authorization);
+      if (!caller) return send(401, { key: 'unauthorized' });
+      const url = req.url ?? '/';
+      const at = url.indexOf('?');
+      const path = at < 0 ? url : url.slice(0, at);
+      const query = new URLSearchParams(at < 0 ? '' : url.slice(at + 1));
+      const parts = path.split('/');
+      // /silo/v1/entries[/{id}[/related]], /silo/v1/search, /silo/v1/folders
+      if (path === '/silo/v1/entries') return send(200, list(caller, query));
+      if (path === '/silo/v1/search') return send(200, search(caller, query));
+      if (path === '/silo/v1/folders') return send(200, { list: folderCounts.all(caller.companyId) });
+      if (parts.length === 5 && parts[3] === 'entries') return send(200, entry(caller, decodeURIComponent(parts[4])));
+      if (parts.length === 6 && parts[3] === 'entries' && parts[5] === 'related') return send(200, relatedOf(caller, decodeURIComponent(parts[4]), query));
+      return send(404, { key: 'not-found' });
+    } catch (err) {
+      return send(err instanceof NotFound ? 404 : 500, { key: err instanceof NotFound ? 'not-found' : 'internal', message: String(err) });
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  allowedHost = `127.0.0.1:${port}`;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        db.close();
+      }),
+  };
+}
+
+function group(rows: Row[]): Map<string, Row[]> {
+  const out = new Map<string, Row[]>();
+  for (const r of rows) {
+    const list = out.get(r.entry_id);
+    if (list) list.push(r);
+    else out.set(r.entry_id, [r]);
+  }
+  return out;
+}
+

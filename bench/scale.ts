@@ -1,0 +1,248 @@
+// `npm run bench -- --scale 1m`: the silo at a million entries. The database is built
+// once through the service's own bulk import and kept in bench/.cache (dataset.ts);
+// every run works on a copy of it, so what a run writes never reaches the cache.
+// Reported: every read against the same-bytes yardstick (median and p99), folder and
+// tag counts, the slowest request and the longest event-loop block (also while an
+// import runs), the import's cost per entry beside the same at 10,000 entries, cold
+// start of `serve`, its RSS, size on disk per entry and the WAL while a reader holds
+// a snapshot.
+import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { JOURNAL_SIZE_LIMIT } from '../src-main/core/db/connection.ts';
+import { openService } from '../src-main/core/service.ts';
+import { importEntriesSliced } from '../src-main/core/silo/import.ts';
+import { loadEnvelopes } from '../test/fixtures/gobl/load.ts';
+import { dataset, workingCopy, type Dataset } from './lib/dataset.ts';
+import { EntryFactory } from './lib/entries.ts';
+import { importCostRound } from './lib/import-cost.ts';
+import { httpImport } from './lib/import-http.ts';
+import type { Aim, Benchmark, BenchOptions, BenchOutput, Figure } from './lib/report.ts';
+import { startServers } from './lib/servers.ts';
+import { SLOWEST_AIM, timeSiloReads } from './lib/silo-cases.ts';
+import { MB, median, spreadOf } from './lib/stats.ts';
+import { BLOCK_AIM } from './silo.ts';
+
+const ENTRIES = 1_000_000;
+const BASE_ENTRIES = 10_000;
+const SERVE = fileURLToPath(new URL('../src-main/serve.ts', import.meta.url));
+
+const COLD_AIM: Aim = { op: '<=', value: 300, on: 'figure', goal: 'cold start < 0.3 s at 1M entries' };
+const SIZE_AIM: Aim = { op: '<=', value: 2_500, on: 'figure', goal: '≤ 2.5 kB on disk per average entry' };
+const WAL_AIM: Aim = { op: '<=', value: JOURNAL_SIZE_LIMIT / MB, on: 'figure', goal: 'WAL bounded' };
+const FLAT_AIM: Aim = { op: '<=', value: 1.25, on: 'ratio', goal: 'per-entry import cost flat from 10k to 1M' };
+
+const benchmark: Benchmark = {
+  name: 'scale',
+  title: 'the silo at a million entries',
+  scale: '1m',
+  run,
+};
+export default benchmark;
+
+async function run(options: BenchOptions): Promise<BenchOutput> {
+  const log = (line: string) => console.log(line);
+  const ds = await dataset(ENTRIES, { rebuild: options.rebuildCache, log });
+  const base = await dataset(BASE_ENTRIES, { log });
+  const figures: Figure[] = [];
+  const notes: string[] = [];
+  const size = sizeOnDisk(ds);
+  figures.push(
+    { group: 'on disk', name: 'database file per entry', value: size.perEntry, unit: 'B', ratio: size.perEntry / size.jsonPerEntry, ratioOf: 'envelope JSON', aim: SIZE_AIM, detail: size },
+    { group: 'on disk', name: 'envelope JSON per entry (what is stored)', value: size.jsonPerEntry, unit: 'B' },
+  );
+  notes.push(`space at ${ENTRIES.toLocaleString('en-US')} entries: ${size.breakdown}`);
+
+  log('  copying the million-entry database to work on…');
+  const copy = workingCopy(ds);
+  try {
+    // ── cold start of `serve` on it, its first page, and its RSS once it has served a while
+    const cold = await coldStarts(copy, ds, options.runs);
+    const opens: number[] = [];
+    for (let i = 0; i < options.runs; i++) {
+      const t0 = performance.now();
+      const service = await openService(copy, { runJobs: false, autoSync: false });
+      opens.push(performance.now() - t0);
+      await service.close();
+    }
+    figures.push(
+      { group: 'serve', name: 'cold start: process start to listening', value: median(cold.listening), unit: 'ms', spread: spreadOf(cold.listening), aim: COLD_AIM },
+      { group: 'serve', name: '  to its first list page answered', value: median(cold.firstPage), unit: 'ms', spread: spreadOf(cold.firstPage) },
+      { group: 'serve', name: '  of which opening the service (database, keys; modules loaded)', value: median(opens), unit: 'ms', spread: spreadOf(opens) },
+      { group: 'serve', name: 'RSS after 200 reads', value: median(cold.rss) / MB, unit: 'MB', spread: spreadOf(cold.rss.map((r) => r / MB)) },
+    );
+
+    // ── every read, against the yardstick
+    const servers = await startServers(copy, { yardstick: true, runJobs: false });
+    try {
+      const reads = await timeSiloReads(servers, ds, { runs: options.runs, reps: 300, warmup: 10, budgetMs: 8_000, minReps: 100 }, `reads at ${ENTRIES.toLocaleString('en-US')} entries (ms; median of ${options.runs} runs)`, true);
+      figures.push(...reads.figures);
+      figures.push(
+        { group: 'at a million entries', name: `slowest read request (${reads.slowest.name})`, value: reads.slowest.ms, unit: 'ms', aim: SLOWEST_AIM },
+        { group: 'at a million entries', name: `longest event-loop block while reading (${reads.longestBlock.name})`, value: reads.longestBlock.ms, unit: 'ms', aim: BLOCK_AIM },
+        { group: 'at a million entries', name: '  an idle thread meanwhile (the machine’s own share)', value: reads.longestBlock.control, unit: 'ms' },
+      );
+      notes.push(...reads.notes);
+    } finally {
+      await servers.close();
+    }
+
+    // ── an import over HTTP into it, with reads waiting on it
+    const http = await httpImport(options.runs, 1, 1000, copy);
+    figures.push(
+      { group: 'at a million entries', name: 'POST /silo/v1/import of 1,000 entries', value: median(http.rates), unit: 'entries/s', spread: spreadOf(http.rates) },
+      { group: 'at a million entries', name: `slowest list page read during the imports (${http.reads} reads)`, value: http.slowestRead, unit: 'ms', aim: SLOWEST_AIM },
+      { group: 'at a million entries', name: 'longest event-loop block during the imports', value: http.longestBlock, unit: 'ms', aim: BLOCK_AIM },
+      { group: 'at a million entries', name: '  an idle thread meanwhile (the machine’s own share)', value: http.controlBlock, unit: 'ms' },
+    );
+
+    // ── what an imported entry costs here, beside the same at 10,000 entries (CPU time)
+    const at1m = await importCost(copy, ds.companyId, options.runs);
+    const baseCopy = workingCopy(base);
+    let at10k: number;
+    try {
+      at10k = await importCost(baseCopy, base.companyId, options.runs);
+    } finally {
+      rmSync(baseCopy, { recursive: true, force: true });
+    }
+    figures.push(
+      { group: 'import cost per entry (CPU)', name: `at ${BASE_ENTRIES.toLocaleString('en-US')} entries`, value: at10k, unit: 'µs' },
+      { group: 'import cost per entry (CPU)', name: `at ${ENTRIES.toLocaleString('en-US')} entries`, value: at1m, unit: 'µs', ratio: at1m / at10k, ratioOf: `${BASE_ENTRIES / 1000}k`, aim: FLAT_AIM },
+    );
+
+    // ── the WAL while a reader holds a snapshot, and after
+    const wal = await walUnderReader(copy, ds.companyId);
+    figures.push(
+      { group: 'WAL', name: 'growth per 1,000 entries while a reader holds a snapshot', value: wal.growthPer1000 / MB, unit: 'MB' },
+      { group: 'WAL', name: `after the reader let go (${wal.seconds_to_bounded.toFixed(1)} s later)`, value: wal.after / MB, unit: 'MB', aim: WAL_AIM, detail: wal },
+    );
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+  notes.push(
+    `dataset: ${ds.entries.toLocaleString('en-US')} entries, ${ds.cached ? `cached (built ${ds.built_at}${ds.upgraded_from ? `, migrated from ${ds.upgraded_from}` : ''})` : `built in ${Math.round(ds.build_seconds / 60)} min`}; every run works on a copy`,
+    `cold start: node ${SERVE.replace(/.*\/src-main/, 'src-main')} --data <copy> --port 0 --quiet, from spawn to its "listening" line, then one GET /silo/v1/entries?limit=20`,
+  );
+  return { figures, notes, setup: { entries: ENTRIES, runs: options.runs, schema: ds.schema } };
+}
+
+/** Bytes per entry of the database file (after a checkpoint), and where they go (cached beside the dataset: dbstat reads every page). */
+function sizeOnDisk(ds: Dataset): { perEntry: number; jsonPerEntry: number; breakdown: string; bytes: number } {
+  const cache = join(ds.dataDir, 'size.json');
+  const bytes = statSync(ds.dbFile).size + (existsSync(`${ds.dbFile}-wal`) ? statSync(`${ds.dbFile}-wal`).size : 0);
+  if (existsSync(cache)) {
+    const kept = JSON.parse(readFileSync(cache, 'utf8'));
+    if (kept.bytes === bytes) return kept;
+  }
+  const db = new Database(ds.dbFile, { readonly: true });
+  try {
+    const json = (db.prepare('SELECT avg(length(CAST(data AS BLOB))) AS n FROM entries').get() as { n: number }).n;
+    const pages = db.prepare('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC').all() as Array<{ name: string; bytes: number }>;
+    const total = pages.reduce((a, p) => a + p.bytes, 0);
+    const breakdown = pages
+      .slice(0, 12)
+      .map((p) => `${p.name} ${Math.round(p.bytes / ds.entries)} B`)
+      .join(', ');
+    const out = { perEntry: bytes / ds.entries, jsonPerEntry: json, breakdown: `${breakdown} (of ${Math.round(total / ds.entries)} B a entry)`, bytes };
+    writeFileSync(cache, JSON.stringify(out));
+    return out;
+  } finally {
+    db.close();
+  }
+}
+
+/** `serve` started on the data dir `runs` times: to listening, to its first page, and its RSS after 200 reads. */
+async function coldStarts(dataDir: string, ds: Dataset, runs: number) {
+  const out = { listening: [] as number[], firstPage: [] as number[], rss: [] as number[] };
+  const token = readFileSync(join(dataDir, 'api-token'), 'utf8').trim();
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [SERVE, '--data', dataDir, '--port', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        child.stdout.on('data', (d) => {
+          text += String(d);
+          const m = /listening on (http:\/\/\S+)/.exec(text);
+          if (m) resolve(m[1]);
+        });
+        child.once('exit', (code) => reject(new Error(`serve exited (${code}) before listening`)));
+      });
+      out.listening.push(performance.now() - t0);
+      const headers = { authorization: `Bearer ${token}` };
+      const first = await fetch(`${url}/silo/v1/entries?limit=20`, { headers });
+      await first.text();
+      out.firstPage.push(performance.now() - t0);
+      for (let r = 0; r < 200; r++) {
+        const path = [
+          '/silo/v1/entries?limit=20',
+          `/silo/v1/entries/${ds.sampleIds[r % ds.sampleIds.length]}`,
+          `/silo/v1/entries/${ds.hubs[r % ds.hubs.length]}/related`,
+          `/silo/v1/search?q=${encodeURIComponent(ds.search.medium)}`,
+        ][r % 4];
+        await (await fetch(url + path, { headers })).text();
+      }
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      out.rss.push(Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) * 1024);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+  }
+  return out;
+}
+
+/** CPU µs an imported entry costs on the data dir (a copy), median of `runs` rounds of 1,000. */
+async function importCost(dataDir: string, companyId: string, runs: number): Promise<number> {
+  const service = await openService(dataDir, { runJobs: false, autoSync: false });
+  try {
+    const factory = new EntryFactory(loadEnvelopes(), { seed: 31 });
+    importCostRound(service, companyId, Array.from({ length: 200 }, () => factory.next())); // warm-up
+    const perEntry: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const r = importCostRound(service, companyId, Array.from({ length: 1000 }, () => factory.next()));
+      perEntry.push(((r.goblMs + r.writeMs) * 1000) / r.entries);
+    }
+    return median(perEntry);
+  } finally {
+    await service.close();
+  }
+}
+
+/**
+ * Imports 5,000 entries (in the request's slices) while another connection holds a
+ * read snapshot, which keeps every checkpoint from going past it; then lets go. The
+ * WAL may grow while the reader holds on; after, it must come back within
+ * journal_size_limit (the checkpoint thread copies it back, the next write cuts it).
+ */
+async function walUnderReader(dataDir: string, companyId: string) {
+  const dbFile = join(dataDir, 'silodesk.db');
+  const walSize = () => (existsSync(`${dbFile}-wal`) ? statSync(`${dbFile}-wal`).size : 0);
+  const service = await openService(dataDir, { runJobs: false, autoSync: false });
+  const reader = new Database(dbFile, { readonly: true });
+  try {
+    const ctx = { service, caller: { companyId, kind: 'owner' as const } };
+    const factory = new EntryFactory(loadEnvelopes(), { seed: 57 });
+    const items = (n: number) => Array.from({ length: n }, () => factory.next()).map((e) => ({ id: e.id, data: e.data }));
+    await importEntriesSliced(ctx, items(200));
+    const start = walSize();
+    reader.exec('BEGIN');
+    reader.prepare('SELECT count(*) FROM entries WHERE seq < 10').get();
+    for (let i = 0; i < 5; i++) await importEntriesSliced(ctx, items(1000));
+    const held = walSize();
+    reader.exec('COMMIT');
+    // The service's own checkpoint thread does the rest (nothing is forced here): a write now and then,
+    // until the WAL is back within the limit, or a minute has passed.
+    const released = performance.now();
+    while (walSize() > JOURNAL_SIZE_LIMIT && performance.now() - released < 60_000) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      await importEntriesSliced(ctx, items(1));
+    }
+    return { start, held, growthPer1000: (held - start) / 5, after: walSize(), seconds_to_bounded: (performance.now() - released) / 1000 };
+  } finally {
+    reader.close();
+    await service.close();
+  }
+}

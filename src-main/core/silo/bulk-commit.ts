@@ -1,0 +1,140 @@
+import { toApiError, conflict, type ErrorBody } from '../api/errors.ts';
+import type { Ctx } from '../api/handler.ts';
+import { nowIso } from '../clock.ts';
+import { defaultFolderOf } from '../gobl/index.ts';
+import { recordChange } from '../sync/change-log.ts';
+import { asWriter } from './audit-actor.ts';
+import { writeDerivedIndexes } from './derived-index.ts';
+import { findTwin, scannedFileHash, type Twin } from './duplicates.ts';
+import { commitEntry, issueDateOf, type PreparedEntry } from './entries.ts';
+import { SORT_KEY_COLUMNS, sortKeysOf } from './sort-keys.ts';
+
+export interface ImportResult {
+  index: number;
+  status: 'created' | 'exists' | 'duplicate' | 'error';
+  id?: string;
+  error?: ErrorBody;
+  /** another entry of the company holds the same document (same digest) or the same file bytes */
+  duplicate_of?: string;
+  duplicate_by?: 'digest' | 'file';
+}
+
+/** What to do with a document the company holds already: store it again (flagged), or leave it out. */
+export type OnDuplicate = 'store' | 'skip';
+
+/** An item of an import, GOBL's work done: the entry to write, or why it cannot be. */
+export interface PreparedItem {
+  index: number;
+  p?: PreparedEntry;
+  error?: ErrorBody;
+}
+
+const COLUMNS = [
+  'id', 'company_id', 'key', 'folder', 'state', 'context', 'draft', 'invalid', 'signed', 'doc_schema', 'doc_uuid', 'issue_date', 'env_schema',
+  'digest_alg', 'digest_val', 'snippet', 'tags', 'faults', 'data', 'request_hash', 'version', 'created_at', 'updated_at', ...SORT_KEY_COLUMNS,
+] as const;
+const INSERT_ENTRY = `INSERT INTO entries (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
+const EXISTING = 'SELECT id, company_id, request_hash FROM entries WHERE id IN (SELECT value FROM json_each(?))';
+const KEY_HOLDERS = 'SELECT key, id FROM entries WHERE company_id = ? AND key IN (SELECT value FROM json_each(?))';
+// The first entry holding each digest, as findTwin's index walk finds it (lowest seq).
+const DIGEST_HOLDERS = `SELECT digest_val, id FROM entries WHERE company_id = ? AND digest_val IN (SELECT value FROM json_each(?))
+  ORDER BY seq DESC`;
+
+/**
+ * Writes a slice of an import in the caller's transaction with what a bulk write
+ * needs and nothing more: one look-up each for the ids, keys and digests of the whole
+ * slice, then per entry one insert of the whole row (sort columns included, so the row
+ * is written once), its derived rows (nothing to delete first) and its change. Every
+ * refusal (a conflict, a key in use, a duplicate to skip) is decided before anything
+ * of that item is written, so no item needs a savepoint of its own. Should a write
+ * fail anyway, this throws and the caller runs the slice again item by item
+ * (commitOneByOne). Rows come out as commitEntry would write them
+ * (test/api/perf-import.test.ts holds the two to the same rows).
+ */
+export function commitSlice(ctx: Ctx, items: PreparedItem[], onDuplicate: OnDuplicate, seenFiles: Map<string, string>): ImportResult[] {
+  const { store } = ctx.service;
+  const company = ctx.caller.companyId;
+  const ready = items.filter((i): i is PreparedItem & { p: PreparedEntry } => i.p !== undefined);
+  const existing = new Map(
+    (store.statement(EXISTING).all(JSON.stringify(ready.map((i) => i.p.id))) as Array<{ id: string; company_id: string; request_hash: string }>)
+      .map((r) => [r.id, r]),
+  );
+  const keys = ready.map((i) => i.p.input.key).filter((k): k is string => k !== undefined);
+  const keyHolders = new Map(
+    keys.length ? (store.statement(KEY_HOLDERS).all(company, JSON.stringify(keys)) as Array<{ key: string; id: string }>).map((r) => [r.key, r.id]) : [],
+  );
+  const digestHolders = new Map(
+    (store.statement(DIGEST_HOLDERS).all(company, JSON.stringify(ready.map((i) => i.p.doc.digest.val))) as Array<{ digest_val: string; id: string }>)
+      .map((r) => [r.digest_val, r.id]),
+  );
+  const insert = store.statement(INSERT_ENTRY);
+  let written = 0;
+
+  // The caller at hand is who history and the audit log name for these writes.
+  const results = asWriter(store, ctx.caller, () => items.map(({ index, p, error }): ImportResult => {
+    if (!p) return { index, status: 'error', error };
+    const before = existing.get(p.id);
+    if (before) {
+      if (before.company_id === company && before.request_hash === p.requestHash) return { index, status: 'exists', id: p.id };
+      return { index, status: 'error', id: p.id, error: conflict(`entry ${p.id} already exists with a different body`).toBody() };
+    }
+    const hash = scannedFileHash(p.doc);
+    // A scanned file is matched by its bytes too (rare: asked one by one); a document by its digest.
+    const twin: Twin | undefined = hash
+      ? findTwin(ctx, p.id, p.doc, seenFiles)
+      : digestHolders.has(p.doc.digest.val) ? { id: digestHolders.get(p.doc.digest.val)!, by: 'digest' } : undefined;
+    if (twin && onDuplicate === 'skip') return { index, status: 'duplicate', duplicate_of: twin.id, duplicate_by: twin.by };
+    const key = p.input.key;
+    if (key !== undefined && keyHolders.has(key)) {
+      return { index, status: 'error', id: p.id, error: conflict(`key ${JSON.stringify(key)} is already used by entry ${keyHolders.get(key)}`).toBody() };
+    }
+
+    const at = nowIso();
+    const tags = [...new Set(p.input.tags ?? [])];
+    const folder = p.input.folder ?? defaultFolderOf(p.doc.docSchema);
+    const sortKeys = sortKeysOf(p.doc.snippet);
+    const { doc } = p;
+    const info = insert.run(
+      p.id, company, key ?? null, folder, p.input.state ?? (doc.signed ? 'completed' : 'draft'), '', doc.signed ? 0 : 1,
+      doc.faults.length > 0 ? 1 : 0, doc.signed ? 1 : 0, doc.docSchema, doc.docUuid, issueDateOf(doc), doc.envSchema,
+      doc.digest.alg, doc.digest.val, JSON.stringify(doc.snippet), JSON.stringify(tags), JSON.stringify(doc.faults),
+      JSON.stringify(doc.envelope), p.requestHash, 1, at, at, ...SORT_KEY_COLUMNS.map((c) => sortKeys[c]),
+    );
+    const seq = Number(info.lastInsertRowid);
+    writeDerivedIndexes(store, { seq, id: p.id, company_id: company, created_at: at, folder, tags, fresh: true, sortKeysWritten: true }, doc);
+    recordChange(store, { company_id: company, kind: 'entry', record_id: p.id });
+    written++;
+    // What this slice wrote counts for the items after it, as it would one by one.
+    existing.set(p.id, { id: p.id, company_id: company, request_hash: p.requestHash });
+    if (key !== undefined) keyHolders.set(key, p.id);
+    if (!digestHolders.has(doc.digest.val)) digestHolders.set(doc.digest.val, p.id);
+    if (hash && !seenFiles.has(hash)) seenFiles.set(hash, p.id);
+    return { index, status: 'created', id: p.id, ...(twin ? { duplicate_of: twin.id, duplicate_by: twin.by } : {}) };
+  }));
+  store.wrote(written);
+  return results;
+}
+
+/**
+ * The slow and sure way, for a slice whose bulk write failed: each item in its own
+ * savepoint, checked and written by commitEntry, so one item's failure undoes only
+ * that item. Call inside a transaction.
+ */
+export function commitOneByOne(ctx: Ctx, items: PreparedItem[], onDuplicate: OnDuplicate, seenFiles: Map<string, string>): ImportResult[] {
+  const { store } = ctx.service;
+  return items.map(({ index, p, error }): ImportResult => {
+    if (!p) return { index, status: 'error', error };
+    try {
+      const replay = store.statement('SELECT id FROM entries WHERE id = ?').get(p.id);
+      // The same id again is a replay or a conflict (commitEntry tells), never a duplicate.
+      const twin = replay ? undefined : findTwin(ctx, p.id, p.doc, seenFiles);
+      if (twin && onDuplicate === 'skip') return { index, status: 'duplicate', duplicate_of: twin.id, duplicate_by: twin.by };
+      const { row, created } = store.tx(() => commitEntry(ctx, p));
+      const hash = scannedFileHash(p.doc);
+      if (hash && !seenFiles.has(hash)) seenFiles.set(hash, row.id);
+      return { index, status: created ? 'created' : 'exists', id: row.id, ...(twin ? { duplicate_of: twin.id, duplicate_by: twin.by } : {}) };
+    } catch (err) {
+      return { index, status: 'error', id: p.id, error: toApiError(err).toBody() };
+    }
+  });
+}

@@ -1,0 +1,73 @@
+import { v7 as uuidv7 } from 'uuid';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureDefaultCompany } from '../../src-main/core/access/bootstrap.ts';
+import { invoiceDoc } from './perf-helpers.ts';
+import { startTestServer, type TestServer } from './harness.ts';
+
+/**
+ * Folder and tag counts are kept by triggers as entries come, move and change
+ * (scale-migration.ts), so listing them never counts a million rows. Whatever writes,
+ * they must equal what counting every live entry gives.
+ */
+let t: TestServer;
+let company: string;
+beforeAll(async () => {
+  t = await startTestServer();
+  company = ensureDefaultCompany(t.service.store).id;
+});
+afterAll(() => t.close());
+
+function counted() {
+  const db = t.service.store.sqlite;
+  return {
+    folders: db
+      .prepare('SELECT folder, count(*) AS count FROM entries WHERE company_id = ? AND trashed_at IS NULL GROUP BY folder ORDER BY folder')
+      .all(company),
+    tags: db
+      .prepare(
+        `SELECT t.value AS tag, count(DISTINCT e.seq) AS count FROM entries e, json_each(e.tags) t
+         WHERE e.company_id = ? AND e.trashed_at IS NULL GROUP BY t.value ORDER BY count DESC, tag`,
+      )
+      .all(company),
+  };
+}
+
+async function kept() {
+  return { folders: (await t.call('GET', '/silo/v1/folders')).body.list, tags: (await t.call('GET', '/silo/v1/tags')).body.list };
+}
+
+describe('kept counts', () => {
+  it('follow creates, imports, moves, relabels and another company’s writes', async () => {
+    const ids: string[] = [];
+    for (const [i, tags] of [[], ['a'], ['a', 'b']].entries()) {
+      const res = await t.call('PUT', `/silo/v1/entries/${uuidv7()}`, { data: invoiceDoc(`CNT-${i}`), tags });
+      ids.push(res.body.id);
+    }
+    await t.call('POST', '/silo/v1/import', {
+      entries: [
+        { data: invoiceDoc('CNT-10'), folder: 'inbox', tags: ['b', 'c'] },
+        { data: invoiceDoc('CNT-11'), folder: 'inbox' },
+      ],
+    });
+    expect(await kept()).toEqual(counted());
+    expect((await kept()).folders).toEqual([
+      { folder: 'inbox', count: 2 },
+      { folder: 'invoices', count: 3 },
+    ]);
+
+    // A move, a relabel, both at once; the last entry of a folder leaves it.
+    await t.call('PATCH', `/silo/v1/entries/${ids[0]}`, { folder: 'archive' });
+    await t.call('PATCH', `/silo/v1/entries/${ids[1]}`, { tags: ['b', 'z'] });
+    await t.call('PATCH', `/silo/v1/entries/${ids[2]}`, { folder: 'archive', tags: [] });
+    expect(await kept()).toEqual(counted());
+
+    // Another company's entries count in its own lists only.
+    const other = (await t.call('POST', '/access/v1/companies', { name: 'Other' })).body;
+    const otherCall = (method: string, path: string, body?: unknown) =>
+      fetch(t.url + path, { method, headers: { authorization: `Bearer ${other.owner_token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json());
+    await otherCall('PUT', `/silo/v1/entries/${uuidv7()}`, { data: invoiceDoc('CNT-OTHER'), tags: ['a'] });
+    expect(await kept()).toEqual(counted());
+    expect((await otherCall('GET', '/silo/v1/folders')).list).toEqual([{ folder: 'invoices', count: 1 }]);
+    expect((await otherCall('GET', '/silo/v1/tags')).list).toEqual([{ tag: 'a', count: 1 }]);
+  });
+});

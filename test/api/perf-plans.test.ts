@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureDefaultCompany } from '../../src-main/core/access/bootstrap.ts';
+import { relatedQuery } from '../../src-main/core/silo/list.ts';
+import { companyToken } from '../../src-main/core/silo/scale-migration.ts';
+import { searchSql } from '../../src-main/core/silo/search.ts';
+import { creditNote, invoiceDoc } from './perf-helpers.ts';
+import { startTestServer, type TestServer } from './harness.ts';
+
+/**
+ * The hot queries stay index look-ups whatever SQLite believes about the data: with no
+ * statistics, with statistics of a small database, and with statistics saying a
+ * million entries share one company (where SQLite once chose to walk them all).
+ * Behaviour, not timings: the plans themselves.
+ */
+let t: TestServer;
+let company: string;
+let invoiceId: string;
+beforeAll(async () => {
+  t = await startTestServer();
+  company = ensureDefaultCompany(t.service.store).id;
+  const invoice = await t.call('POST', '/silo/v1/entries', { data: invoiceDoc('PLAN-1') });
+  invoiceId = invoice.body.id;
+  for (const code of ['PLAN-C1', 'PLAN-C2', 'PLAN-C3']) {
+    expect((await t.call('POST', '/silo/v1/entries', { data: creditNote(invoice.body.data.doc, code) })).status).toBe(200);
+  }
+});
+afterAll(() => t.close());
+
+const db = () => t.service.store.sqlite;
+
+function plan(sql: string, params: unknown[]): string[] {
+  return (db().prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail);
+}
+
+/** No step reads every row of entries (a SCAN of the table or of one of its indexes). */
+const scansEntries = (lines: string[]) => lines.filter((l) => /^SCAN (e|n|entries)\b/.test(l) || /SEARCH (e|n|entries) USING (COVERING )?INDEX \w+ \(company_id=\?\)$/.test(l));
+
+/** Statistics as a million entries of one company would give them, loaded into the planner. */
+function millionEntryStatistics(): void {
+  db().exec('ANALYZE');
+  const indexes = db().prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'entries'`).all() as Array<{ name: string }>;
+  const set = db().prepare('INSERT OR REPLACE INTO sqlite_stat1 (tbl, idx, stat) VALUES (?, ?, ?)');
+  set.run('entries', null, '1000000');
+  const unique = new Set((db().prepare(`PRAGMA index_list(entries)`).all() as Array<{ name: string; unique: number }>).filter((i) => i.unique).map((i) => i.name));
+  for (const { name } of indexes) {
+    const columns = db().prepare(`PRAGMA index_info(${JSON.stringify(name)})`).all() as Array<{ name: string }>;
+    // company_id matches every row; every other column narrows down to a few rows (an id to one).
+    const per = columns.map((c, i) => (c.name === 'company_id' ? '1000000' : i === columns.length - 1 && unique.has(name) ? '1' : '10'));
+    set.run('entries', name, ['1000000', ...per].join(' '));
+  }
+  db().exec('ANALYZE sqlite_schema');
+}
+
+const statistics: Array<[string, () => void]> = [
+  ['no statistics', () => {}],
+  ['statistics of a small database', () => db().exec('ANALYZE')],
+  ['statistics of a million entries in one company', millionEntryStatistics],
+];
+
+describe.each(statistics)('with %s', (_name, prepare) => {
+  beforeAll(() => prepare());
+
+  it('finds related entries by their ids, never by walking the company', async () => {
+    const q = relatedQuery(t.service.store, company, invoiceId, { limit: 20, ascending: false }, t.service.cursorSecret)!;
+    const lines = plan(q.sql, q.params);
+    expect(scansEntries(lines), lines.join('\n')).toEqual([]);
+    expect(lines.some((l) => /SEARCH e USING INDEX sqlite_autoindex_entries_1 \(id=\?\)/.test(l)), lines.join('\n')).toBe(true);
+    // And it answers: three credit notes name the invoice.
+    expect((await t.call('GET', `/silo/v1/entries/${invoiceId}/related`)).body.list).toHaveLength(3);
+  });
+
+  it('searches within the index, reading only the page’s entries by rowid', async () => {
+    const inCompany = `company : "${companyToken(company)}" AND {title body} : ("invoice"*)`;
+    const cases: Array<[string, string, unknown[]]> = [
+      ['unfiltered', searchSql([], 0), [inCompany, 21, 0, company]],
+      ['filtered', searchSql(['e.state = ?'], 0), [inCompany, 'draft', 21, 0, company]],
+    ];
+    for (const [name, sql, params] of cases) {
+      const lines = plan(sql, params);
+      expect(scansEntries(lines), `${name}\n${lines.join('\n')}`).toEqual([]);
+      expect(lines.some((l) => /SEARCH e USING INTEGER PRIMARY KEY \(rowid=\?\)/.test(l)), `${name}\n${lines.join('\n')}`).toBe(true);
+      expect(lines.some((l) => /SCAN f VIRTUAL TABLE/.test(l)), `${name}\n${lines.join('\n')}`).toBe(true);
+    }
+    // Newest first walks the index in its own order: nothing is sorted but the page.
+    for (const [, sql, params] of cases) expect(plan(sql, params).filter((l) => /TEMP B-TREE/.test(l)).length).toBeLessThanOrEqual(1);
+    // And the search answers (the three credit notes and the invoice hold the word).
+    expect((await t.call('GET', '/silo/v1/search?q=invoice')).body.list.length).toBeGreaterThan(0);
+  });
+
+  it('reads a list page along the company’s created index, without sorting', () => {
+    const sql = `SELECT e.id FROM entries e WHERE e.company_id = ? AND e.trashed_at IS NULL ORDER BY e.created_at DESC, e.id DESC LIMIT ?`;
+    const lines = plan(sql, [company, 21]);
+    expect(lines.join('\n')).toMatch(/SEARCH e USING INDEX entries_company_created \(company_id=\?\)/);
+    expect(lines.join('\n')).not.toMatch(/TEMP B-TREE/);
+  });
+
+  it('counts folders from the kept counts, not from the entries', async () => {
+    const lines = plan('SELECT folder, count FROM entry_folder_counts WHERE company_id = ? AND count > 0 ORDER BY folder', [company]);
+    expect(lines.join('\n')).not.toMatch(/entries\b/);
+    const folders = (await t.call('GET', '/silo/v1/folders')).body.list;
+    expect(folders).toEqual([{ folder: 'invoices', count: 4 }]);
+  });
+});
