@@ -61,15 +61,3 @@ export function parseFaults(json: string | null | undefined): Fault[] {
     return [];
   }
 }
-
-// Envelope members: a path under one of them is already rooted at the envelope.
-const ENVELOPE_ROOTED = /^\$(?:$|\.(?:doc|head|sigs|options)(?:$|[.[]))/;
-
-/**
- * A build fault's path from the envelope root. GOBL's build reports faults inside the
- * document from the document's root (`$.lines[0].taxes[0].rate`) and faults about the
- * input itself from the envelope (`$`, `$.doc`); correction options are under `$.options`.
- */
-export function envelopePath(path: string): string {
-  return ENVELOPE_ROOTED.test(path) ? path : path.replace(/^\$/, '$.doc');
-}

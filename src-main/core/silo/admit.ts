@@ -5,7 +5,7 @@
 // which are then stored as given, flagged with their faults.
 import { BuildError, buildDocument, checkDocument, examineDocument } from '../gobl/engine/index.ts';
 import type { EngineFault } from '../gobl/engine/index.ts';
-import { envelopePath, faultOf, type Fault } from '../gobl/fault.ts';
+import { faultOf, type Fault } from '../gobl/fault.ts';
 import { signEnvelope } from '../gobl/sign/index.ts';
 import { validateDocument } from '../gobl/validate/index.ts';
 import type { InstanceKeys } from '../keys/instance-keys.ts';
@@ -56,8 +56,8 @@ export function isPartial(doc: unknown): boolean {
   return (doc as Record<string, unknown>)[member] == null;
 }
 
-const atEnvelope = (faults: EngineFault[]): Fault[] =>
-  faults.map((f) => faultOf({ ...f, paths: f.paths.map(envelopePath) }));
+// Engine faults are already rooted at the envelope (`$.doc…`, `$.head…`, `$.options…`).
+const atEnvelope = (faults: EngineFault[]): Fault[] => faults.map((f) => faultOf(f));
 
 /** Builds an envelope (partial or complete, unsigned): the built envelope and its faults, or the faults that stop the build. */
 export function buildFaulted(envelope: Envelope, options: { headUuid?: string; now?: Date }): { built?: Envelope; faults: Fault[] } {

@@ -5,7 +5,7 @@ import { validationError } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import { correctInvoice } from '../gobl/correct/index.ts';
 import { BuildError } from '../gobl/engine/index.ts';
-import { envelopePath, faultOf } from '../gobl/fault.ts';
+import { faultOf } from '../gobl/fault.ts';
 import { ENVELOPE_SCHEMA } from '../gobl/index.ts';
 import { requireEntryRow } from './entries.ts';
 import { optionsAt, refuseFaults } from './faults-error.ts';
@@ -18,7 +18,7 @@ export function correctiveDocument(ctx: Ctx, previousId: string, options: unknow
     return correctInvoice(JSON.parse(previous.data) as Record<string, unknown>, options, now);
   } catch (err) {
     if (!(err instanceof BuildError)) throw err;
-    const faults = err.faults.map((f) => faultOf({ ...f, paths: f.paths.map(envelopePath) }));
+    const faults = err.faults.map((f) => faultOf(f));
     refuseFaults(faults, optionsAt(member), `entry ${previousId} cannot be corrected`);
   }
 }

@@ -4,7 +4,7 @@ import type { HandlersOf } from '../api/handler.ts';
 import type { goblOperations } from '../api/contract/gobl.ts';
 import { correctInvoice, correctionOptionsSchema } from '../gobl/correct/index.ts';
 import { BuildError } from '../gobl/engine/index.ts';
-import { envelopePath, faultOf } from '../gobl/fault.ts';
+import { faultOf } from '../gobl/fault.ts';
 import { admitDocument, buildFaulted } from './admit.ts';
 import type { Envelope } from './document.ts';
 import { optionsAt, pathsFor, refuseFaults } from './faults-error.ts';
@@ -31,7 +31,7 @@ export const goblHandlers: HandlersOf<typeof goblOperations> = {
       corrected = correctInvoice(body.data, body.options ?? {}, now);
     } catch (err) {
       if (!(err instanceof BuildError)) throw err;
-      refuseFaults(err.faults.map((f) => faultOf({ ...f, paths: f.paths.map(envelopePath) })), optionsAt('options'), 'GOBL cannot correct the document');
+      refuseFaults(err.faults.map((f) => faultOf(f)), optionsAt('options'), 'GOBL cannot correct the document');
     }
     return { data: built(corrected, false, now) };
   },
