@@ -1,7 +1,8 @@
 import type { SyncChange } from '../api/contract/sync.ts';
 import { ApiError, fieldsOf, toApiError } from '../api/errors.ts';
 import { withOrigin } from './change-log.ts';
-import { changeRow, hasPendingChildren, isPending, markAgreed } from './change-rows.ts';
+import { changeRow, hasPendingChildren, isPending, markAgreed, rememberAgreed } from './change-rows.ts';
+import { nowIso } from '../clock.ts';
 import { keepLoser } from './conflicts.ts';
 import { recordFork, SeriesForked } from './forks.ts';
 import { clashingHolder, closeClash, recordKeyClash } from './key-clash.ts';
@@ -80,6 +81,7 @@ export function applyItem(run: SyncRun, item: SyncChange, full: boolean): PullOu
   }
   if (same) {
     if (row) markAgreed(store, row, item.version, row.version);
+    else rememberAgreed(store, companyId, item.kind, item.id, item.version, remoteInstanceId, record === null, nowIso());
     unpark(store, companyId, 'pull', item.kind, item.id);
     if (item.kind === 'entry') closeClash(ctx, item.id);
     return 'agreed';

@@ -31,6 +31,29 @@ export function markAgreed(store: Store, row: ChangeRow, remoteVersion: number, 
 }
 
 /**
+ * Both sides agree on a record this instance never recorded: typically the remote's
+ * tombstone of something it created and deleted between two pulls. The agreed
+ * version is remembered here, so a later local change to the same id is based on
+ * it and is accepted by the remote, rather than refused as a conflict that no
+ * later pull would ever settle (the feed has moved past the tombstone).
+ */
+export function rememberAgreed(store: Store, companyId: string, kind: SyncKind, recordId: string, remoteVersion: number, origin: string, deleted: boolean, at: string): void {
+  store.run(
+    store.q.insertInto('sync_changes').values({
+      company_id: companyId,
+      kind,
+      record_id: recordId,
+      version: 1,
+      deleted: deleted ? 1 : 0,
+      origin,
+      remote_version: remoteVersion,
+      synced_version: 1,
+      at,
+    }),
+  );
+}
+
+/**
  * The pending rows of a company, in feed order, after `afterSeq`: the outbox.
  * The WHERE repeats the partial index's condition word for word so SQLite uses it.
  * A change parked at its current version waits for a retry; a newer change is tried again.

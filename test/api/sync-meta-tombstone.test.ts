@@ -1,0 +1,34 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createEntry } from '../../src-main/core/silo/entries.ts';
+import { deleteMeta, putMeta } from '../../src-main/core/silo/meta.ts';
+import { connect, invoiceDoc, snapshot, startInstance, sync, type Instance } from './sync-helpers.ts';
+
+/**
+ * A meta key the remote put and deleted, pulled as a tombstone, then put again on
+ * the laptop: the new value is the laptop's change and must reach the remote (found
+ * by the property test; it stayed on the laptop only).
+ */
+const ID = '0190c1a0-4444-7000-8000-000000000000';
+const meta = (value: number) => ({ src: 'erp', ref: '', value, shared: false, link_scope: '', link_url: '' });
+let open: Instance[] = [];
+afterEach(async () => {
+  await Promise.all(open.map((t) => t.close()));
+  open = [];
+});
+
+describe('sync of meta put again after its tombstone was pulled', () => {
+  it('reaches the remote', async () => {
+    const [local, remote] = (open = await Promise.all([startInstance(), startInstance()]));
+    await connect(local, remote);
+    createEntry(local.ctx, ID, { data: invoiceDoc('TOMB-1') });
+    await sync(local);
+    putMeta(remote.ctx, ID, 'k1', meta(1));
+    deleteMeta(remote.ctx, ID, 'k1', 'erp');
+    await sync(local);
+    putMeta(local.ctx, ID, 'k1', meta(2));
+    await sync(local);
+    const onRemote = snapshot(remote).meta;
+    expect(onRemote).toEqual(snapshot(local).meta);
+    expect(onRemote).toHaveLength(1);
+  });
+});
