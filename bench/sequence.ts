@@ -154,13 +154,13 @@ function floorRate(service: Awaited<ReturnType<typeof openService>>, companyId: 
      VALUES (?, ?, 'floor', '', 'F', 'F-', 6, '/26', 1, 'i', 0, NULL, '[]', '', ?, ?)`,
   ).run(seriesId, companyId, at, at);
   const insert = db.prepare(
-    `INSERT INTO series_entries (id, series_id, idx, code, meta, previous_id, sigs, request_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO series_entries (id, company_id, series_id, idx, code, meta, previous_id, sigs, request_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const head = db.prepare('UPDATE series SET last_index = ?, last_entry_id = ?, updated_at = ? WHERE id = ?');
+  const head = db.prepare('UPDATE series SET last_index = ?, last_entry_id = ?, updated_at = ? WHERE company_id = ? AND id = ?');
   const write = db.transaction((id: string, idx: number, previous: string | null) => {
     const sig = service.keys.sign({ series_id: seriesId, index: idx, previous, meta: META });
-    insert.run(id, seriesId, idx, sample.code, sample.meta, previous, JSON.stringify([sig]), sample.request_hash, at, at);
-    head.run(idx, id, at, seriesId);
+    insert.run(id, companyId, seriesId, idx, sample.code, sample.meta, previous, JSON.stringify([sig]), sample.request_hash, at, at);
+    head.run(idx, id, at, companyId, seriesId);
   });
   const ids = Array.from({ length: FLOOR_ENTRIES }, () => uuidv4());
   const t0 = cpuMs();

@@ -185,21 +185,21 @@ export function snapshotOf(db: Database.Database, c: string, blobPath: (hash: st
   const attachments = (
     db
       .prepare(
-        `SELECT a.entry_id, a.id, a.name, a.hash, a.size FROM attachments a JOIN entries e ON e.id = a.entry_id
+        `SELECT a.entry_id, a.id, a.name, a.hash, a.size FROM attachments a JOIN entries e ON e.company_id = a.company_id AND e.id = a.entry_id
          WHERE e.company_id = ? AND e.folder != 'conflicts' ORDER BY a.entry_id, a.id`,
       )
       .all(c) as any[]
   ).map((a) => ({ ...a, bytes: sha256(readFileSync(blobPath(a.hash))) }));
   const meta = db
     .prepare(
-      `SELECT m.entry_id, m.src, m.key, m.value, m.ref FROM entry_meta m JOIN entries e ON e.id = m.entry_id
+      `SELECT m.entry_id, m.src, m.key, m.value, m.ref FROM entry_meta m JOIN entries e ON e.company_id = m.company_id AND e.id = m.entry_id
        WHERE e.company_id = ? AND e.folder != 'conflicts' ORDER BY m.entry_id, m.src, m.key`,
     )
     .all(c);
   const workflows = (
     db
       .prepare(
-        `SELECT w.id, v.definition FROM workflows w JOIN workflow_versions v ON v.workflow_id = w.id AND v.version = w.version
+        `SELECT w.id, v.definition FROM workflows w JOIN workflow_versions v ON v.company_id = w.company_id AND v.workflow_id = w.id AND v.version = w.version
          WHERE w.company_id = ? ORDER BY w.id`,
       )
       .all(c) as any[]
@@ -210,7 +210,7 @@ export function snapshotOf(db: Database.Database, c: string, blobPath: (hash: st
   const seriesEntries = db
     .prepare(
       `SELECT e.id, e.series_id, e.idx, e.code, e.meta, e.previous_id, e.sigs, e.created_at FROM series_entries e
-       JOIN series s ON s.id = e.series_id WHERE s.company_id = ? ORDER BY e.series_id, e.idx`,
+       JOIN series s ON s.company_id = e.company_id AND s.id = e.series_id WHERE s.company_id = ? ORDER BY e.series_id, e.idx`,
     )
     .all(c);
   return { entries, attachments, meta, workflows, series, seriesEntries };

@@ -4,11 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCompany } from '../../src-main/core/access/companies.ts';
-import { createToken } from '../../src-main/core/access/tokens.ts';
-import { createEntry, findEntryRow } from '../../src-main/core/silo/entries.ts';
+import { recordChange } from '../../src-main/core/sync/change-log.ts';
 import { importEntries } from '../../src-main/core/silo/import.ts';
-import { deleteEntry } from '../../src-main/core/sync/records/entry.ts';
 import { storeAttachment } from '../../src-main/core/silo/attachments.ts';
 import {
   attach, connect, invoiceDoc, patch, putEntry, snapshot, startInstance, sync, type Instance,
@@ -122,41 +119,43 @@ describe('sync resilience', () => {
 
   it('parks what the other side refuses as invalid, goes on with the rest, and retries on request', async () => {
     const { local, remote } = await pair();
-    // Entry ids are unique per install (not per company yet): an id another company holds is refused as invalid, both ways.
-    const elsewhere = async (t: Instance) => {
-      const company = createCompany(t.service.store, 'Other Co');
-      return { ctx: { service: t.service, caller: { companyId: company.id, kind: 'owner' as const } }, token: createToken(t.service.store, company.id, 'owner', 'o').secret };
-    };
-    const remoteOther = await elsewhere(remote);
-    const localOther = await elsewhere(local);
-    const mine = uuidv7();
-    const theirs = uuidv7();
-    createEntry(remoteOther.ctx, mine, { data: invoiceDoc('TAKEN-R') });
-    createEntry(localOther.ctx, theirs, { data: invoiceDoc('TAKEN-L') });
-    await putEntry(local, {}, mine);
+    // A meta row each side holds that its peer's schema refuses (a reference over 255 characters, as a
+    // database edited behind the app's back or an older version could hold): one refused on push, one on pull.
+    const plantBadMeta = (t: Instance, entryId: string) =>
+      t.service.store.tx(() => {
+        const at = new Date().toISOString();
+        t.service.store.sqlite
+          .prepare(`INSERT INTO entry_meta (company_id, entry_id, src, key, ref, value, shared, link_scope, link_url, created_at, updated_at) VALUES (?, ?, 'erp', 'k', ?, '"v"', 0, '', '', ?, ?)`)
+          .run(t.companyId, entryId, 'r'.repeat(300), at, at);
+        recordChange(t.service.store, { company_id: t.companyId, kind: 'meta', record_id: `${entryId}:erp:k` });
+      });
+    const mine = await putEntry(local);
+    const theirs = await putEntry(remote);
+    await sync(local);
+    plantBadMeta(local, mine.id);
+    plantBadMeta(remote, theirs.id);
     const other = await putEntry(local);
-    await putEntry(remote, {}, theirs);
 
     const status = await local.service.sync.syncNow(local.companyId);
     expect(status).toMatchObject({ state: 'error', parked: 2, pending: 0 });
     expect((await remote.call('GET', `/silo/v1/entries/${other.id}`)).status).toBe(200);
     const parked = (await local.call('GET', '/sync/v1/parked')).body.list;
     expect(parked.map((p: any) => [p.direction, p.record_id])).toEqual([
-      ['push', mine],
-      ['pull', theirs],
+      ['push', `${mine.id}:erp:k`],
+      ['pull', `${theirs.id}:erp:k`],
     ]);
-    expect(parked[0].error).toMatchObject({ key: 'validation', fields: { '$.record.id': expect.stringContaining('another company') } });
+    for (const p of parked) expect(p.error).toMatchObject({ key: 'validation', fields: { '$.record.ref': expect.any(String) } });
 
-    // the other companies' entries go away; both parked changes are retried
-    const gone = await remote.call('PUT', `/sync/v1/records/entry/${mine}`, { origin: uuidv7(), base_version: 1, deleted: true }, remoteOther.token);
-    expect(gone.status, JSON.stringify(gone.body)).toBe(200);
-    deleteEntry(localOther.ctx, findEntryRow(localOther.ctx, theirs)!);
+    // both rows are put right through the API; both parked changes are retried
+    for (const [t, id] of [[local, mine.id], [remote, theirs.id]] as const) {
+      const fixed = await t.call('PUT', `/silo/v1/entries/${id}/meta/k`, { src: 'erp', ref: 'short', value: 'v' });
+      expect(fixed.status, JSON.stringify(fixed.body)).toBe(200);
+    }
     for (const p of parked) expect((await local.call('POST', `/sync/v1/parked/${p.id}/retry`)).body).toEqual({ retried: true });
     const after = await sync(local);
     expect(after).toMatchObject({ state: 'synced', parked: 0, pending: 0 });
-    expect((await remote.call('GET', `/silo/v1/entries/${mine}`)).status).toBe(200);
-    expect((await local.call('GET', `/silo/v1/entries/${theirs}`)).status).toBe(200);
     expect(snapshot(local)).toEqual(snapshot(remote));
+    expect(snapshot(local).meta.map((m: any) => m.ref)).toEqual(['short', 'short']);
   });
 
   it('can be cancelled, and the next sync resumes where it stopped', async () => {

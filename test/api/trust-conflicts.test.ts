@@ -207,7 +207,7 @@ describe('conflict copies sync like any entry', () => {
     const db = mine.service.store.sqlite;
     await remote.service.store.sqlite.prepare(`DELETE FROM entries WHERE id = ?`).run(c.copy_entry_id);
     db.prepare(`DELETE FROM sync_changes WHERE record_id = ? OR record_id LIKE ?`).run(c.copy_entry_id, `${c.copy_entry_id}:%`);
-    db.prepare(`INSERT INTO sync_local_only (entry_id) VALUES (?)`).run(c.copy_entry_id);
+    db.prepare(`INSERT INTO sync_local_only (company_id, entry_id) VALUES (?, ?)`).run(mine.companyId, c.copy_entry_id);
     // What migration 0010 does to such a database (its last statement creates a table that exists now).
     for (const statement of COPIES_AND_SIGNERS.filter((s) => !s.includes('CREATE TABLE'))) db.exec(statement);
     await mine.restart();

@@ -80,9 +80,9 @@ describe('a remote is not trusted', () => {
     plant(remote, 'series_entry', entry, () => {
       const db = remote.service.store.sqlite;
       db.prepare(
-        `INSERT INTO series_entries (id, series_id, idx, code, meta, previous_id, sigs, request_hash, created_at, updated_at) VALUES (?, ?, 2, 'FA-0002', '{}', ?, ?, '', ?, ?)`,
-      ).run(entry, mine.id, first.id, JSON.stringify([junk]), at, at);
-      db.prepare(`UPDATE series SET last_index = 2, last_entry_id = ? WHERE id = ?`).run(entry, mine.id);
+        `INSERT INTO series_entries (id, company_id, series_id, idx, code, meta, previous_id, sigs, request_hash, created_at, updated_at) VALUES (?, ?, ?, 2, 'FA-0002', '{}', ?, ?, '', ?, ?)`,
+      ).run(entry, remote.companyId, mine.id, first.id, JSON.stringify([junk]), at, at);
+      db.prepare(`UPDATE series SET last_index = 2, last_entry_id = ? WHERE company_id = ? AND id = ?`).run(entry, remote.companyId, mine.id);
     });
 
     const status = await local.service.sync.syncNow(local.companyId);

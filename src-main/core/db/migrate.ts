@@ -41,7 +41,20 @@ export async function migrateToLatest(
     await sqlite.backup(backup);
   }
 
-  const { error, results } = await migrator.migrateToLatest();
+  // A migration that makes a table anew drops the old one: with foreign keys on, that
+  // drop would cascade into every child. They are off while migrating (a pragma that
+  // only takes effect outside a transaction) and every reference is checked after.
+  const enforced = sqlite.pragma('foreign_keys', { simple: true }) === 1;
+  sqlite.pragma('foreign_keys = OFF');
+  let outcome: Awaited<ReturnType<typeof migrator.migrateToLatest>>;
+  try {
+    outcome = await migrator.migrateToLatest();
+  } finally {
+    if (enforced) sqlite.pragma('foreign_keys = ON');
+  }
+  const { error, results } = outcome;
   if (error) throw new Error(`migration failed: ${String((error as Error).message ?? error)}`, { cause: error });
+  const broken = sqlite.pragma('foreign_key_check') as unknown[];
+  if (broken.length > 0) throw new Error(`migration left ${broken.length} broken references: ${JSON.stringify(broken.slice(0, 5))}`);
   return { applied: (results ?? []).map((r) => r.migrationName), backup };
 }

@@ -1,3 +1,4 @@
+import { scopeIdsByCompany } from './company-scoped-ids.ts';
 import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { identityOf, referencesOf } from '../gobl/references.ts';
@@ -540,4 +541,6 @@ export const migrations: Record<string, Migration> = {
     `ALTER TABLE enrollments ADD COLUMN client_secret_hash TEXT`,
     `ALTER TABLE enrollments ADD COLUMN authorized_token_id TEXT`,
   ]),
+  // Ids a client chooses are unique per company, not per install (issue 12); trusted signers sync.
+  '0015_company_scoped_ids': { up: scopeIdsByCompany },
 };

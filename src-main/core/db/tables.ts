@@ -143,6 +143,7 @@ export interface AttachmentUploadsTable {
 }
 
 export interface EntryMetaTable {
+  company_id: string;
   entry_id: string;
   src: string;
   key: string;
@@ -180,6 +181,7 @@ export interface SeriesTable {
 }
 
 export interface SeriesEntriesTable {
+  company_id: string;
   id: string;
   series_id: string;
   /** the entry's index in the series (`index` is an SQL keyword) */
@@ -208,6 +210,7 @@ export interface WorkflowsTable {
 }
 
 export interface WorkflowVersionsTable {
+  company_id: string;
   workflow_id: string;
   version: number;
   /** JSON of the whole definition: name, description, country, schema, steps, rescue, disabled */
@@ -245,6 +248,7 @@ export interface JobsTable {
 }
 
 export interface IntentsTable {
+  company_id: string;
   id: string;
   job_id: string;
   seq: number;
@@ -353,6 +357,7 @@ export interface SyncParkedTable {
 }
 
 export interface SyncLocalOnlyTable {
+  company_id: string;
   entry_id: string;
 }
 

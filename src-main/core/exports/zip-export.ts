@@ -106,8 +106,15 @@ export async function exportZip(ctx: Ctx, selection: ExportSelection): Promise<B
       const folder = folders.take(entryFolderName(figures.issue_date, figures.number, row.id));
       const changed = new Date(row.updated_at);
       await zip.addBytes(`${folder}/envelope.json`, new TextEncoder().encode(row.data), changed);
+      // By company and entry: an entry id is only unique within its company (issue 12).
       const attachments = store.all(
-        store.q.selectFrom('attachments').select(['id', 'name', 'mime', 'hash', 'created_at']).where('entry_id', '=', row.id).orderBy('created_at').orderBy('id'),
+        store.q
+          .selectFrom('attachments')
+          .select(['id', 'name', 'mime', 'hash', 'created_at'])
+          .where('company_id', '=', row.company_id)
+          .where('entry_id', '=', row.id)
+          .orderBy('created_at')
+          .orderBy('id'),
       );
       const names = new UniqueNames();
       for (const a of attachments) {

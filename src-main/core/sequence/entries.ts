@@ -15,7 +15,14 @@ export interface SeriesEntryPage {
 export function getSeriesEntry(ctx: Ctx, seriesId: string, id: string): SeriesEntryView {
   const { store } = ctx.service;
   requireSeriesRow(ctx, seriesId);
-  const row = store.first(store.q.selectFrom('series_entries').selectAll().where('id', '=', id).where('series_id', '=', seriesId));
+  const row = store.first(
+    store.q
+      .selectFrom('series_entries')
+      .selectAll()
+      .where('company_id', '=', ctx.caller.companyId)
+      .where('id', '=', id)
+      .where('series_id', '=', seriesId),
+  );
   if (!row) throw notFound(`entry ${id} of series ${seriesId}`);
   return seriesEntryView(row);
 }
@@ -29,7 +36,7 @@ export function listSeriesEntries(
   const { store, cursorSecret } = ctx.service;
   requireSeriesRow(ctx, seriesId);
   const scope = JSON.stringify(['series-entries', ctx.caller.companyId, seriesId, q.ascending]);
-  let query = store.q.selectFrom('series_entries').selectAll().where('series_id', '=', seriesId);
+  let query = store.q.selectFrom('series_entries').selectAll().where('company_id', '=', ctx.caller.companyId).where('series_id', '=', seriesId);
   if (q.cursor) {
     const pos = decodeCursor(cursorSecret, scope, q.cursor);
     query = query.where('idx', q.ascending ? '>' : '<', Number(pos.at));

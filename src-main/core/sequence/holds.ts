@@ -17,12 +17,15 @@ export function holdSeries(store: Store, companyId: string, seriesId: string, re
       .insertInto('series_holds')
       .values({ series_id: seriesId, company_id: companyId, reason, since: nowIso() })
       // a fork outranks a restore: catching up does not settle it
-      .onConflict((oc) => (reason === 'fork' ? oc.column('series_id').doUpdateSet({ reason }) : oc.doNothing())),
+      .onConflict((oc) => (reason === 'fork' ? oc.columns(['company_id', 'series_id']).doUpdateSet({ reason }) : oc.doNothing())),
   );
 }
 
-export function holdOf(store: Store, seriesId: string): { reason: HoldReason; since: string } | undefined {
-  const row = store.first(store.q.selectFrom('series_holds').select(['reason', 'since']).where('series_id', '=', seriesId));
+// Series ids are unique only within a company: a hold is always the company's own.
+export function holdOf(store: Store, companyId: string, seriesId: string): { reason: HoldReason; since: string } | undefined {
+  const row = store.first(
+    store.q.selectFrom('series_holds').select(['reason', 'since']).where('company_id', '=', companyId).where('series_id', '=', seriesId),
+  );
   return row ? { reason: row.reason as HoldReason, since: row.since } : undefined;
 }
 
@@ -32,6 +35,6 @@ export function heldSeries(store: Store, companyId: string, reason?: HoldReason)
   return store.all(q.orderBy('series_id')).map((r) => r.series_id);
 }
 
-export function releaseHold(store: Store, seriesId: string): void {
-  store.run(store.q.deleteFrom('series_holds').where('series_id', '=', seriesId));
+export function releaseHold(store: Store, companyId: string, seriesId: string): void {
+  store.run(store.q.deleteFrom('series_holds').where('company_id', '=', companyId).where('series_id', '=', seriesId));
 }

@@ -38,7 +38,9 @@ export function issueEntry(ctx: Ctx, seriesId: string, id: string, input: IssueI
 
   return store.tx(() => {
     const series = requireSeriesRow(ctx, seriesId);
-    const existing = store.first(store.q.selectFrom('series_entries').selectAll().where('id', '=', id));
+    const company = series.company_id;
+    // Entry ids are unique within a company: another company's entry under this id is no conflict.
+    const existing = store.first(store.q.selectFrom('series_entries').selectAll().where('company_id', '=', company).where('id', '=', id));
     if (existing) {
       if (existing.series_id === seriesId && existing.request_hash === requestHash) return existing;
       throw conflict(
@@ -55,7 +57,9 @@ export function issueEntry(ctx: Ctx, seriesId: string, id: string, input: IssueI
     if (!Number.isSafeInteger(index)) throw conflict(`series ${seriesId} has no numbers left`);
     const previous = first
       ? undefined
-      : store.first(store.q.selectFrom('series_entries').select(['id', 'sigs']).where('id', '=', series.last_entry_id!));
+      : store.first(
+          store.q.selectFrom('series_entries').select(['id', 'sigs']).where('company_id', '=', company).where('id', '=', series.last_entry_id!),
+        );
     if (!first && !previous) throw conflict(`series ${seriesId} is damaged: its last entry ${series.last_entry_id} is missing`);
 
     const at = nowIso();
@@ -74,6 +78,7 @@ export function issueEntry(ctx: Ctx, seriesId: string, id: string, input: IssueI
     };
     const row: SeriesEntryRow = {
       id,
+      company_id: company,
       series_id: seriesId,
       idx: index,
       code: payload.code,
@@ -86,9 +91,13 @@ export function issueEntry(ctx: Ctx, seriesId: string, id: string, input: IssueI
     };
     store.run(store.q.insertInto('series_entries').values(row));
     store.run(
-      store.q.updateTable('series').set({ last_index: index, last_entry_id: id, updated_at: at }).where('id', '=', seriesId),
+      store.q
+        .updateTable('series')
+        .set({ last_index: index, last_entry_id: id, updated_at: at })
+        .where('company_id', '=', company)
+        .where('id', '=', seriesId),
     );
-    recordChange(store, { company_id: series.company_id, kind: 'series_entry', record_id: id });
+    recordChange(store, { company_id: company, kind: 'series_entry', record_id: id });
     return row;
   });
 }

@@ -15,7 +15,7 @@ export type SeriesInput = ParsedInput<Operations['putSeries']>['body'];
 
 export function findSeriesRow(ctx: Ctx, id: string): SeriesRow | undefined {
   const { store } = ctx.service;
-  return store.first(store.q.selectFrom('series').selectAll().where('id', '=', id).where('company_id', '=', ctx.caller.companyId));
+  return store.first(store.q.selectFrom('series').selectAll().where('company_id', '=', ctx.caller.companyId).where('id', '=', id));
 }
 
 export function requireSeriesRow(ctx: Ctx, id: string): SeriesRow {
@@ -39,7 +39,7 @@ export function refuseCopy(ctx: Ctx, series: SeriesRow, doing: string): void {
 
 /** Numbering waits while the series is on hold (see holds.ts): a number issued now could already be taken. */
 export function refuseHeld(ctx: Ctx, series: SeriesRow): void {
-  const hold = holdOf(ctx.service.store, series.id);
+  const hold = holdOf(ctx.service.store, series.company_id, series.id);
   if (!hold) return;
   throw conflict(
     hold.reason === 'restored'
@@ -61,7 +61,7 @@ export function listSeries(ctx: Ctx): { list: SeriesView[] } {
 export const getSeries = (ctx: Ctx, id: string): SeriesView => withHold(ctx, seriesView(requireSeriesRow(ctx, id)));
 
 function withHold(ctx: Ctx, view: SeriesView): SeriesView {
-  const hold = holdOf(ctx.service.store, view.id);
+  const hold = holdOf(ctx.service.store, ctx.caller.companyId, view.id);
   return hold ? { ...view, hold } : view;
 }
 
@@ -69,7 +69,7 @@ function withHold(ctx: Ctx, view: SeriesView): SeriesView {
 export function releaseSeriesHold(ctx: Ctx, id: string): SeriesView {
   const row = requireSeriesRow(ctx, id);
   refuseCopy(ctx, row, 'release its numbering');
-  releaseHold(ctx.service.store, id);
+  releaseHold(ctx.service.store, row.company_id, id);
   return seriesView(row);
 }
 
@@ -78,6 +78,7 @@ const NUMBERING = ['code', 'prefix', 'padding', 'suffix', 'start'] as const;
 /**
  * Creates a series, or answers it again for the same body (idempotent PUT). Another
  * body replaces its fields, under the rule every change follows (`updateSeries`).
+ * The id is the company's own: another company's series under it is none of this one's business.
  */
 export function putSeries(ctx: Ctx, id: string, input: SeriesInput): SeriesView {
   if (input.id !== undefined && input.id !== id) {
@@ -88,9 +89,8 @@ export function putSeries(ctx: Ctx, id: string, input: SeriesInput): SeriesView 
   const requestHash = sha256Hex(canonicalJson({ name, description, code, prefix, padding, suffix, start, sig }));
 
   const row = store.tx(() => {
-    const existing = store.first(store.q.selectFrom('series').selectAll().where('id', '=', id));
+    const existing = findSeriesRow(ctx, id);
     if (!existing) return insertSeries(ctx, id, input, requestHash);
-    if (existing.company_id !== ctx.caller.companyId) throw conflict(`series ${id} already exists`);
     if (existing.request_hash === requestHash) return existing;
     return updateSeries(ctx, existing, input, requestHash);
   });
@@ -142,8 +142,9 @@ function updateSeries(ctx: Ctx, existing: SeriesRow, next: SeriesInput, requestH
     updated_at: at,
     ...(changed.length > 0 ? numberingValues(ctx, existing.id, existing.issuer, next, at) : {}),
   };
-  ctx.service.store.run(ctx.service.store.q.updateTable('series').set(values).where('id', '=', existing.id));
-  recordChange(ctx.service.store, { company_id: existing.company_id, kind: 'series', record_id: existing.id });
+  const { store } = ctx.service;
+  store.run(store.q.updateTable('series').set(values).where('company_id', '=', existing.company_id).where('id', '=', existing.id));
+  recordChange(store, { company_id: existing.company_id, kind: 'series', record_id: existing.id });
   return { ...existing, ...values };
 }
 

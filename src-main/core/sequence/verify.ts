@@ -32,7 +32,7 @@ export async function verifySeries(ctx: Ctx, seriesId: string): Promise<VerifyRe
   // issued while we verify is simply beyond the head we walk to.
   const series = requireSeriesRow(ctx, seriesId);
   const pageAfter = (idx: number | undefined) => {
-    let q = store.q.selectFrom('series_entries').selectAll().where('series_id', '=', seriesId);
+    let q = store.q.selectFrom('series_entries').selectAll().where('company_id', '=', series.company_id).where('series_id', '=', seriesId);
     if (idx !== undefined) q = q.where('idx', '>', idx);
     if (series.last_entry_id !== null) q = q.where('idx', '<=', series.last_index);
     return store.all(q.orderBy('idx').limit(PAGE));

@@ -37,7 +37,8 @@ export type AttachmentView = ReturnType<typeof attachmentView>;
 export function createFile(ctx: Ctx, entryId: string, input: FileInput): AttachmentView {
   if (input.key !== undefined) {
     const held = ctx.service.store.first(
-      ctx.service.store.q.selectFrom('attachments').select('id').where('entry_id', '=', entryId).where('key', '=', input.key),
+      ctx.service.store.q.selectFrom('attachments').select('id')
+        .where('company_id', '=', ctx.caller.companyId).where('entry_id', '=', entryId).where('key', '=', input.key),
     );
     const pending = held ? undefined : findAnnouncedUpload(ctx, entryId, { key: input.key });
     const id = held?.id ?? pending?.id;
@@ -120,7 +121,9 @@ export function linkAttachment(ctx: Ctx, entryId: string, file: FileMembers, byt
       throw conflict(`attachment ${file.id} of entry ${entryId} already exists with other content`);
     }
     if (record.key !== null) {
-      const holder = store.first(store.q.selectFrom('attachments').select('id').where('entry_id', '=', entryId).where('key', '=', record.key));
+      const holder = store.first(
+        store.q.selectFrom('attachments').select('id').where('company_id', '=', ctx.caller.companyId).where('entry_id', '=', entryId).where('key', '=', record.key),
+      );
       if (holder) throw conflict(`key ${JSON.stringify(record.key)} is already used by file ${holder.id} of entry ${entryId}`);
     }
     const values = {
@@ -133,6 +136,7 @@ export function linkAttachment(ctx: Ctx, entryId: string, file: FileMembers, byt
       store.q
         .updateTable('entries')
         .set((eb) => ({ version: eb('version', '+', 1), updated_at: values.created_at }))
+        .where('company_id', '=', values.company_id)
         .where('id', '=', entryId),
     );
     recordChange(store, { company_id: values.company_id, kind: 'attachment', record_id: `${entryId}:${file.id}` });
@@ -164,9 +168,12 @@ function sameFile(row: AttachmentRow, file: AnnouncedFile): boolean {
   );
 }
 
+/** A file of an entry of the caller's company (an entry id is only unique within its company, issue 12). */
 function findAttachment(ctx: Ctx, entryId: string, id: string): AttachmentRow | undefined {
   const { store } = ctx.service;
-  return store.first(store.q.selectFrom('attachments').selectAll().where('entry_id', '=', entryId).where('id', '=', id));
+  return store.first(
+    store.q.selectFrom('attachments').selectAll().where('company_id', '=', ctx.caller.companyId).where('entry_id', '=', entryId).where('id', '=', id),
+  );
 }
 
 const tooLarge = (size: number) => new ApiError('too-large', `attachment is ${size} bytes; the limit is ${MAX_ATTACHMENT_BYTES}`);

@@ -96,24 +96,25 @@ function tokenName(store: Store, tokenId: string): string {
   return name;
 }
 
-/** The job working on an entry now, for a change a workflow step makes to it. */
-function runningJobOn(store: Store, entryId: string): { id: string; name: string } | undefined {
+/** The job working on an entry now, for a change a workflow step makes to it (ids of entries, jobs and workflows are the company's own, issue 12). */
+function runningJobOn(store: Store, companyId: string, entryId: string): { id: string; name: string } | undefined {
   return store
     .statement(
-      `SELECT j.id AS id, w.name AS name FROM jobs j JOIN workflows w ON w.id = j.workflow_id
-       WHERE j.silo_entry_id = ? AND j.completed_at IS NULL ORDER BY j.created_at DESC LIMIT 1`,
+      `SELECT j.id AS id, w.name AS name FROM jobs j JOIN workflows w ON w.company_id = j.company_id AND w.id = j.workflow_id
+       WHERE j.company_id = ? AND j.silo_entry_id = ? AND j.completed_at IS NULL ORDER BY j.created_at DESC LIMIT 1`,
     )
-    .get(entryId) as { id: string; name: string } | undefined;
+    .get(companyId, entryId) as { id: string; name: string } | undefined;
 }
 
-export interface ActorQuery {
+interface ActorBase {
   /** the sync origin of the write (change-log.ts): `local`, another instance's id, or null */
   origin?: string | null;
   /** the writer's caller, when the one asking has it (a handler's ctx) */
   caller?: Caller;
-  /** the entry changed, to name the job working on it */
-  entryId?: string;
 }
+
+/** The entry changed, to name the job working on it: an entry id only means something with its company. */
+export type ActorQuery = ActorBase & ({ companyId?: undefined; entryId?: undefined } | { companyId: string; entryId: string });
 
 /**
  * Who is making the change being written now. In order: what the service declared
@@ -135,6 +136,6 @@ export function currentActor(store: Store, q: ActorQuery = {}): Actor {
   }
   if (caller?.tokenId) return { via: 'http', id: caller.tokenId, name: tokenName(store, caller.tokenId), ...op };
   if (caller?.install) return { via: 'ipc', id: 'desktop', name: 'Desktop app', ...op };
-  const job = q.entryId ? runningJobOn(store, q.entryId) : undefined;
+  const job = q.entryId ? runningJobOn(store, q.companyId, q.entryId) : undefined;
   return job ? { via: 'workflow', id: job.id, name: `Workflow “${job.name}”` } : { via: 'workflow', id: 'workflow', name: 'Workflow' };
 }

@@ -34,7 +34,8 @@ const COLUMNS = [
   'digest_alg', 'digest_val', 'snippet', 'tags', 'faults', 'data', 'request_hash', 'version', 'created_at', 'updated_at', ...SORT_KEY_COLUMNS,
 ] as const;
 const INSERT_ENTRY = `INSERT INTO entries (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
-const EXISTING = 'SELECT id, company_id, request_hash FROM entries WHERE id IN (SELECT value FROM json_each(?))';
+// The company's own ids only: another company may hold the same id (issue 12).
+const EXISTING = 'SELECT id, request_hash FROM entries WHERE company_id = ? AND id IN (SELECT value FROM json_each(?))';
 const KEY_HOLDERS = 'SELECT key, id FROM entries WHERE company_id = ? AND key IN (SELECT value FROM json_each(?))';
 // The first entry holding each digest, as findTwin's index walk finds it (lowest seq).
 const DIGEST_HOLDERS = `SELECT digest_val, id FROM entries WHERE company_id = ? AND digest_val IN (SELECT value FROM json_each(?))
@@ -56,7 +57,7 @@ export function commitSlice(ctx: Ctx, items: PreparedItem[], onDuplicate: OnDupl
   const company = ctx.caller.companyId;
   const ready = items.filter((i): i is PreparedItem & { p: PreparedEntry } => i.p !== undefined);
   const existing = new Map(
-    (store.statement(EXISTING).all(JSON.stringify(ready.map((i) => i.p.id))) as Array<{ id: string; company_id: string; request_hash: string }>)
+    (store.statement(EXISTING).all(company, JSON.stringify(ready.map((i) => i.p.id))) as Array<{ id: string; request_hash: string }>)
       .map((r) => [r.id, r]),
   );
   const keys = ready.map((i) => i.p.input.key).filter((k): k is string => k !== undefined);
@@ -75,7 +76,7 @@ export function commitSlice(ctx: Ctx, items: PreparedItem[], onDuplicate: OnDupl
     if (!p) return { index, status: 'error', error };
     const before = existing.get(p.id);
     if (before) {
-      if (before.company_id === company && before.request_hash === p.requestHash) return { index, status: 'exists', id: p.id };
+      if (before.request_hash === p.requestHash) return { index, status: 'exists', id: p.id };
       return { index, status: 'error', id: p.id, error: conflict(`entry ${p.id} already exists with a different body`).toBody() };
     }
     const hash = scannedFileHash(p.doc);
@@ -105,7 +106,7 @@ export function commitSlice(ctx: Ctx, items: PreparedItem[], onDuplicate: OnDupl
     recordChange(store, { company_id: company, kind: 'entry', record_id: p.id });
     written++;
     // What this slice wrote counts for the items after it, as it would one by one.
-    existing.set(p.id, { id: p.id, company_id: company, request_hash: p.requestHash });
+    existing.set(p.id, { id: p.id, request_hash: p.requestHash });
     if (key !== undefined) keyHolders.set(key, p.id);
     if (!digestHolders.has(doc.digest.val)) digestHolders.set(doc.digest.val, p.id);
     if (hash && !seenFiles.has(hash)) seenFiles.set(hash, p.id);
@@ -125,7 +126,7 @@ export function commitOneByOne(ctx: Ctx, items: PreparedItem[], onDuplicate: OnD
   return items.map(({ index, p, error }): ImportResult => {
     if (!p) return { index, status: 'error', error };
     try {
-      const replay = store.statement('SELECT id FROM entries WHERE id = ?').get(p.id);
+      const replay = store.statement('SELECT id FROM entries WHERE company_id = ? AND id = ?').get(ctx.caller.companyId, p.id);
       // The same id again is a replay or a conflict (commitEntry tells), never a duplicate.
       const twin = replay ? undefined : findTwin(ctx, p.id, p.doc, seenFiles);
       if (twin && onDuplicate === 'skip') return { index, status: 'duplicate', duplicate_of: twin.id, duplicate_by: twin.by };

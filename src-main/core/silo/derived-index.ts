@@ -17,12 +17,13 @@ export interface DerivedOf {
 }
 
 // Constant SQL text: the store keeps each prepared once, and a look-up hashes nothing new.
-const DELETE_MENTIONS = 'DELETE FROM mentions WHERE entry_id = ?';
+// Every look-up names the company first: an entry id is only unique within its company (issue 12).
+const DELETE_MENTIONS = 'DELETE FROM mentions WHERE company_id = ? AND entry_id = ?';
 const INSERT_MENTION = 'INSERT INTO mentions (company_id, uuid, entry_id, context, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING';
 const UPSERT_IDENTITY = `INSERT INTO entry_identities (entry_id, company_id, type, uuid, series, code, issue_date) VALUES (?, ?, ?, ?, ?, ?, ?)
-  ON CONFLICT (entry_id) DO UPDATE SET company_id = excluded.company_id, type = excluded.type, uuid = excluded.uuid,
+  ON CONFLICT (company_id, entry_id) DO UPDATE SET type = excluded.type, uuid = excluded.uuid,
     series = excluded.series, code = excluded.code, issue_date = excluded.issue_date`;
-const DELETE_REFS = 'DELETE FROM entry_refs WHERE entry_id = ?';
+const DELETE_REFS = 'DELETE FROM entry_refs WHERE company_id = ? AND entry_id = ?';
 const INSERT_REF = `INSERT INTO entry_refs (entry_id, context, position, company_id, uuid, type, series, code, issue_date)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const DELETE_SEARCH_ROW = 'DELETE FROM entries_fts WHERE rowid = ?';
@@ -36,7 +37,7 @@ const SET_SORT_KEYS = `UPDATE entries SET ${SORT_KEY_COLUMNS.map((c) => `${c} = 
  * drifts. A fresh row has nothing to replace, so nothing is deleted first.
  */
 export function writeDerivedIndexes(store: Store, entry: DerivedOf, doc: DerivedDocument): void {
-  if (!entry.fresh) store.statement(DELETE_MENTIONS).run(entry.id);
+  if (!entry.fresh) store.statement(DELETE_MENTIONS).run(entry.company_id, entry.id);
   const mention = store.statement(INSERT_MENTION);
   for (const m of doc.mentions) mention.run(entry.company_id, m.uuid, entry.id, m.context, entry.created_at);
   writeReferences(store, entry, doc);
@@ -59,7 +60,7 @@ export function writeSortKeys(store: Store, seq: number, snippet: Record<string,
 function writeReferences(store: Store, entry: DerivedOf, doc: DerivedDocument): void {
   const { identity: me } = doc;
   store.statement(UPSERT_IDENTITY).run(entry.id, entry.company_id, me.type, me.uuid, me.series, me.code, me.issueDate);
-  if (!entry.fresh) store.statement(DELETE_REFS).run(entry.id);
+  if (!entry.fresh) store.statement(DELETE_REFS).run(entry.company_id, entry.id);
   const insert = store.statement(INSERT_REF);
   for (const r of doc.references) {
     insert.run(entry.id, r.context, r.position, entry.company_id, r.uuid, r.type, r.series, r.code, r.issueDate);

@@ -30,7 +30,8 @@ export function findTwin(ctx: Ctx, id: string, doc: DerivedDocument, seenFiles: 
     const earlier = seenFiles.get(hash);
     if (earlier && earlier !== id) return { id: earlier, by: 'file' };
     const holder = store
-      .statement('SELECT entry_id FROM attachments WHERE hash = ? AND company_id = ? AND entry_id <> ? ORDER BY created_at LIMIT 1')
+      // By the bytes' hash: the files' key leads with the company too, and a walk of all its files is no look-up.
+      .statement('SELECT entry_id FROM attachments INDEXED BY attachments_hash WHERE hash = ? AND company_id = ? AND entry_id <> ? ORDER BY created_at LIMIT 1')
       .get(hash, company, id) as { entry_id: string } | undefined;
     if (holder) return { id: holder.entry_id, by: 'file' };
   }

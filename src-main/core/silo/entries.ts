@@ -37,7 +37,7 @@ export function findEntryRow(ctx: Ctx, id: string): EntryRow | undefined {
 export function findAnyEntryRow(ctx: Ctx, id: string): EntryRow | undefined {
   const { store } = ctx.service;
   return store.first(
-    store.q.selectFrom('entries').selectAll().where('id', '=', id).where('company_id', '=', ctx.caller.companyId),
+    store.q.selectFrom('entries').selectAll().where('company_id', '=', ctx.caller.companyId).where('id', '=', id),
   );
 }
 
@@ -118,16 +118,17 @@ export function prepareNewEntry(ctx: Ctx, id: string | undefined, input: CreateE
 }
 
 /**
- * Writes a prepared entry, or finds the one already there: the same id with the
- * same request is an idempotent replay; another body under the id, or a key already
- * used in the company, is a 409. Call inside a transaction.
+ * Writes a prepared entry, or finds the one already there: the same id in the
+ * company with the same request is an idempotent replay; another body under the id,
+ * or a key already used in the company, is a 409. Call inside a transaction.
  */
 export function commitEntry(ctx: Ctx, p: PreparedEntry): { row: EntryRow; created: boolean } {
   const { store } = ctx.service;
-  const existing = store.first(store.q.selectFrom('entries').selectAll().where('id', '=', p.id));
+  // Ids are the company's own (issue 12): another company holding the same id is neither a conflict nor seen.
+  const existing = findAnyEntryRow(ctx, p.id);
   if (existing) {
-    if (existing.company_id === ctx.caller.companyId && existing.trashed_at !== null) throw conflict(`entry ${p.id} is in the trash; restore it instead`);
-    if (existing.company_id === ctx.caller.companyId && existing.request_hash === p.requestHash) return { row: existing, created: false };
+    if (existing.trashed_at !== null) throw conflict(`entry ${p.id} is in the trash; restore it instead`);
+    if (existing.request_hash === p.requestHash) return { row: existing, created: false };
     throw conflict(`entry ${p.id} already exists with a different body`);
   }
   if (p.input.key !== undefined) {

@@ -5,7 +5,7 @@ import { parseFaults } from '../gobl/fault.ts';
 import { hostedSnippet } from './hosted-snippet.ts';
 
 export type EntryRow = Selectable<EntriesTable>;
-const VIEWED = ['id', 'key', 'created_at', 'updated_at', 'version', 'context', 'digest_alg', 'digest_val', 'doc_schema', 'doc_uuid', 'env_schema',
+const VIEWED = ['id', 'company_id', 'key', 'created_at', 'updated_at', 'version', 'context', 'digest_alg', 'digest_val', 'doc_schema', 'doc_uuid', 'env_schema',
   'draft', 'invalid', 'signed', 'faults', 'step_faults', 'folder', 'snippet', 'state', 'tags'] as const;
 /** What a view is made of: a list reads the row without its document (`data`), an entry with it. */
 export type ViewRow = Pick<EntryRow, (typeof VIEWED)[number]> & { data?: string };
@@ -101,25 +101,30 @@ export function entryView(
   };
 }
 
-// One statement each, whatever the page's length: the ids go in as one JSON array.
-const ATTACHMENTS_OF = 'SELECT * FROM attachments WHERE entry_id IN (SELECT value FROM json_each(?)) ORDER BY created_at';
-const META_OF = 'SELECT * FROM entry_meta WHERE entry_id IN (SELECT value FROM json_each(?)) ORDER BY key';
+// One statement each, whatever the page's length: the ids go in as one JSON array. An entry id is only
+// unique within its company (issue 12), so the company bounds each look-up (and leads its index).
+const ATTACHMENTS_OF = 'SELECT * FROM attachments WHERE company_id = ? AND entry_id IN (SELECT value FROM json_each(?)) ORDER BY created_at';
+const META_OF = 'SELECT * FROM entry_meta WHERE company_id = ? AND entry_id IN (SELECT value FROM json_each(?)) ORDER BY key';
 
-/** Builds views for a page of rows with two batched look-ups instead of two per row. */
+/** Builds views for a page of rows with two batched look-ups per company instead of two per row (a page is one company's). */
 export function entryViews(store: Store, rows: ViewRow[], withData = false, contexts?: Map<string, string>): EntryView[] {
   if (rows.length === 0) return [];
-  const ids = JSON.stringify(rows.map((r) => r.id));
-  const attachments = groupBy(store.statement(ATTACHMENTS_OF).all(ids) as AttachmentRow[]);
-  const meta = groupBy(store.statement(META_OF).all(ids) as MetaRow[]);
-  return rows.map((r) => entryView(r, attachments.get(r.id) ?? [], meta.get(r.id) ?? [], withData, contexts?.get(r.id)));
+  const attachments = new Map<string, AttachmentRow[]>();
+  const meta = new Map<string, MetaRow[]>();
+  for (const company of new Set(rows.map((r) => r.company_id))) {
+    const ids = JSON.stringify(rows.filter((r) => r.company_id === company).map((r) => r.id));
+    groupBy(store.statement(ATTACHMENTS_OF).all(company, ids) as AttachmentRow[], attachments);
+    groupBy(store.statement(META_OF).all(company, ids) as MetaRow[], meta);
+  }
+  const key = (r: ViewRow) => `${r.company_id}\0${r.id}`;
+  return rows.map((r) => entryView(r, attachments.get(key(r)) ?? [], meta.get(key(r)) ?? [], withData, contexts?.get(r.id)));
 }
 
-function groupBy<R extends { entry_id: string }>(rows: R[]): Map<string, R[]> {
-  const out = new Map<string, R[]>();
+function groupBy<R extends { company_id: string; entry_id: string }>(rows: R[], out: Map<string, R[]>): void {
   for (const r of rows) {
-    const list = out.get(r.entry_id);
+    const key = `${r.company_id}\0${r.entry_id}`;
+    const list = out.get(key);
     if (list) list.push(r);
-    else out.set(r.entry_id, [r]);
+    else out.set(key, [r]);
   }
-  return out;
 }

@@ -50,7 +50,9 @@ export function announceUpload(ctx: Ctx, entryId: string, id: string, file: Anno
   const now = nowIso();
   const row = store.tx(() => {
     store.run(store.q.deleteFrom('attachment_uploads').where('expires_at', '<', now));
-    const waiting = store.first(store.q.selectFrom('attachment_uploads').selectAll().where('entry_id', '=', entryId).where('id', '=', id));
+    const waiting = store.first(
+      store.q.selectFrom('attachment_uploads').selectAll().where('company_id', '=', ctx.caller.companyId).where('entry_id', '=', entryId).where('id', '=', id),
+    );
     if (waiting) {
       if (canonicalJson(JSON.parse(waiting.file)) === canonicalJson(file)) return waiting;
       throw conflict(`file ${id} of entry ${entryId} was announced with other content; its bytes have not come yet`);
@@ -71,7 +73,7 @@ export function announceUpload(ctx: Ctx, entryId: string, id: string, file: Anno
 /** A file of the entry announced and still waiting for its bytes, by key. */
 export function findAnnouncedUpload(ctx: Ctx, entryId: string, by: { key: string }): { id: string } | undefined {
   const { store } = ctx.service;
-  const rows = store.all(store.q.selectFrom('attachment_uploads').select(['id', 'file']).where('entry_id', '=', entryId).where('company_id', '=', ctx.caller.companyId));
+  const rows = store.all(store.q.selectFrom('attachment_uploads').select(['id', 'file']).where('company_id', '=', ctx.caller.companyId).where('entry_id', '=', entryId));
   return rows.find((r) => (JSON.parse(r.file) as AnnouncedFile).key === by.key);
 }
 

@@ -49,16 +49,17 @@ interface EntryState {
   updated_at: string;
 }
 
+// Every look-up names the company first: an entry id is only unique within its company (issue 12).
 const ENTRY_STATE = `SELECT id, company_id, version, state, folder, tags, key, digest_val, signed, invalid, trashed_at, snippet, updated_at
-  FROM entries WHERE id = ?`;
+  FROM entries WHERE company_id = ? AND id = ?`;
 const VERSION_COLUMNS = `entry_id, version, company_id, action, changed, state, folder, tags, key, digest, signed, invalid, trashed,
   reverted_from, via, actor_id, actor_name, at`;
-const LAST_VERSION = `SELECT ${VERSION_COLUMNS} FROM entry_versions WHERE entry_id = ? ORDER BY version DESC LIMIT 1`;
+const LAST_VERSION = `SELECT ${VERSION_COLUMNS} FROM entry_versions WHERE company_id = ? AND entry_id = ? ORDER BY version DESC LIMIT 1`;
 const INSERT_VERSION = `INSERT INTO entry_versions (${VERSION_COLUMNS}, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`;
 const LAST_TITLE = `SELECT json_extract(detail, '$.title') AS title FROM audit_log
   WHERE company_id = ? AND target_id = ? AND json_extract(detail, '$.title') IS NOT NULL ORDER BY seq DESC LIMIT 1`;
 /** A version's document: the first one kept at or after it; none kept means the entry's own. */
-const DOCUMENT_OF = 'SELECT data FROM entry_versions WHERE entry_id = ? AND version >= ? AND data IS NOT NULL ORDER BY version LIMIT 1';
+const DOCUMENT_OF = 'SELECT data FROM entry_versions WHERE company_id = ? AND entry_id = ? AND version >= ? AND data IS NOT NULL ORDER BY version LIMIT 1';
 
 /** What a change touched, in the order a person reads it. */
 function changesBetween(last: VersionRow, now: EntryState): string[] {
@@ -108,13 +109,13 @@ export function keepEntryVersion(store: Store, entryId: string, companyId: strin
     appendAudit(store, actor, { company_id: companyId, action: `entry.${hint === 'purged' ? 'purged' : 'deleted'}`, target_kind: 'entry', target_id: entryId, detail });
     return;
   }
-  const now = store.statement(ENTRY_STATE).get(entryId) as EntryState | undefined;
+  const now = store.statement(ENTRY_STATE).get(companyId, entryId) as EntryState | undefined;
   if (!now) return;
-  const last = store.statement(LAST_VERSION).get(entryId) as VersionRow | undefined;
+  const last = store.statement(LAST_VERSION).get(companyId, entryId) as VersionRow | undefined;
   const changed = last ? changesBetween(last, now) : ['document', 'state', 'folder', 'tags'];
   if (last && changed.length === 0) return;
   const { action, revertedFrom } = actionOf(hint, last, now);
-  const actor = currentActor(store, { origin, entryId });
+  const actor = currentActor(store, { origin, companyId, entryId });
   // A version number is the entry's `version` (what If-Match names); one that did not move still gets a row of its own.
   const version = last && now.version <= last.version ? last.version + 1 : now.version;
   store.statement(INSERT_VERSION).run(
@@ -131,8 +132,8 @@ export function keepEntryVersion(store: Store, entryId: string, companyId: strin
 }
 
 /** Forgets an entry's versions: only its purge does this. */
-export function dropVersions(store: Store, entryId: string): void {
-  store.statement('DELETE FROM entry_versions WHERE entry_id = ?').run(entryId);
+export function dropVersions(store: Store, companyId: string, entryId: string): void {
+  store.statement('DELETE FROM entry_versions WHERE company_id = ? AND entry_id = ?').run(companyId, entryId);
 }
 
 const actorOf = (row: VersionRow): Actor => ({ via: row.via as Actor['via'], id: row.actor_id, name: row.actor_name });
@@ -173,8 +174,8 @@ export function listVersions(ctx: Ctx, id: string, q: { cursor?: string; limit: 
   const scope = JSON.stringify(['versions', ctx.caller.companyId, id]);
   const before = q.cursor ? Number(decodeCursor(cursorSecret, scope, q.cursor).id) : Number.MAX_SAFE_INTEGER;
   const rows = store
-    .statement(`SELECT ${VERSION_COLUMNS} FROM entry_versions WHERE entry_id = ? AND version < ? ORDER BY version DESC LIMIT ?`)
-    .all(id, before, q.limit + 1) as VersionRow[];
+    .statement(`SELECT ${VERSION_COLUMNS} FROM entry_versions WHERE company_id = ? AND entry_id = ? AND version < ? ORDER BY version DESC LIMIT ?`)
+    .all(entry.company_id, id, before, q.limit + 1) as VersionRow[];
   const more = rows.length > q.limit;
   if (more) rows.pop();
   const last = rows[rows.length - 1];
@@ -189,8 +190,8 @@ export function listVersions(ctx: Ctx, id: string, q: { cursor?: string; limit: 
 
 function versionRow(ctx: Ctx, id: string, version: number): VersionRow {
   const row = ctx.service.store
-    .statement(`SELECT ${VERSION_COLUMNS} FROM entry_versions WHERE entry_id = ? AND version = ?`)
-    .get(id, version) as VersionRow | undefined;
+    .statement(`SELECT ${VERSION_COLUMNS} FROM entry_versions WHERE company_id = ? AND entry_id = ? AND version = ?`)
+    .get(ctx.caller.companyId, id, version) as VersionRow | undefined;
   if (!row) throw notFound(`version ${version} of entry ${id}`);
   return row;
 }
@@ -198,7 +199,7 @@ function versionRow(ctx: Ctx, id: string, version: number): VersionRow {
 /** The envelope as it was at a version (kept, or the entry's own when no later version replaced it). */
 export function documentAt(ctx: Ctx, id: string, version: number): Record<string, unknown> {
   const { store } = ctx.service;
-  const kept = store.statement(DOCUMENT_OF).get(id, version) as { data: string } | undefined;
+  const kept = store.statement(DOCUMENT_OF).get(ctx.caller.companyId, id, version) as { data: string } | undefined;
   return JSON.parse(kept?.data ?? entryOfCompany(ctx, id).data) as Record<string, unknown>;
 }
 
@@ -212,8 +213,8 @@ export function getVersion(ctx: Ctx, id: string, version: number) {
 /** The version before `version` that history holds, if any. */
 export function previousVersion(ctx: Ctx, id: string, version: number): number | undefined {
   const row = ctx.service.store
-    .statement('SELECT version FROM entry_versions WHERE entry_id = ? AND version < ? ORDER BY version DESC LIMIT 1')
-    .get(id, version) as { version: number } | undefined;
+    .statement('SELECT version FROM entry_versions WHERE company_id = ? AND entry_id = ? AND version < ? ORDER BY version DESC LIMIT 1')
+    .get(ctx.caller.companyId, id, version) as { version: number } | undefined;
   return row?.version;
 }
 

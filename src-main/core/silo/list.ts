@@ -91,39 +91,46 @@ export function listEntries(ctx: Ctx, q: ListQuery): EntryPage {
   return { ...pageOf(ctx, page.rows, page.nextCursor, q), ...folder };
 }
 
-const ENTRY_OF_COMPANY = 'SELECT id, doc_uuid FROM entries WHERE id = ? AND company_id = ?';
-const IDENTITY_OF = 'SELECT type, series, code, issue_date FROM entry_identities WHERE entry_id = ?';
+// Every branch names the company: an entry id is only unique within its company (issue 12).
+const ENTRY_OF_COMPANY = 'SELECT id, doc_uuid FROM entries WHERE company_id = ? AND id = ?';
+const IDENTITY_OF = 'SELECT type, series, code, issue_date FROM entry_identities WHERE company_id = ? AND entry_id = ?';
 
 /** The entries naming this one by uuid (its id or its document's uuid). */
 const MENTIONING = 'SELECT entry_id, context FROM mentions WHERE company_id = ? AND uuid IN (?, ?)';
 const MENTIONING_UUID = 'SELECT entry_id, context FROM mentions WHERE company_id = ? AND uuid = ?';
+/*
+ * Every key of these tables leads with the company now (issue 12), so SQLite could answer "the
+ * company's rows" from a primary key and then filter: a walk of all of them. Each branch names the
+ * index that goes straight to its rows (INDEXED BY a code index; `+` on a uuid term keeps the uuid
+ * index out of the way of the (company, entry) key); test/api/perf-plans.test.ts holds the plans.
+ */
 /** The entries naming this one by code; a reference's series, date and type narrow the match only when it states them. */
-const NAMING_BY_CODE = `SELECT entry_id, context FROM entry_refs WHERE company_id = ? AND code = ?
+const NAMING_BY_CODE = `SELECT entry_id, context FROM entry_refs INDEXED BY entry_refs_code WHERE company_id = ? AND code = ?
   AND (series IS NULL OR series = ?) AND (issue_date IS NULL OR issue_date = ?) AND (type IS NULL OR type = ?)`;
 /** The entries this one names by their document's uuid, or by their entry id. */
 const NAMED_BY_UUID = `SELECT n.id, r.context FROM entry_refs r
-  CROSS JOIN entries n ON n.company_id = r.company_id AND n.doc_uuid = r.uuid WHERE r.entry_id = ? AND r.uuid IS NOT NULL`;
+  CROSS JOIN entries n ON n.company_id = r.company_id AND n.doc_uuid = r.uuid WHERE r.company_id = ? AND r.entry_id = ? AND +r.uuid IS NOT NULL`;
 const NAMED_BY_ID = `SELECT n.id, r.context FROM entry_refs r
-  CROSS JOIN entries n ON n.id = r.uuid AND +n.company_id = r.company_id WHERE r.entry_id = ? AND r.uuid IS NOT NULL`;
+  CROSS JOIN entries n ON n.company_id = r.company_id AND n.id = r.uuid WHERE r.company_id = ? AND r.entry_id = ? AND +r.uuid IS NOT NULL`;
 /** The entries this one names by code (with the series, date and type the reference states). */
 const NAMED_BY_CODE = `SELECT i.entry_id, r.context FROM entry_refs r
-  CROSS JOIN entry_identities i ON i.company_id = r.company_id AND i.code = r.code
+  CROSS JOIN entry_identities i INDEXED BY entry_identities_code ON i.company_id = r.company_id AND i.code = r.code
     AND (r.series IS NULL OR i.series = r.series) AND (r.issue_date IS NULL OR i.issue_date = r.issue_date)
     AND (r.type IS NULL OR i.type = r.type)
-  WHERE r.entry_id = ? AND r.code IS NOT NULL`;
+  WHERE r.company_id = ? AND r.entry_id = ? AND +r.code IS NOT NULL`;
 
 /**
  * The related entries' SQL. The hits are collected first (MATERIALIZED) and the
- * entries are then looked up by id, in that order (CROSS JOIN fixes it, and no
- * company index is offered for the look-up): whatever SQLite's statistics say, the
- * work grows with the entry's relations and never with the company's entries. (Left
- * to choose, SQLite once walked every entry of the company through the digest index
- * and probed the hits for each; test/api/perf-plans.test.ts holds the plan.)
+ * entries are then looked up by (company, id), in that order (CROSS JOIN fixes it):
+ * whatever SQLite's statistics say, the work grows with the entry's relations and
+ * never with the company's entries. (Left to choose, SQLite once walked every entry
+ * of the company through the digest index and probed the hits for each;
+ * test/api/perf-plans.test.ts holds the plan.)
  */
 export function relatedSql(branches: string[], where: string[], ascending: boolean): string {
   const dir = ascending ? 'ASC' : 'DESC';
   return `WITH hits(entry_id, context) AS MATERIALIZED (${branches.join(' UNION ALL ')})
-    SELECT ${VIEW_COLUMNS}, min(h.context) AS related_context FROM hits h CROSS JOIN entries e ON e.id = h.entry_id
+    SELECT ${VIEW_COLUMNS}, min(h.context) AS related_context FROM hits h CROSS JOIN entries e ON e.company_id = ? AND e.id = h.entry_id
     WHERE ${where.join(' AND ')}
     GROUP BY e.id ORDER BY e.created_at ${dir}, e.id ${dir} LIMIT ?`;
 }
@@ -159,7 +166,7 @@ export function relatedQuery(
   q: Omit<RelatedQuery, 'limit'> & { limit: number },
   cursorSecret: Buffer,
 ): { sql: string; params: unknown[]; scope: string } | undefined {
-  const entry = store.statement(ENTRY_OF_COMPANY).get(id, company) as { id: string; doc_uuid: string | null } | undefined;
+  const entry = store.statement(ENTRY_OF_COMPANY).get(company, id) as { id: string; doc_uuid: string | null } | undefined;
   if (!entry) return undefined;
   const scope = JSON.stringify(['related', company, id, q.uuid, q.context, q.ascending, q.created_at]);
 
@@ -171,18 +178,19 @@ export function relatedQuery(
   } else {
     branches.push(MENTIONING);
     params.push(company, entry.id, entry.doc_uuid ?? entry.id);
-    const me = store.statement(IDENTITY_OF).get(id) as { type: string | null; series: string | null; code: string | null; issue_date: string | null } | undefined;
+    const me = store.statement(IDENTITY_OF).get(company, id) as { type: string | null; series: string | null; code: string | null; issue_date: string | null } | undefined;
     if (me?.code) {
       branches.push(NAMING_BY_CODE);
       params.push(company, me.code, me.series, me.issue_date, me.type);
     }
     branches.push(NAMED_BY_UUID, NAMED_BY_ID, NAMED_BY_CODE);
-    params.push(id, id, id);
+    params.push(company, id, company, id, company, id);
   }
 
-  // `+` keeps SQLite from reaching the entries through a company index: each is looked up by its id.
-  const where: string[] = ['+e.company_id = ?', 'e.id <> ?', 'e.trashed_at IS NULL'];
-  params.push(company, id);
+  // The join's company (each hit is looked up by company and id, the unique key), then the conditions.
+  params.push(company);
+  const where: string[] = ['e.id <> ?', 'e.trashed_at IS NULL'];
+  params.push(id);
   if (q.context !== undefined) {
     where.push('h.context = ?');
     params.push(q.context);

@@ -10,8 +10,10 @@ import { requireEntryRow } from './entries.ts';
 /** A meta record as PUT takes it: the contract's body, parsed (defaults filled in). */
 export type PutMetaInput = ParsedInput<Operations['putMeta']>['body'];
 
+// Every statement names the company: an entry id is only unique within its company (issue 12).
 export function putMeta(ctx: Ctx, entryId: string, key: string, input: PutMetaInput) {
   const { store } = ctx.service;
+  const company = ctx.caller.companyId;
   requireEntryRow(ctx, entryId);
   const at = nowIso();
   const row = store.tx(() => {
@@ -26,15 +28,25 @@ export function putMeta(ctx: Ctx, entryId: string, key: string, input: PutMetaIn
     store.run(
       store.q
         .insertInto('entry_meta')
-        .values({ entry_id: entryId, key, src: input.src, created_at: at, ...values })
-        .onConflict((oc) => oc.columns(['entry_id', 'key', 'src']).doUpdateSet(values)),
+        .values({ company_id: company, entry_id: entryId, key, src: input.src, created_at: at, ...values })
+        .onConflict((oc) => oc.columns(['company_id', 'entry_id', 'key', 'src']).doUpdateSet(values)),
     );
     store.run(
-      store.q.updateTable('entries').set((eb) => ({ version: eb('version', '+', 1), updated_at: at })).where('id', '=', entryId),
+      store.q
+        .updateTable('entries')
+        .set((eb) => ({ version: eb('version', '+', 1), updated_at: at }))
+        .where('company_id', '=', company)
+        .where('id', '=', entryId),
     );
-    recordChange(store, { company_id: ctx.caller.companyId, kind: 'meta', record_id: `${entryId}:${input.src}:${key}` });
+    recordChange(store, { company_id: company, kind: 'meta', record_id: `${entryId}:${input.src}:${key}` });
     return store.first(
-      store.q.selectFrom('entry_meta').selectAll().where('entry_id', '=', entryId).where('key', '=', key).where('src', '=', input.src),
+      store.q
+        .selectFrom('entry_meta')
+        .selectAll()
+        .where('company_id', '=', company)
+        .where('entry_id', '=', entryId)
+        .where('key', '=', key)
+        .where('src', '=', input.src),
     )!;
   });
   return metaView(row);
@@ -44,7 +56,7 @@ export function putMeta(ctx: Ctx, entryId: string, key: string, input: PutMetaIn
 function findMeta(ctx: Ctx, entryId: string, key: string, src: string | undefined): MetaRow[] {
   const { store } = ctx.service;
   requireEntryRow(ctx, entryId);
-  let q = store.q.selectFrom('entry_meta').selectAll().where('entry_id', '=', entryId).where('key', '=', key);
+  let q = store.q.selectFrom('entry_meta').selectAll().where('company_id', '=', ctx.caller.companyId).where('entry_id', '=', entryId).where('key', '=', key);
   if (src !== undefined) q = q.where('src', '=', src);
   const rows = store.all(q);
   if (rows.length === 0) throw notFound(`meta ${key} of entry ${entryId}`);
@@ -63,10 +75,19 @@ export function deleteMeta(ctx: Ctx, entryId: string, key: string, src?: string)
   const [row] = findMeta(ctx, entryId, key, src);
   return store.tx(() => {
     const { changes } = store.run(
-      store.q.deleteFrom('entry_meta').where('entry_id', '=', entryId).where('key', '=', key).where('src', '=', row.src),
+      store.q
+        .deleteFrom('entry_meta')
+        .where('company_id', '=', row.company_id)
+        .where('entry_id', '=', entryId)
+        .where('key', '=', key)
+        .where('src', '=', row.src),
     );
     store.run(
-      store.q.updateTable('entries').set((eb) => ({ version: eb('version', '+', 1), updated_at: nowIso() })).where('id', '=', entryId),
+      store.q
+        .updateTable('entries')
+        .set((eb) => ({ version: eb('version', '+', 1), updated_at: nowIso() }))
+        .where('company_id', '=', row.company_id)
+        .where('id', '=', entryId),
     );
     recordChange(store, { company_id: ctx.caller.companyId, kind: 'meta', record_id: `${entryId}:${row.src}:${key}`, deleted: true });
     return { deleted: changes };

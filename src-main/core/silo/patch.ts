@@ -90,7 +90,7 @@ export function writeEntryChange(
       updated_at: nowIso(),
       trashed_at: labels.trashed !== undefined ? labels.trashed : fresh.trashed_at,
     };
-    store.run(store.q.updateTable('entries').set(values).where('id', '=', row.id));
+    store.run(store.q.updateTable('entries').set(values).where('company_id', '=', row.company_id).where('id', '=', row.id));
     const derivedOf = { seq: row.seq, id: row.id, company_id: row.company_id, created_at: row.created_at, folder, tags };
     // An entry in the trash is found by nothing (search, related, numbers): its derived rows go, and come back with it.
     if (values.trashed_at === null) writeDerivedIndexes(store, derivedOf, doc);

@@ -20,6 +20,8 @@ const VERB: Record<string, [put: string, deleted: string]> = {
   workflow: ['workflow.saved', 'workflow.deleted'],
   series: ['series.saved', 'series.deleted'],
   series_entry: ['series_entry.issued', 'series_entry.deleted'],
+  // trusted signers are recorded as changes (they sync), so their audit row comes from here
+  trusted_jwks: ['trusted-jwks.saved', 'trusted-jwks.deleted'],
 };
 
 /**
@@ -39,7 +41,7 @@ export function keepRecordOf(store: Store, change: RecordChange, origin: string 
   const hint = currentAction(store);
   const [put, gone] = VERB[change.kind] ?? [`${change.kind}.put`, `${change.kind}.deleted`];
   const action = hint && change.kind === 'attachment' ? `attachment.${hint}` : deleted ? gone : put;
-  appendAudit(store, currentActor(store, { origin, entryId }), {
+  appendAudit(store, currentActor(store, entryId ? { origin, companyId: change.company_id, entryId } : { origin }), {
     company_id: change.company_id,
     action,
     target_kind: change.kind,

@@ -105,11 +105,19 @@ const EXACT_MAX = 20;
 /**
  * Entries whose document number is the text typed, as GOBL writes it: the code alone,
  * or series and code joined by a dash (`FV-2026-0001` is series FV, code 2026-0001, or
- * series FV-2026, code 0001). Each candidate is an index lookup on the identity's code.
+ * series FV-2026, code 0001). Each candidate is an index lookup on the identity's code: named, and
+ * read before the entries (CROSS JOIN), since the identities' key leads with the company too and a
+ * walk of all the company's identities or entries would otherwise be a plan SQLite may pick.
  */
 function exactNumberMatches(store: Store, company: string, text: string, filters: { where: string[]; params: unknown[] }): Array<ViewRow & { seq: number }> {
+  const query = exactNumberQuery(company, text, filters);
+  return query ? (store.statement(query.sql).all(...query.params) as Array<ViewRow & { seq: number }>) : [];
+}
+
+/** The SQL and values of exactNumberMatches (undefined: no number can be typed so); exported so tests can hold its plan. */
+export function exactNumberQuery(company: string, text: string, filters: { where: string[]; params: unknown[] }): { sql: string; params: unknown[] } | undefined {
   const typed = text.trim();
-  if (typed === '' || typed.length > 100) return [];
+  if (typed === '' || typed.length > 100) return undefined;
   const candidates = new Map<string, { series: string | null; code: string }>();
   for (const variant of new Set([typed, typed.toUpperCase()])) {
     candidates.set(`|${variant}`, { series: null, code: variant });
@@ -119,11 +127,11 @@ function exactNumberMatches(store: Store, company: string, text: string, filters
   }
   const branches = [...candidates.values()].map((c) => (c.series === null ? 'i.code = ?' : '(i.code = ? AND i.series = ?)'));
   const values = [...candidates.values()].flatMap((c) => (c.series === null ? [c.code] : [c.code, c.series]));
-  return store
-    .statement(
-      `SELECT ${VIEW_COLUMNS}, e.seq FROM entry_identities i JOIN entries e ON e.id = i.entry_id
+  return {
+    sql: `SELECT ${VIEW_COLUMNS}, e.seq FROM entry_identities i INDEXED BY entry_identities_code
+       CROSS JOIN entries e ON e.company_id = i.company_id AND e.id = i.entry_id
        WHERE i.company_id = ? AND (${branches.join(' OR ')}) ${filters.where.map((w) => `AND ${w}`).join(' ')}
        ORDER BY e.created_at DESC, e.id DESC LIMIT ${EXACT_MAX}`,
-    )
-    .all(company, ...values, ...filters.params) as Array<ViewRow & { seq: number }>;
+    params: [company, ...values, ...filters.params],
+  };
 }

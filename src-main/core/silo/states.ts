@@ -41,8 +41,16 @@ export type StateView = ReturnType<typeof stateView>;
 export function listEntryStates(ctx: Ctx, entryId: string): { list: StateView[] } {
   const { store } = ctx.service;
   requireEntryRow(ctx, entryId);
+  // By company and entry (the index's order): an entry id is only unique within its company (issue 12).
   const rows = store.all(
-    store.q.selectFrom('entry_states').selectAll().where('entry_id', '=', entryId).orderBy('at', 'desc').orderBy('seq', 'desc').limit(MAX_STATES),
+    store.q
+      .selectFrom('entry_states')
+      .selectAll()
+      .where('company_id', '=', ctx.caller.companyId)
+      .where('entry_id', '=', entryId)
+      .orderBy('at', 'desc')
+      .orderBy('seq', 'desc')
+      .limit(MAX_STATES),
   );
   return { list: rows.map(stateView) };
 }
@@ -67,7 +75,13 @@ export function putEntryState(ctx: Ctx, entryId: string, input: StateInput, at?:
     const entry = requireEntryRow(ctx, entryId);
     if (at !== undefined) {
       const same = store.first(
-        store.q.selectFrom('entry_states').selectAll().where('entry_id', '=', entryId).where('at', '=', when).where('src', '=', 'api'),
+        store.q
+          .selectFrom('entry_states')
+          .selectAll()
+          .where('company_id', '=', entry.company_id)
+          .where('entry_id', '=', entryId)
+          .where('at', '=', when)
+          .where('src', '=', 'api'),
       );
       if (same) {
         if (same.key === input.key && same.notes === notes && canonicalJson(JSON.parse(same.meta)) === meta) return stateView(same);
@@ -86,7 +100,14 @@ export function putEntryState(ctx: Ctx, entryId: string, input: StateInput, at?:
     };
     const inserted = store.first(store.q.insertInto('entry_states').values(values).returning('seq'))!;
     const newest = store.first(
-      store.q.selectFrom('entry_states').select('key').where('entry_id', '=', entryId).orderBy('at', 'desc').orderBy('seq', 'desc').limit(1),
+      store.q
+        .selectFrom('entry_states')
+        .select('key')
+        .where('company_id', '=', entry.company_id)
+        .where('entry_id', '=', entryId)
+        .orderBy('at', 'desc')
+        .orderBy('seq', 'desc')
+        .limit(1),
     )!;
     if (newest.key !== entry.state) {
       // The entry's own state follows its newest one; the trigger that records state changes sees this one recorded already.
@@ -94,6 +115,7 @@ export function putEntryState(ctx: Ctx, entryId: string, input: StateInput, at?:
         store.q
           .updateTable('entries')
           .set((eb) => ({ state: newest.key, version: eb('version', '+', 1), updated_at: now }))
+          .where('company_id', '=', entry.company_id)
           .where('id', '=', entryId),
       );
       recordChange(store, { company_id: entry.company_id, kind: 'entry', record_id: entryId });

@@ -11,7 +11,8 @@ import { trashItem } from './trash.ts';
 
 const INSERT_TRASHED = `INSERT INTO trash_files (trash_id, company_id, entry_id, id, name, desc, mime, hash, size, meta, created_at, row,
   trashed_at, via, actor_id, actor_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
-const BUMP_ENTRY = 'UPDATE entries SET version = version + 1, updated_at = ? WHERE id = ?';
+// Every statement names the company: an entry id is only unique within its company (issue 12).
+const BUMP_ENTRY = 'UPDATE entries SET version = version + 1, updated_at = ? WHERE company_id = ? AND id = ?';
 
 /**
  * Keeps an attachment row in the trash before it leaves `attachments` (the caller
@@ -29,8 +30,8 @@ export function keepFileInTrash(store: Store, row: AttachmentRow, actor: Actor):
 }
 
 /** A trashed file came back on another instance (the same bytes under the same id): it is not waiting here any more. */
-export function forgetTrashedFile(store: Store, entryId: string, fileId: string, hash: string): void {
-  store.statement('DELETE FROM trash_files WHERE entry_id = ? AND id = ? AND hash = ?').run(entryId, fileId, hash);
+export function forgetTrashedFile(store: Store, companyId: string, entryId: string, fileId: string, hash: string): void {
+  store.statement('DELETE FROM trash_files WHERE company_id = ? AND entry_id = ? AND id = ? AND hash = ?').run(companyId, entryId, fileId, hash);
 }
 
 /** Puts an attachment row back as it was kept: every column the table has (a column added since takes its default). */
@@ -50,15 +51,16 @@ function insertAttachmentRow(store: Store, row: Record<string, unknown>): void {
  */
 export function trashFile(ctx: Ctx, entryId: string, fileId: string) {
   const { store } = ctx.service;
+  const company = ctx.caller.companyId;
   requireEntryRow(ctx, entryId);
   const trashId = store.tx(() => {
-    const row = store.statement('SELECT * FROM attachments WHERE entry_id = ? AND id = ? AND company_id = ?').get(entryId, fileId, ctx.caller.companyId) as
+    const row = store.statement('SELECT * FROM attachments WHERE company_id = ? AND entry_id = ? AND id = ?').get(company, entryId, fileId) as
       | AttachmentRow
       | undefined;
     if (!row) throw notFound(`attachment ${fileId} of entry ${entryId}`);
-    const id = keepFileInTrash(store, row, currentActor(store, { caller: ctx.caller, entryId }));
-    store.statement('DELETE FROM attachments WHERE entry_id = ? AND id = ?').run(entryId, fileId);
-    store.statement(BUMP_ENTRY).run(nowIso(), entryId);
+    const id = keepFileInTrash(store, row, currentActor(store, { caller: ctx.caller, companyId: company, entryId }));
+    store.statement('DELETE FROM attachments WHERE company_id = ? AND entry_id = ? AND id = ?').run(company, entryId, fileId);
+    store.statement(BUMP_ENTRY).run(nowIso(), company, entryId);
     asAction(store, 'trashed', () => recordChange(store, { company_id: row.company_id, kind: 'attachment', record_id: `${entryId}:${fileId}`, deleted: true }));
     return id;
   });
@@ -77,22 +79,24 @@ interface TrashedFileRow extends AttachmentRow {
  */
 export function restoreFile(ctx: Ctx, entryId: string, fileId: string) {
   const { store, blobs } = ctx.service;
+  const company = ctx.caller.companyId;
   const entry = findAnyEntryRow(ctx, entryId);
   if (!entry) throw notFound(`entry ${entryId}`);
   if (entry.trashed_at !== null) throw conflict(`entry ${entryId} is in the trash; restore it first`);
   return store.tx(() => {
     const row = store
-      .statement('SELECT * FROM trash_files WHERE entry_id = ? AND id = ? AND company_id = ? ORDER BY trashed_at DESC, trash_id DESC LIMIT 1')
-      .get(entryId, fileId, ctx.caller.companyId) as TrashedFileRow | undefined;
+      .statement('SELECT * FROM trash_files WHERE company_id = ? AND entry_id = ? AND id = ? ORDER BY trashed_at DESC, trash_id DESC LIMIT 1')
+      .get(company, entryId, fileId) as TrashedFileRow | undefined;
     if (!row) throw notFound(`attachment ${fileId} of entry ${entryId} in the trash`);
-    if (store.statement('SELECT 1 FROM attachments WHERE entry_id = ? AND id = ?').get(entryId, fileId)) {
+    if (store.statement('SELECT 1 FROM attachments WHERE company_id = ? AND entry_id = ? AND id = ?').get(company, entryId, fileId)) {
       throw conflict(`entry ${entryId} has another file ${fileId} now; the trashed one is kept`);
     }
     if (!blobs.has(row.hash)) throw conflict(`the bytes of attachment ${fileId} are gone from this data folder`);
-    insertAttachmentRow(store, JSON.parse(row.row) as Record<string, unknown>);
-    const restored = store.statement('SELECT * FROM attachments WHERE entry_id = ? AND id = ?').get(entryId, fileId) as AttachmentRow;
+    // The row goes back to the company whose trash it was kept in, whatever the kept copy says.
+    insertAttachmentRow(store, { ...(JSON.parse(row.row) as Record<string, unknown>), company_id: company });
+    const restored = store.statement('SELECT * FROM attachments WHERE company_id = ? AND entry_id = ? AND id = ?').get(company, entryId, fileId) as AttachmentRow;
     store.statement('DELETE FROM trash_files WHERE trash_id = ?').run(row.trash_id);
-    store.statement(BUMP_ENTRY).run(nowIso(), entryId);
+    store.statement(BUMP_ENTRY).run(nowIso(), company, entryId);
     asAction(store, 'restored', () => recordChange(store, { company_id: row.company_id, kind: 'attachment', record_id: `${entryId}:${fileId}` }));
     return attachmentView(restored);
   });

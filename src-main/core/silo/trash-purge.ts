@@ -37,9 +37,12 @@ interface TrashedFile {
  */
 function purgeEntry(ctx: Ctx, row: EntryRow): string[] {
   const { store } = ctx.service;
-  const hashes = (store.statement('SELECT hash FROM attachments WHERE entry_id = ? UNION SELECT hash FROM trash_files WHERE entry_id = ?')
-    .all(row.id, row.id) as Array<{ hash: string }>).map((r) => r.hash);
-  const files = store.statement('SELECT trash_id, company_id, entry_id, id, hash, name FROM trash_files WHERE entry_id = ?').all(row.id) as TrashedFile[];
+  // By company and id: another company's entry may have the same id (issue 12).
+  const hashes = (store.statement('SELECT hash FROM attachments WHERE company_id = ? AND entry_id = ? UNION SELECT hash FROM trash_files WHERE company_id = ? AND entry_id = ?')
+    .all(row.company_id, row.id, row.company_id, row.id) as Array<{ hash: string }>).map((r) => r.hash);
+  const files = store
+    .statement('SELECT trash_id, company_id, entry_id, id, hash, name FROM trash_files WHERE company_id = ? AND entry_id = ?')
+    .all(row.company_id, row.id) as TrashedFile[];
   for (const file of files) purgeFileRow(store, file);
   // Its versions, meta, files and finished jobs go with it (deleteEntry); the audit log keeps that it was.
   asAction(store, 'purged', () => deleteEntry(ctx, row));
@@ -48,7 +51,7 @@ function purgeEntry(ctx: Ctx, row: EntryRow): string[] {
 
 function purgeFileRow(store: Store, file: TrashedFile): void {
   store.statement('DELETE FROM trash_files WHERE trash_id = ?').run(file.trash_id);
-  appendAudit(store, currentActor(store, { entryId: file.entry_id }), {
+  appendAudit(store, currentActor(store, { companyId: file.company_id, entryId: file.entry_id }), {
     company_id: file.company_id,
     action: 'attachment.purged',
     target_kind: 'attachment',
@@ -91,7 +94,7 @@ function purgePage(ctx: Ctx, items: PurgeItem[], strict: boolean): { purged: num
   store.tx(() => {
     for (const item of items) {
       if (item.kind === 'entry') {
-        const row = store.statement('SELECT * FROM entries WHERE id = ? AND company_id = ? AND trashed_at IS NOT NULL').get(item.id, company) as EntryRow | undefined;
+        const row = store.statement('SELECT * FROM entries WHERE company_id = ? AND id = ? AND trashed_at IS NOT NULL').get(company, item.id) as EntryRow | undefined;
         if (!row) {
           if (strict) throw notFound(`entry ${item.id} in the trash`);
           continue;

@@ -52,7 +52,9 @@ export function trashEntry(ctx: Ctx, id: string) {
   const any = findAnyEntryRow(ctx, id);
   if (!any) throw notFound(`entry ${id}`);
   if (any.trashed_at === null) {
-    const running = store.statement('SELECT id FROM jobs WHERE silo_entry_id = ? AND completed_at IS NULL LIMIT 1').get(id) as { id: string } | undefined;
+    const running = store
+      .statement('SELECT id FROM jobs WHERE company_id = ? AND silo_entry_id = ? AND completed_at IS NULL LIMIT 1')
+      .get(any.company_id, id) as { id: string } | undefined;
     if (running) throw new ApiError('conflict', `entry ${id} has a job under way (${running.id}); move it to the trash once the job ends`);
     const row = requireEntryRow(ctx, id);
     writeEntryChange(ctx, row, unchangedDocument(row), { trashed: nowIso() });
@@ -98,18 +100,19 @@ interface TrashRow {
 }
 
 // Entries: who trashed one is in its history (its latest `trashed` version). Files keep it in their row.
+// Children join their entry on company and id: an entry id is only unique within its company (issue 12).
 const ENTRY_PART = `SELECT 'entry' AS kind, e.id AS id, e.id AS entry_id, e.trashed_at AS trashed_at, e.snippet AS snippet,
     e.doc_schema AS doc_schema, e.folder AS folder, e.state AS state, e.signed AS signed, NULL AS file_id, NULL AS name, NULL AS mime,
-    (SELECT coalesce(sum(a.size), 0) FROM attachments a WHERE a.entry_id = e.id) AS size,
+    (SELECT coalesce(sum(a.size), 0) FROM attachments a WHERE a.company_id = e.company_id AND a.entry_id = e.id) AS size,
     v.via AS via, v.actor_id AS actor_id, v.actor_name AS actor_name,
-    (SELECT count(*) FROM attachments a WHERE a.entry_id = e.id) AS files
-  FROM entries e LEFT JOIN entry_versions v ON v.entry_id = e.id AND v.version =
-    (SELECT max(version) FROM entry_versions WHERE entry_id = e.id AND action = 'trashed')
+    (SELECT count(*) FROM attachments a WHERE a.company_id = e.company_id AND a.entry_id = e.id) AS files
+  FROM entries e LEFT JOIN entry_versions v ON v.company_id = e.company_id AND v.entry_id = e.id AND v.version =
+    (SELECT max(version) FROM entry_versions WHERE company_id = e.company_id AND entry_id = e.id AND action = 'trashed')
   WHERE e.company_id = ? AND e.trashed_at IS NOT NULL`;
 const FILE_PART = `SELECT 'file' AS kind, t.trash_id AS id, t.entry_id AS entry_id, t.trashed_at AS trashed_at, e.snippet AS snippet,
     e.doc_schema AS doc_schema, NULL AS folder, NULL AS state, NULL AS signed, t.id AS file_id, t.name AS name, t.mime AS mime,
     t.size AS size, t.via AS via, t.actor_id AS actor_id, t.actor_name AS actor_name, NULL AS files
-  FROM trash_files t LEFT JOIN entries e ON e.id = t.entry_id
+  FROM trash_files t LEFT JOIN entries e ON e.company_id = t.company_id AND e.id = t.entry_id
   WHERE t.company_id = ?`;
 
 function itemView(row: TrashRow, days: number) {

@@ -1,18 +1,22 @@
 import { createPublicKey } from 'node:crypto';
 import type { z } from 'zod';
-import { validationError } from '../api/errors.ts';
-import type { HandlersOf } from '../api/handler.ts';
+import { ApiError, validationError } from '../api/errors.ts';
+import type { Ctx, HandlersOf } from '../api/handler.ts';
 import type { trustedJwk, trustedJwksOperations } from '../api/contract/trusted-jwks.ts';
 import type { VerifyingJwk } from '../gobl/sign/index.ts';
 import { nowIso } from '../clock.ts';
 import type { Store } from '../db/store.ts';
+import { recordChange } from '../sync/change-log.ts';
 
 type TrustedKey = z.output<typeof trustedJwk>;
 
 /**
  * The signers a company's owner trusts for envelope signatures: a name and the
  * public keys of its JWKS. Kept per company: a JWKS trusted in company A verifies
- * nothing of company B. Only owners read or change the list (contract access).
+ * nothing of company B. Only owners read or change the list (contract access), and
+ * only owners change it through sync too (the write paths below refuse anyone else).
+ * The list syncs like any record (kind `trusted_jwks`), so a document signed by a
+ * signer trusted on one instance verifies on every instance of the company.
  */
 export function trustedJwksKeys(store: Store, companyId: string): VerifyingJwk[] {
   return store
@@ -20,8 +24,20 @@ export function trustedJwksKeys(store: Store, companyId: string): VerifyingJwk[]
     .flatMap((row) => JSON.parse(row.keys) as VerifyingJwk[]);
 }
 
-type Row = { id: string; name: string; keys: string; created_at: string; updated_at: string };
-const view = (row: Row) => ({ id: row.id, name: row.name, keys: JSON.parse(row.keys) as TrustedKey[], created_at: row.created_at, updated_at: row.updated_at });
+export type TrustedJwksRow = { id: string; name: string; keys: string; created_at: string; updated_at: string };
+
+export const trustedJwksView = (row: TrustedJwksRow) => ({
+  id: row.id,
+  name: row.name,
+  keys: JSON.parse(row.keys) as TrustedKey[],
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+});
+
+/** Ids are the company's own: another company may use the same one without either knowing. */
+export function findTrustedJwks(store: Store, companyId: string, id: string): TrustedJwksRow | undefined {
+  return store.first(store.q.selectFrom('trusted_jwks').selectAll().where('company_id', '=', companyId).where('id', '=', id));
+}
 
 /** A key that does not name a point on P-256 would verify nothing; refused so the owner knows. */
 function refuseBadPoints(keys: TrustedKey[]): void {
@@ -34,36 +50,58 @@ function refuseBadPoints(keys: TrustedKey[]): void {
   });
 }
 
+/** Whom a document is accepted from is the owner's call, through the API, a push or a resolved conflict alike. */
+function requireOwner(ctx: Ctx): void {
+  if (ctx.caller.kind !== 'owner') throw new ApiError('forbidden', "only the company's owner changes its trusted signers");
+}
+
+/**
+ * Trusts a signer under `id` (replacing the keys held under it), in the caller's
+ * transaction, and records the change for sync. `createdAt`: kept as the instance
+ * that first stored it says (a synced signer lists in the same place everywhere).
+ */
+export function saveTrustedJwks(ctx: Ctx, id: string, input: { name: string; keys: TrustedKey[] }, createdAt?: string): TrustedJwksRow {
+  requireOwner(ctx);
+  refuseBadPoints(input.keys);
+  const { store } = ctx.service;
+  const companyId = ctx.caller.companyId;
+  return store.tx(() => {
+    const existing = findTrustedJwks(store, companyId, id);
+    const keys = JSON.stringify(input.keys);
+    // The same signer again (a retried PUT): no new version to sync.
+    if (existing && existing.name === input.name && existing.keys === keys) return existing;
+    const at = nowIso();
+    const row = { id, name: input.name, keys, created_at: existing?.created_at ?? createdAt ?? at, updated_at: at };
+    if (existing) {
+      store.run(
+        store.q.updateTable('trusted_jwks').set({ name: row.name, keys: row.keys, updated_at: at }).where('company_id', '=', companyId).where('id', '=', id),
+      );
+    } else {
+      store.run(store.q.insertInto('trusted_jwks').values({ ...row, company_id: companyId }));
+    }
+    recordChange(store, { company_id: companyId, kind: 'trusted_jwks', record_id: id });
+    return row;
+  });
+}
+
+/** Stops trusting a signer; answers whether it was trusted. Documents already stored stay as they are. */
+export function removeTrustedJwks(ctx: Ctx, id: string): boolean {
+  requireOwner(ctx);
+  const { store } = ctx.service;
+  const companyId = ctx.caller.companyId;
+  return store.tx(() => {
+    const { changes } = store.run(store.q.deleteFrom('trusted_jwks').where('company_id', '=', companyId).where('id', '=', id));
+    if (changes > 0) recordChange(store, { company_id: companyId, kind: 'trusted_jwks', record_id: id, deleted: true });
+    return changes > 0;
+  });
+}
+
 export const trustedJwksHandlers: HandlersOf<typeof trustedJwksOperations> = {
   listTrustedJwks: (ctx) => {
     const { store } = ctx.service;
     const rows = store.all(store.q.selectFrom('trusted_jwks').selectAll().where('company_id', '=', ctx.caller.companyId).orderBy('created_at').orderBy('id'));
-    return { list: rows.map(view) };
+    return { list: rows.map(trustedJwksView) };
   },
-  putTrustedJwks: (ctx, { params, body }) => {
-    const { store } = ctx.service;
-    refuseBadPoints(body.keys);
-    return store.tx(() => {
-      // Ids are the company's own: another company may use the same one without either knowing.
-      const existing = store.first(
-        store.q.selectFrom('trusted_jwks').selectAll().where('company_id', '=', ctx.caller.companyId).where('id', '=', params.id),
-      );
-      const at = nowIso();
-      const row = { id: params.id, company_id: ctx.caller.companyId, name: body.name, keys: JSON.stringify(body.keys), created_at: existing?.created_at ?? at, updated_at: at };
-      if (existing) {
-        store.run(
-          store.q.updateTable('trusted_jwks').set({ name: row.name, keys: row.keys, updated_at: at })
-            .where('company_id', '=', ctx.caller.companyId).where('id', '=', params.id),
-        );
-      } else {
-        store.run(store.q.insertInto('trusted_jwks').values(row));
-      }
-      return view(row);
-    });
-  },
-  deleteTrustedJwks: (ctx, { params }) => {
-    const { store } = ctx.service;
-    const { changes } = store.run(store.q.deleteFrom('trusted_jwks').where('company_id', '=', ctx.caller.companyId).where('id', '=', params.id));
-    return { id: params.id, deleted: changes > 0 };
-  },
+  putTrustedJwks: (ctx, { params, body }) => trustedJwksView(saveTrustedJwks(ctx, params.id, body)),
+  deleteTrustedJwks: (ctx, { params }) => ({ id: params.id, deleted: removeTrustedJwks(ctx, params.id) }),
 };

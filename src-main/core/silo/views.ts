@@ -34,20 +34,19 @@ export function listViews(ctx: Ctx): { list: SavedView[] } {
 
 /**
  * Creates or replaces a view under the client's id. A name names one view per company
- * (another view with it is a 409); an id held by another company is a 409 too.
+ * (another view with it is a 409); ids are the company's own, like every id a client chooses.
  */
 export function putView(ctx: Ctx, id: string, input: ViewBody): SavedView {
   const { store } = ctx.service;
   const company = ctx.caller.companyId;
   const body = JSON.stringify({ filters: input.filters, columns: input.columns, sort: input.sort });
   return store.tx(() => {
-    const existing = store.statement('SELECT * FROM entry_views WHERE id = ?').get(id) as ViewRow | undefined;
-    if (existing && existing.company_id !== company) throw conflict(`view ${id} is taken`);
+    const existing = store.statement('SELECT * FROM entry_views WHERE company_id = ? AND id = ?').get(company, id) as ViewRow | undefined;
     const holder = store.statement('SELECT id FROM entry_views WHERE company_id = ? AND name = ? AND id <> ?').get(company, input.name, id) as { id: string } | undefined;
     if (holder) throw conflict(`a view named ${JSON.stringify(input.name)} exists already (${holder.id})`);
     const at = nowIso();
     if (existing) {
-      store.statement('UPDATE entry_views SET name = ?, body = ?, updated_at = ? WHERE id = ?').run(input.name, body, at, id);
+      store.statement('UPDATE entry_views SET name = ?, body = ?, updated_at = ? WHERE company_id = ? AND id = ?').run(input.name, body, at, company, id);
       return viewOf({ ...existing, name: input.name, body, updated_at: at });
     }
     const { count } = store.statement('SELECT count(*) AS count FROM entry_views WHERE company_id = ?').get(company) as { count: number };
@@ -62,6 +61,6 @@ export function putView(ctx: Ctx, id: string, input: ViewBody): SavedView {
 }
 
 export function deleteView(ctx: Ctx, id: string): { deleted: number } {
-  const info = ctx.service.store.statement('DELETE FROM entry_views WHERE id = ? AND company_id = ?').run(id, ctx.caller.companyId);
+  const info = ctx.service.store.statement('DELETE FROM entry_views WHERE company_id = ? AND id = ?').run(ctx.caller.companyId, id);
   return { deleted: info.changes };
 }

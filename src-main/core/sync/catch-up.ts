@@ -19,18 +19,23 @@ export async function releaseCaughtUp(run: SyncRun): Promise<void> {
       head = await run.remote.getSeries({ params: { id: seriesId } });
     } catch (err) {
       if (err instanceof RemoteError && err.status === 404) {
-        releaseHold(store, seriesId);
+        releaseHold(store, run.companyId, seriesId);
         continue;
       }
       throw err;
     }
     if (!head.last_entry_id) {
-      releaseHold(store, seriesId);
+      releaseHold(store, run.companyId, seriesId);
       continue;
     }
     const here = store.first(
-      store.q.selectFrom('series_entries').select('idx').where('id', '=', head.last_entry_id).where('series_id', '=', seriesId),
+      store.q
+        .selectFrom('series_entries')
+        .select('idx')
+        .where('company_id', '=', run.companyId)
+        .where('id', '=', head.last_entry_id)
+        .where('series_id', '=', seriesId),
     );
-    if (here && here.idx === head.last_index) releaseHold(store, seriesId);
+    if (here && here.idx === head.last_index) releaseHold(store, run.companyId, seriesId);
   }
 }

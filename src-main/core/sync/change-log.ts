@@ -2,7 +2,7 @@ import type { Store } from '../db/store.ts';
 import { nowIso } from '../clock.ts';
 import { keepRecordOf } from '../silo/record-keeping.ts';
 
-export type SyncKind = 'entry' | 'attachment' | 'meta' | 'workflow' | 'series' | 'series_entry';
+export type SyncKind = 'entry' | 'attachment' | 'meta' | 'workflow' | 'series' | 'series_entry' | 'trusted_jwks';
 
 export interface ChangeRef {
   company_id: string;

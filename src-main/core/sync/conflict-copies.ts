@@ -85,10 +85,11 @@ const isLink = (meta: { src: string; key: string }) => meta.src === LINK_SRC && 
 /** An entry's files and meta (not its own link) onto another entry, each as a change of that entry. */
 export function copyChildren(ctx: Ctx, fromId: string, toId: string): void {
   const { store } = ctx.service;
-  for (const file of store.all(store.q.selectFrom('attachments').selectAll().where('entry_id', '=', fromId))) {
+  const companyId = ctx.caller.companyId;
+  for (const file of store.all(store.q.selectFrom('attachments').selectAll().where('company_id', '=', companyId).where('entry_id', '=', fromId))) {
     attachmentKind.apply(ctx, `${toId}:${file.id}`, { ...attachmentRecordOf(file), entry_id: toId });
   }
-  for (const meta of store.all(store.q.selectFrom('entry_meta').selectAll().where('entry_id', '=', fromId))) {
+  for (const meta of store.all(store.q.selectFrom('entry_meta').selectAll().where('company_id', '=', companyId).where('entry_id', '=', fromId))) {
     if (isLink(meta)) continue;
     metaKind.apply(ctx, `${toId}:${meta.src}:${meta.key}`, {
       entry_id: toId, src: meta.src, key: meta.key, ref: meta.ref, value: JSON.parse(meta.value), shared: meta.shared === 1,

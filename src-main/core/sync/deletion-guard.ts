@@ -120,5 +120,5 @@ export function localEntryCount(store: Store, companyId: string): number {
 }
 
 export function localEntryExists(store: Store, companyId: string, id: string): boolean {
-  return !!store.first(store.q.selectFrom('entries').select('id').where('id', '=', id).where('company_id', '=', companyId));
+  return !!store.first(store.q.selectFrom('entries').select('id').where('company_id', '=', companyId).where('id', '=', id));
 }

@@ -60,9 +60,10 @@ export function recordFork(ctx: Ctx, fork: SeriesForked, origin: string, directi
         })
         .onConflict((oc) => oc.doNothing()),
     );
-    const series = store.first(store.q.selectFrom('series').select(['issuer', 'company_id']).where('id', '=', fork.seriesId));
+    const companyId = ctx.caller.companyId;
+    const series = store.first(store.q.selectFrom('series').select('issuer').where('company_id', '=', companyId).where('id', '=', fork.seriesId));
     if (series && isOwnIdentity(store, ctx.service.instanceId, series.issuer)) {
-      holdSeries(store, series.company_id, fork.seriesId, 'fork');
+      holdSeries(store, companyId, fork.seriesId, 'fork');
     }
   });
 }

@@ -10,6 +10,7 @@ import { finishFullPull, startFullPull } from './full-pull.ts';
 import { settleClashes } from './key-clash.ts';
 import { storeInstanceKeys } from './peer-keys.ts';
 import { pullRetries, unpark } from './parked.ts';
+import { retrySignatureRefusals } from './signers.ts';
 import { RemoteError } from './remote-client.ts';
 import type { SyncRun } from './run-context.ts';
 import { loadConfig } from './settings.ts';
@@ -29,6 +30,7 @@ export async function pullChanges(run: SyncRun): Promise<{ conflicts: number; co
 
   let restarted = false;
   let conflicts = 0;
+  let signersTaken = false;
   // Counted over time, not per run: a remote that deletes a little at each sync is caught too.
   const guard = DeletionGuard.open(store, companyId);
   let deletedSoFar = 0;
@@ -77,6 +79,7 @@ export async function pullChanges(run: SyncRun): Promise<{ conflicts: number; co
       for (const item of items) {
         const outcome = applyItemSafely(run, item, full);
         if (outcome === 'conflict') conflicts++;
+        if (item.kind === 'trusted_jwks' && (outcome === 'applied' || outcome === 'conflict')) signersTaken = true;
         if (outcome === 'applied' || outcome === 'conflict') run.progress.pulled++;
       }
       settleClashes(ctx, remoteInstanceId);
@@ -85,7 +88,11 @@ export async function pullChanges(run: SyncRun): Promise<{ conflicts: number; co
       if (!page.has_more && full) finishFullPull(store, companyId);
       if (!page.has_more && run.allowMassDeletion) DeletionGuard.reset(store, companyId);
     });
-    if (!page.has_more) return { conflicts, complete: true };
+    if (!page.has_more) {
+      // A signer taken now may verify a document that came before it in the feed (signers.ts).
+      if (signersTaken && retrySignatureRefusals(store, companyId, 'pull') > 0) await retryParkedPulls(run);
+      return { conflicts, complete: true };
+    }
   }
 }
 

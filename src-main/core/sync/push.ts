@@ -4,6 +4,7 @@ import type { ErrorBody } from '../api/errors.ts';
 import type { SyncKind } from './change-log.ts';
 import { changeRow, isPending, pendingRows, type ChangeRow } from './change-rows.ts';
 import { park, unpark } from './parked.ts';
+import { pendingSigners, retrySignatureRefusals } from './signers.ts';
 import { recordKinds } from './records/index.ts';
 import { RemoteError } from './remote-client.ts';
 import type { SyncRun } from './run-context.ts';
@@ -15,56 +16,76 @@ interface Outgoing {
 
 /**
  * Sends the outbox: this company's local changes the remote has not acknowledged,
- * in change order, parents before children (an entry before its attachments, a
- * series before its entries; entries of a series are in chain order already,
- * since issued entries never move in the log). Attachment bytes go first. Each
- * acknowledgement is stored as the remote's version of the record, so a push cut
- * off anywhere resumes with what is left, and a retried record the remote
- * already took is recognised by its content and answered `unchanged`.
+ * in change order, trusted signers first (signers.ts), parents before children (an
+ * entry before its attachments, a series before its entries; entries of a series
+ * are in chain order already, since issued entries never move in the log).
+ * Attachment bytes go first. Each acknowledgement is stored as the remote's
+ * version of the record, so a push cut off anywhere resumes with what is left, and
+ * a retried record the remote already took is recognised by its content and
+ * answered `unchanged`.
  */
 export async function pushChanges(run: SyncRun): Promise<{ conflicts: number }> {
-  const { ctx, companyId, remote, options } = run;
-  const { store, instanceId } = ctx.service;
+  const { ctx, companyId, options } = run;
+  const { store } = ctx.service;
   run.progress.phase = 'push';
   // (The remote has this instance's keys from the identity handshake: identity.ts.)
 
-  let after = 0;
   let conflicts = 0;
+  // Signers first: a document they verify may sit earlier in the outbox (signers.ts).
+  const signersSent = new Set<number>();
+  const signers = pendingSigners(store, companyId);
+  while (signers.length > 0 && !run.signal.aborted) {
+    const batch = cutToSize(signers.map((row) => ({ row, record: readOf(run, row) })), options.batchBytes);
+    signers.splice(0, batch.length);
+    const outcomes = await send(run, batch);
+    batch.forEach((o) => signersSent.add(o.row.seq));
+    conflicts += outcomes.filter((o) => o === 'conflict').length;
+    if (outcomes.includes('done')) retrySignatureRefusals(store, companyId, 'push');
+  }
+
+  let after = 0;
   // Parents already sent ahead of their children in this push: never sent ahead twice.
   const sentAhead = new Set<string>();
   for (;;) {
     if (run.signal.aborted) return { conflicts };
     const rows = pendingRows(store, companyId, after, options.batchSize);
     if (rows.length === 0) return { conflicts };
-    const batch = cutToSize(withParentsFirst(run, rows, sentAhead), options.batchBytes);
+    const batch = cutToSize(withParentsFirst(run, rows.filter((r) => !signersSent.has(r.seq)), sentAhead), options.batchBytes);
+    if (batch.length === 0) {
+      after = rows[rows.length - 1].seq;
+      continue;
+    }
     // Past the outbox rows this request carries (a parent pulled forward does not
     // count); rows it could not carry come again in the next one.
     const fetched = new Set(rows.map((r) => r.seq));
     after = Math.max(after, ...batch.map((o) => o.row.seq).filter((seq) => fetched.has(seq)));
-
-    const body = {
-      origin: instanceId,
-      changes: batch.map(({ row, record }) => ({
-        kind: row.kind,
-        id: row.record_id,
-        base_version: row.remote_version,
-        ...(record === undefined ? { deleted: true } : { record }),
-      })),
-    };
-    await uploadBlobs(run, batch);
-    const { results } = await remote.pushSyncRecords({ body });
-    // One result per record sent, in order: anything else cannot be matched up, and is not guessed at.
-    if (results.length !== batch.length) {
-      const message = `it answered ${results.length} results for ${batch.length} records`;
-      throw new RemoteError(200, { key: 'bad-request', code: 'bad-request', message }, 'pushSyncRecords');
-    }
-    store.tx(() => {
-      results.forEach((result, i) => {
-        if (acknowledge(run, batch[i].row, result) === 'conflict') conflicts++;
-      });
-    });
+    conflicts += (await send(run, batch)).filter((o) => o === 'conflict').length;
   }
 }
+
+/** One push request: the batch's bytes, then its records; each answer is stored as it came. */
+async function send(run: SyncRun, batch: Outgoing[]): Promise<Outcome[]> {
+  const { store, instanceId } = run.ctx.service;
+  const body = {
+    origin: instanceId,
+    changes: batch.map(({ row, record }) => ({
+      kind: row.kind,
+      id: row.record_id,
+      base_version: row.remote_version,
+      ...(record === undefined ? { deleted: true } : { record }),
+    })),
+  };
+  await uploadBlobs(run, batch);
+  const { results } = await run.remote.pushSyncRecords({ body });
+  // One result per record sent, in order: anything else cannot be matched up, and is not guessed at.
+  if (results.length !== batch.length) {
+    const message = `it answered ${results.length} results for ${batch.length} records`;
+    throw new RemoteError(200, { key: 'bad-request', code: 'bad-request', message }, 'pushSyncRecords');
+  }
+  return store.tx(() => results.map((result, i) => acknowledge(run, batch[i].row, result)));
+}
+
+const readOf = (run: SyncRun, row: ChangeRow) => recordKinds[row.kind as SyncKind].read(run.ctx, row.record_id, { revealSecrets: true });
 
 type Outcome = 'done' | 'conflict' | 'deferred' | 'parked';
 
@@ -115,7 +136,7 @@ function withParentsFirst(run: SyncRun, rows: ChangeRow[], sentAhead: Set<string
   const { ctx, companyId } = run;
   const out: Outgoing[] = [];
   const queued = new Set<string>();
-  const read = (row: ChangeRow) => recordKinds[row.kind as SyncKind].read(ctx, row.record_id, { revealSecrets: true });
+  const read = (row: ChangeRow) => readOf(run, row);
   for (const row of rows) {
     const record = read(row);
     const parent = recordKinds[row.kind as SyncKind].parentOf?.(row.record_id, record);

@@ -20,14 +20,24 @@ export interface IntentEvent {
  * and the document and files as the job left them (as they stand while it runs).
  */
 export function jobView(store: Store, row: JobRow, withEnvelope = true) {
-  const intents = store.all(store.q.selectFrom('intents').selectAll().where('job_id', '=', row.id).orderBy('seq'));
+  // Job and entry ids are unique only within a company: every look-up names the job's.
+  const company = row.company_id;
+  const intents = store.all(
+    store.q.selectFrom('intents').selectAll().where('company_id', '=', company).where('job_id', '=', row.id).orderBy('seq'),
+  );
   const attachments = store.all(
-    store.q.selectFrom('attachments').selectAll().where('entry_id', '=', row.silo_entry_id).orderBy('created_at'),
+    store.q
+      .selectFrom('attachments')
+      .selectAll()
+      .where('company_id', '=', company)
+      .where('entry_id', '=', row.silo_entry_id)
+      .orderBy('created_at'),
   );
   let envelope: Record<string, unknown> | undefined;
   if (withEnvelope) {
     const text =
-      row.envelope ?? store.first(store.q.selectFrom('entries').select('data').where('id', '=', row.silo_entry_id))?.data;
+      row.envelope ??
+      store.first(store.q.selectFrom('entries').select('data').where('company_id', '=', company).where('id', '=', row.silo_entry_id))?.data;
     envelope = text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
   }
   return {

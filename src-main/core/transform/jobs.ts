@@ -16,14 +16,14 @@ type JobBody = z.output<(typeof transformOperations)['putJob']['body']>;
 
 function requireJob(ctx: Ctx, id: string): JobRow {
   const { store } = ctx.service;
-  const row = store.first(store.q.selectFrom('jobs').selectAll().where('id', '=', id).where('company_id', '=', ctx.caller.companyId));
+  const row = store.first(store.q.selectFrom('jobs').selectAll().where('company_id', '=', ctx.caller.companyId).where('id', '=', id));
   if (!row) throw notFound(`job ${id}`);
   return row;
 }
 
 export async function getJob(ctx: Ctx, id: string, wait = 0): Promise<JobView> {
-  requireJob(ctx, id);
-  if (wait > 0) await ctx.service.jobs.waitFor(id, wait * 1000);
+  const { seq } = requireJob(ctx, id);
+  if (wait > 0) await ctx.service.jobs.waitFor(seq, wait * 1000);
   return jobView(ctx.service.store, requireJob(ctx, id));
 }
 
@@ -39,23 +39,27 @@ export function getJobByKey(ctx: Ctx, key: string): JobView {
  * request again — a PUT under the same id, or a POST with the same `key` — answers
  * the job the first one made, 200 (and stores no second document); the id or key
  * with another body, or the key under another PUT id, is a 409. A POST without a
- * key makes a new job each time.
+ * key makes a new job each time. Ids and keys are the company's own: another company
+ * holding the same is neither a conflict nor a sign that it exists.
  * `data` is stored as a new silo entry in the same transaction as the job.
  */
 export async function createJob(ctx: Ctx, id: string | undefined, body: JobBody, wait = 0): Promise<JobView> {
   const { store } = ctx.service;
+  const companyId = ctx.caller.companyId;
   const requestHash = createHash('sha256').update(canonicalJson(body)).digest('hex');
   let jobId = id ?? uuidv1();
 
   const replay = (): boolean => {
-    const existing = store.first(store.q.selectFrom('jobs').selectAll().where('id', '=', jobId));
+    const existing = store.first(
+      store.q.selectFrom('jobs').select('request_hash').where('company_id', '=', companyId).where('id', '=', jobId),
+    );
     if (existing) {
-      if (existing.company_id === ctx.caller.companyId && existing.request_hash === requestHash) return true;
+      if (existing.request_hash === requestHash) return true;
       throw conflict(`job ${jobId} already exists with a different body`);
     }
     if (body.key === undefined) return false;
     const holder = store.first(
-      store.q.selectFrom('jobs').select(['id', 'request_hash']).where('company_id', '=', ctx.caller.companyId).where('key', '=', body.key),
+      store.q.selectFrom('jobs').select(['id', 'request_hash']).where('company_id', '=', companyId).where('key', '=', body.key),
     );
     if (!holder) return false;
     // A PUT names its job: the key held by another id is not the same request.
@@ -79,7 +83,7 @@ export async function createJob(ctx: Ctx, id: string | undefined, body: JobBody,
       store.run(
         store.q.insertInto('jobs').values({
           id: jobId,
-          company_id: ctx.caller.companyId,
+          company_id: companyId,
           workflow_id: body.workflow_id,
           workflow_version: workflow.version,
           silo_entry_id: entryId,
@@ -99,7 +103,7 @@ export async function createJob(ctx: Ctx, id: string | undefined, body: JobBody,
       );
       store.run(
         store.q.insertInto('intents').values({
-          id: intentId, job_id: jobId, seq: 1, step_id: first.id, name: first.name, provider: first.provider,
+          id: intentId, company_id: companyId, job_id: jobId, seq: 1, step_id: first.id, name: first.name, provider: first.provider,
           completed: 0, events: '[]', created_at: at, updated_at: at,
         }),
       );
@@ -113,8 +117,8 @@ export function cancelJob(ctx: Ctx, id: string): JobView {
   const { store } = ctx.service;
   const row = requireJob(ctx, id);
   if (!row.completed_at) {
-    store.run(store.q.updateTable('jobs').set({ cancel_requested: 1, updated_at: nowIso() }).where('id', '=', id));
-    ctx.service.jobs.cancelIdle(id);
+    store.run(store.q.updateTable('jobs').set({ cancel_requested: 1, updated_at: nowIso() }).where('seq', '=', row.seq));
+    ctx.service.jobs.cancelIdle(row.seq);
   }
   return jobView(store, requireJob(ctx, id));
 }

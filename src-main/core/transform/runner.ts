@@ -49,12 +49,15 @@ type Outcome = { status: 'OK' | 'KO' | 'SKIP' | 'ERR' | 'TIMEOUT' | 'CANCEL'; co
  * event and the routing to the next step are written in one transaction, so a
  * crash at any moment either keeps a finished step or redoes an unfinished one;
  * on start every unfinished job simply becomes due again.
+ *
+ * A job is named here by its `seq`: the client's id is unique only within its
+ * company, and two companies may run jobs under the same id at once.
  */
 export class JobRunner {
   readonly #service: Service;
   readonly #opts: RunnerOptions;
-  readonly #inFlight = new Set<string>();
-  readonly #waiters = new Map<string, Set<() => void>>();
+  readonly #inFlight = new Set<number>();
+  readonly #waiters = new Map<number, Set<() => void>>();
   #timer: NodeJS.Timeout | undefined;
   #scheduled = false;
   #running = false;
@@ -89,16 +92,16 @@ export class JobRunner {
     });
   }
 
-  /** Resolves when the job ends or after `ms`, whichever comes first. */
-  waitFor(jobId: string, ms: number): Promise<void> {
-    if (ms <= 0 || this.#isFinished(jobId)) return Promise.resolve();
+  /** Resolves when the job (by its seq) ends or after `ms`, whichever comes first. */
+  waitFor(jobSeq: number, ms: number): Promise<void> {
+    if (ms <= 0 || this.#isFinished(jobSeq)) return Promise.resolve();
     return new Promise((resolve) => {
-      const set = this.#waiters.get(jobId) ?? new Set();
-      this.#waiters.set(jobId, set);
+      const set = this.#waiters.get(jobSeq) ?? new Set();
+      this.#waiters.set(jobSeq, set);
       const done = () => {
         clearTimeout(timer);
         set.delete(done);
-        if (set.size === 0) this.#waiters.delete(jobId);
+        if (set.size === 0) this.#waiters.delete(jobSeq);
         resolve();
       };
       const timer = setTimeout(done, ms);
@@ -106,21 +109,25 @@ export class JobRunner {
     });
   }
 
-  isRunning(jobId: string): boolean {
-    return this.#inFlight.has(jobId);
+  isRunning(jobSeq: number): boolean {
+    return this.#inFlight.has(jobSeq);
   }
 
-  /** Ends a job that is not running right now; a running one ends after its step. */
-  cancelIdle(jobId: string): void {
-    if (this.#inFlight.has(jobId)) return;
-    const { store } = this.#service;
-    const job = store.first(store.q.selectFrom('jobs').selectAll().where('id', '=', jobId));
+  /** Ends a job (by its seq) that is not running right now; a running one ends after its step. */
+  cancelIdle(jobSeq: number): void {
+    if (this.#inFlight.has(jobSeq)) return;
+    const job = this.#job(jobSeq);
     if (job && !job.completed_at) this.#cancelNow(job);
   }
 
-  /** Workflow versions never change once written, so each is parsed once. */
+  #job(seq: number): JobRow | undefined {
+    const { store } = this.#service;
+    return store.first(store.q.selectFrom('jobs').selectAll().where('seq', '=', seq));
+  }
+
+  /** Workflow versions never change once written, so each is parsed once (per company: the id is the company's). */
   #definition(ctx: Ctx, workflowId: string, version: number): WorkflowDefinition {
-    const key = `${workflowId}:${version}`;
+    const key = JSON.stringify([ctx.caller.companyId, workflowId, version]);
     let def = this.#definitions.get(key);
     if (!def) {
       def = loadDefinition(ctx, workflowId, version).def;
@@ -130,9 +137,9 @@ export class JobRunner {
     return def;
   }
 
-  #isFinished(jobId: string): boolean {
+  #isFinished(jobSeq: number): boolean {
     const { store } = this.#service;
-    const row = store.first(store.q.selectFrom('jobs').select('completed_at').where('id', '=', jobId));
+    const row = store.first(store.q.selectFrom('jobs').select('completed_at').where('seq', '=', jobSeq));
     return !row || row.completed_at !== null;
   }
 
@@ -145,20 +152,20 @@ export class JobRunner {
       const candidates = store.all(
         store.q
           .selectFrom('jobs')
-          .select('id')
+          .select(['seq', 'id'])
           .where('completed_at', 'is', null)
           .where('run_at', '<=', now)
           .orderBy('run_at')
           .orderBy('seq')
           .limit(this.#inFlight.size + 1),
       );
-      const next = candidates.find((c) => !this.#inFlight.has(c.id));
+      const next = candidates.find((c) => !this.#inFlight.has(c.seq));
       if (!next) break;
-      this.#inFlight.add(next.id);
-      this.#runStep(next.id)
+      this.#inFlight.add(next.seq);
+      this.#runStep(next.seq)
         .catch((err) => this.#service.log?.(`job ${next.id}: ${(err as Error).stack ?? err}`))
         .finally(() => {
-          this.#inFlight.delete(next.id);
+          this.#inFlight.delete(next.seq);
           if (!this.#running && this.#inFlight.size === 0) this.#idle.splice(0).forEach((r) => r());
           this.notify();
         });
@@ -173,10 +180,11 @@ export class JobRunner {
     if (later?.at != null) this.#timer = setTimeout(() => this.notify(), Math.max(0, Number(later.at) - Date.now()));
   }
 
-  async #runStep(jobId: string): Promise<void> {
+  async #runStep(jobSeq: number): Promise<void> {
     const { store } = this.#service;
-    const job = store.first(store.q.selectFrom('jobs').selectAll().where('id', '=', jobId));
+    const job = this.#job(jobSeq);
     if (!job || job.completed_at || !this.#running) return;
+    // Everything the step reads or writes is the job's company's: its workflow, its entry, its series.
     const ctx: Ctx = { service: this.#service, caller: { companyId: job.company_id, kind: 'owner' } };
     const def = this.#definition(ctx, job.workflow_id, job.workflow_version);
 
@@ -184,11 +192,11 @@ export class JobRunner {
       this.#cancelNow(job);
       return;
     }
-    const intent = job.current_intent_id ? this.#intent(job.current_intent_id) : undefined;
+    const intent = job.current_intent_id ? this.#intent(job, job.current_intent_id) : undefined;
     const located = intent ? findStep(def, intent.step_id) : undefined;
     if (!intent || !located) {
       store.tx(() => this.#end(job, 'KO', [{ code: 'broken-job', message: 'the job points at no step', provider: 'transform', paths: [] }]));
-      this.#wake(jobId);
+      this.#wake(jobSeq);
       return;
     }
     if (job.steps_run >= this.#opts.stepCap) {
@@ -196,7 +204,7 @@ export class JobRunner {
         this.#appendEvent(intent, { status: 'KO', code: 'too-many-steps', message: `stopped after ${job.steps_run} steps` }, true);
         this.#end(job, 'KO', [{ code: 'too-many-steps', message: `the job ran ${job.steps_run} steps; is there a loop?`, provider: 'transform', paths: [] }]);
       });
-      this.#wake(jobId);
+      this.#wake(jobSeq);
       return;
     }
 
@@ -208,7 +216,7 @@ export class JobRunner {
         store.q
           .updateTable('jobs')
           .set({ status: 'RUN', attempt, steps_run: job.attempt === 0 ? job.steps_run + 1 : job.steps_run, updated_at: startedAt })
-          .where('id', '=', jobId),
+          .where('seq', '=', jobSeq),
       );
     };
 
@@ -216,10 +224,10 @@ export class JobRunner {
     if (pending instanceof Promise) {
       // A step that waits (on the network, on rendering): show it running meanwhile.
       store.tx(markRun);
-      this.#record(ctx, jobId, def, located.step, located.inRescue, await pending);
+      this.#record(ctx, jobSeq, def, located.step, located.inRescue, await pending);
     } else {
       // A step that answered at once: its RUN event, effects, outcome and routing in one commit.
-      this.#record(ctx, jobId, def, located.step, located.inRescue, pending, markRun);
+      this.#record(ctx, jobSeq, def, located.step, located.inRescue, pending, markRun);
     }
   }
 
@@ -271,7 +279,7 @@ export class JobRunner {
   /** One transaction: the step's effects, its outcome, faults, and where the job goes next. */
   #record(
     ctx: Ctx,
-    jobId: string,
+    jobSeq: number,
     def: WorkflowDefinition,
     step: Step,
     inRescue: boolean,
@@ -282,8 +290,8 @@ export class JobRunner {
     let ended = false;
     store.tx(() => {
       before?.();
-      const job = store.first(store.q.selectFrom('jobs').selectAll().where('id', '=', jobId))!;
-      const intent = this.#intent(job.current_intent_id!);
+      const job = this.#job(jobSeq)!;
+      const intent = this.#intent(job, job.current_intent_id!);
       let result: Outcome = outcome;
 
       if (outcome.apply && (outcome.status === 'OK' || outcome.status === 'SKIP' || outcome.status === 'KO')) {
@@ -295,7 +303,7 @@ export class JobRunner {
       }
       // A fault belongs to the step that raised it, whatever checked the document underneath.
       const faults = (result.faults ?? []).map((f) => ({ ...f, provider: step.provider }));
-      this.#setStepFaults(job.silo_entry_id, step.provider, faults);
+      this.#setStepFaults(job, step.provider, faults);
       const jobFaults = [...JSON.parse(job.faults), ...faults];
 
       if (result.status === 'ERR') {
@@ -306,7 +314,7 @@ export class JobRunner {
             store.q
               .updateTable('jobs')
               .set({ status: 'ERR', run_at: Date.now() + delay, faults: JSON.stringify(jobFaults), updated_at: nowIso() })
-              .where('id', '=', jobId),
+              .where('seq', '=', jobSeq),
           );
           return;
         }
@@ -325,7 +333,7 @@ export class JobRunner {
         ended = true;
         return;
       }
-      const nextIntent = this.#newIntent(job.id, intent.seq + 1, decision.step);
+      const nextIntent = this.#newIntent(job, intent.seq + 1, decision.step);
       store.run(
         store.q
           .updateTable('jobs')
@@ -338,34 +346,34 @@ export class JobRunner {
             faults: updatedJob.faults,
             updated_at: nowIso(),
           })
-          .where('id', '=', jobId),
+          .where('seq', '=', jobSeq),
       );
     });
-    if (ended) this.#wake(jobId);
+    if (ended) this.#wake(jobSeq);
   }
 
   #cancelNow(job: JobRow): void {
     const { store } = this.#service;
     store.tx(() => {
-      const intent = job.current_intent_id ? this.#intent(job.current_intent_id) : undefined;
+      const intent = job.current_intent_id ? this.#intent(job, job.current_intent_id) : undefined;
       if (intent) this.#appendEvent(intent, { status: 'CANCEL', code: 'cancelled', message: 'cancelled by request' }, true);
       this.#end(job, 'KO', [{ code: 'cancelled', message: 'the job was cancelled', provider: 'transform', paths: [] }]);
     });
-    this.#wake(job.id);
+    this.#wake(job.seq);
   }
 
-  #intent(id: string): IntentRow {
+  #intent(job: JobRow, id: string): IntentRow {
     const { store } = this.#service;
-    return store.first(store.q.selectFrom('intents').selectAll().where('id', '=', id))!;
+    return store.first(store.q.selectFrom('intents').selectAll().where('company_id', '=', job.company_id).where('id', '=', id))!;
   }
 
-  #newIntent(jobId: string, seq: number, step: Step): string {
+  #newIntent(job: JobRow, seq: number, step: Step): string {
     const { store } = this.#service;
     const id = uuidv7();
     const at = nowIso();
     store.run(
       store.q.insertInto('intents').values({
-        id, job_id: jobId, seq, step_id: step.id, name: step.name, provider: step.provider, completed: 0, events: '[]',
+        id, company_id: job.company_id, job_id: job.id, seq, step_id: step.id, name: step.name, provider: step.provider, completed: 0, events: '[]',
         created_at: at, updated_at: at,
       }),
     );
@@ -379,7 +387,9 @@ export class JobRunner {
     at: string = nowIso(),
   ): void {
     const { store } = this.#service;
-    const fresh = this.#intent(intent.id);
+    const fresh = store.first(
+      store.q.selectFrom('intents').select('events').where('company_id', '=', intent.company_id).where('id', '=', intent.id),
+    )!;
     const events = JSON.parse(fresh.events) as IntentEvent[];
     events.push({
       at,
@@ -392,24 +402,29 @@ export class JobRunner {
       store.q
         .updateTable('intents')
         .set({ events: JSON.stringify(events), completed: completed ? 1 : 0, updated_at: nowIso() })
+        .where('company_id', '=', intent.company_id)
         .where('id', '=', intent.id),
     );
   }
 
-  /** Faults a provider raised on the entry replace what the same provider raised before. */
-  #setStepFaults(entryId: string, provider: string, faults: Fault[]): void {
+  /** Faults a provider raised on the job's entry replace what the same provider raised before. */
+  #setStepFaults(job: JobRow, provider: string, faults: Fault[]): void {
     const { store } = this.#service;
-    const row = store.first(store.q.selectFrom('entries').select('step_faults').where('id', '=', entryId));
+    const row = store.first(
+      store.q.selectFrom('entries').select(['seq', 'step_faults']).where('company_id', '=', job.company_id).where('id', '=', job.silo_entry_id),
+    );
     if (!row) return;
     const kept = (JSON.parse(row.step_faults) as Fault[]).filter((f) => f.provider !== provider);
     if (kept.length === 0 && faults.length === 0 && row.step_faults === '[]') return;
-    store.run(store.q.updateTable('entries').set({ step_faults: JSON.stringify([...kept, ...faults]) }).where('id', '=', entryId));
+    store.run(store.q.updateTable('entries').set({ step_faults: JSON.stringify([...kept, ...faults]) }).where('seq', '=', row.seq));
   }
 
   #end(job: JobRow, status: 'OK' | 'KO', extraFaults: Fault[]): void {
     const { store } = this.#service;
     const at = nowIso();
-    const entry = store.first(store.q.selectFrom('entries').select('data').where('id', '=', job.silo_entry_id));
+    const entry = store.first(
+      store.q.selectFrom('entries').select('data').where('company_id', '=', job.company_id).where('id', '=', job.silo_entry_id),
+    );
     store.run(
       store.q
         .updateTable('jobs')
@@ -421,11 +436,11 @@ export class JobRunner {
           envelope: entry?.data ?? null,
           faults: JSON.stringify([...JSON.parse(job.faults), ...extraFaults]),
         })
-        .where('id', '=', job.id),
+        .where('seq', '=', job.seq),
     );
   }
 
-  #wake(jobId: string): void {
-    for (const done of [...(this.#waiters.get(jobId) ?? [])]) done();
+  #wake(jobSeq: number): void {
+    for (const done of [...(this.#waiters.get(jobSeq) ?? [])]) done();
   }
 }

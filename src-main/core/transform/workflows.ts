@@ -38,12 +38,17 @@ function definitionOf(ctx: Ctx, body: WorkflowBody): WorkflowDefinition {
 export function loadDefinition(ctx: Ctx, id: string, version?: number): { def: WorkflowDefinition; version: number; row: WorkflowRow } {
   const { store } = ctx.service;
   const row = store.first(
-    store.q.selectFrom('workflows').selectAll().where('id', '=', id).where('company_id', '=', ctx.caller.companyId),
+    store.q.selectFrom('workflows').selectAll().where('company_id', '=', ctx.caller.companyId).where('id', '=', id),
   );
   if (!row) throw notFound(`workflow ${id}`);
   const v = version ?? row.version;
   const stored = store.first(
-    store.q.selectFrom('workflow_versions').select('definition').where('workflow_id', '=', id).where('version', '=', v),
+    store.q
+      .selectFrom('workflow_versions')
+      .select('definition')
+      .where('company_id', '=', ctx.caller.companyId)
+      .where('workflow_id', '=', id)
+      .where('version', '=', v),
   );
   if (!stored) throw notFound(`version ${v} of workflow ${id}`);
   return { def: JSON.parse(stored.definition) as WorkflowDefinition, version: v, row };
@@ -92,29 +97,35 @@ export function getWorkflow(ctx: Ctx, id: string, version?: number): WorkflowVie
   return view(ctx, id, def, v, row);
 }
 
-/** Creates a workflow under the client's id; the same body again is the same workflow, another is a 409. */
+/**
+ * Creates a workflow under the client's id; the same body again is the same workflow, another is a 409.
+ * The id is the company's own: another company holding it is neither a conflict nor a hint that it exists.
+ */
 export function putWorkflow(ctx: Ctx, id: string, body: WorkflowBody): WorkflowView {
   const { store } = ctx.service;
+  const companyId = ctx.caller.companyId;
   const requestHash = createHash('sha256').update(canonicalJson(body)).digest('hex');
-  const existing = store.first(store.q.selectFrom('workflows').selectAll().where('id', '=', id));
+  const held = () =>
+    store.first(store.q.selectFrom('workflows').select('request_hash').where('company_id', '=', companyId).where('id', '=', id));
+  const existing = held();
   if (existing) {
-    if (existing.company_id === ctx.caller.companyId && existing.request_hash === requestHash) return getWorkflow(ctx, id, 1);
+    if (existing.request_hash === requestHash) return getWorkflow(ctx, id, 1);
     throw conflict(`workflow ${id} already exists with a different body; change it with PATCH`);
   }
   const def = definitionOf(ctx, body);
   const at = nowIso();
   store.tx(() => {
-    if (store.first(store.q.selectFrom('workflows').select('id').where('id', '=', id))) {
-      throw conflict(`workflow ${id} already exists`);
-    }
+    if (held()) throw conflict(`workflow ${id} already exists`);
     store.run(
       store.q.insertInto('workflows').values({
-        id, company_id: ctx.caller.companyId, version: 1, name: def.name, schema: def.schema,
+        id, company_id: companyId, version: 1, name: def.name, schema: def.schema,
         disabled: def.disabled ? 1 : 0, request_hash: requestHash, created_at: at, updated_at: at,
       }),
     );
-    store.run(store.q.insertInto('workflow_versions').values({ workflow_id: id, version: 1, definition: JSON.stringify(def), created_at: at }));
-    recordChange(store, { company_id: ctx.caller.companyId, kind: 'workflow', record_id: id });
+    store.run(
+      store.q.insertInto('workflow_versions').values({ company_id: companyId, workflow_id: id, version: 1, definition: JSON.stringify(def), created_at: at }),
+    );
+    recordChange(store, { company_id: companyId, kind: 'workflow', record_id: id });
   });
   return getWorkflow(ctx, id);
 }
@@ -122,6 +133,7 @@ export function putWorkflow(ctx: Ctx, id: string, body: WorkflowBody): WorkflowV
 /** A change makes a new version; jobs keep pointing at the version they ran. */
 export function patchWorkflow(ctx: Ctx, id: string, patch: WorkflowPatch): WorkflowView {
   const { store } = ctx.service;
+  const companyId = ctx.caller.companyId;
   const current = loadDefinition(ctx, id);
   const merged: WorkflowBody = {
     name: patch.name ?? current.def.name,
@@ -142,12 +154,15 @@ export function patchWorkflow(ctx: Ctx, id: string, patch: WorkflowPatch): Workf
       store.q
         .updateTable('workflows')
         .set({ version, name: def.name, schema: def.schema, disabled: def.disabled ? 1 : 0, updated_at: at })
+        .where('company_id', '=', companyId)
         .where('id', '=', id)
         .where('version', '=', current.version),
     );
     if (changes !== 1) throw conflict(`workflow ${id} changed meanwhile; retry`);
-    store.run(store.q.insertInto('workflow_versions').values({ workflow_id: id, version, definition: JSON.stringify(def), created_at: at }));
-    recordChange(store, { company_id: ctx.caller.companyId, kind: 'workflow', record_id: id });
+    store.run(
+      store.q.insertInto('workflow_versions').values({ company_id: companyId, workflow_id: id, version, definition: JSON.stringify(def), created_at: at }),
+    );
+    recordChange(store, { company_id: companyId, kind: 'workflow', record_id: id });
   });
   return getWorkflow(ctx, id);
 }

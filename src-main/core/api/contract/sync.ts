@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { defineOperation } from '../operation.ts';
 import { folder, jsonObject, label, queryBool, queryInt, state, tags, timestamp, uuid } from './common.ts';
+import { MAX_TRUSTED_KEYS, trustedJwk } from './trusted-jwks.ts';
 
-/** The kinds of record that sync carries, each under its own id (see `recordIdOf`). */
-export const SYNC_KINDS = ['entry', 'attachment', 'meta', 'workflow', 'series', 'series_entry'] as const;
+/** The kinds of record that sync carries, each under its own id (see sync/records). */
+export const SYNC_KINDS = ['entry', 'attachment', 'meta', 'workflow', 'series', 'series_entry', 'trusted_jwks'] as const;
 export const syncKind = z.enum(SYNC_KINDS);
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'must be a lower-case hex SHA-256');
@@ -118,6 +119,17 @@ export const seriesEntryRecord = z.object({
   created_at: timestamp,
 });
 
+/**
+ * A signer the company's owner trusts for envelope signatures: its public keys, held
+ * to the same rules as the trusted-JWKS API (P-256 public keys only, never a private one).
+ */
+export const trustedJwksRecord = z.object({
+  id: uuid,
+  name: label(200),
+  keys: z.array(trustedJwk).min(1).max(MAX_TRUSTED_KEYS),
+  created_at: timestamp,
+});
+
 export const recordSchemas = {
   entry: entryRecord,
   attachment: attachmentRecord,
@@ -125,6 +137,7 @@ export const recordSchemas = {
   workflow: workflowRecord,
   series: seriesRecord,
   series_entry: seriesEntryRecord,
+  trusted_jwks: trustedJwksRecord,
 } as const;
 
 // ── the feed

@@ -40,6 +40,7 @@ export const attachmentKind: RecordKind<AttachmentRecord> = {
    */
   apply(ctx, id, record) {
     const { store, blobs } = ctx.service;
+    const companyId = ctx.caller.companyId;
     const { entryId, fileId } = splitAttachmentId(id)!;
     const row = findRow(ctx, id);
     if (record !== null) {
@@ -62,19 +63,19 @@ export const attachmentKind: RecordKind<AttachmentRecord> = {
     if (!row && record === null) return;
     if (row) {
       // Removed on another instance (its trash): kept in this one's trash too, never simply gone.
-      if (record === null) keepFileInTrash(store, row, currentActor(store, { entryId }));
-      store.run(store.q.deleteFrom('attachments').where('entry_id', '=', entryId).where('id', '=', fileId));
+      if (record === null) keepFileInTrash(store, row, currentActor(store, { companyId, entryId }));
+      store.run(store.q.deleteFrom('attachments').where('company_id', '=', companyId).where('entry_id', '=', entryId).where('id', '=', fileId));
       // The company held these bytes: it may attach them again (a conflict's losing file kept with "keep mine").
-      grantBlobs(store, ctx.caller.companyId, [row.hash]);
+      grantBlobs(store, companyId, [row.hash]);
     }
     if (record !== null) {
       // Restored on another instance: the copy waiting in this trash is the file now back.
-      forgetTrashedFile(store, entryId, fileId, record.hash);
+      forgetTrashedFile(store, companyId, entryId, fileId, record.hash);
       store.run(
         store.q.insertInto('attachments').values({
           entry_id: entryId,
           id: fileId,
-          company_id: ctx.caller.companyId,
+          company_id: companyId,
           name: record.name,
           desc: record.desc,
           mime: record.mime.toLowerCase(),
@@ -86,9 +87,13 @@ export const attachmentKind: RecordKind<AttachmentRecord> = {
       );
     }
     store.run(
-      store.q.updateTable('entries').set((eb) => ({ version: eb('version', '+', 1), updated_at: nowIso() })).where('id', '=', entryId),
+      store.q
+        .updateTable('entries')
+        .set((eb) => ({ version: eb('version', '+', 1), updated_at: nowIso() }))
+        .where('company_id', '=', companyId)
+        .where('id', '=', entryId),
     );
-    recordChange(store, { company_id: ctx.caller.companyId, kind: 'attachment', record_id: id, deleted: record === null });
+    recordChange(store, { company_id: companyId, kind: 'attachment', record_id: id, deleted: record === null });
   },
 };
 
@@ -100,9 +105,9 @@ function findRow(ctx: Ctx, id: string): AttachmentRow | undefined {
     store.q
       .selectFrom('attachments')
       .selectAll()
+      .where('company_id', '=', ctx.caller.companyId)
       .where('entry_id', '=', parts.entryId)
-      .where('id', '=', parts.fileId)
-      .where('company_id', '=', ctx.caller.companyId),
+      .where('id', '=', parts.fileId),
   );
 }
 

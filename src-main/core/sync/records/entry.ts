@@ -33,7 +33,6 @@ export const entryKind: RecordKind<EntryRecord> = {
       return;
     }
     if (record.id !== id) throw validationError('record id must equal the id in the path', { '$.record.id': `must equal ${id}` });
-    refuseForeignId(ctx, 'entries', id);
     refuseKeyClash(ctx, id, record.key);
     refuseUnverifiedSigs(ctx, id, row, record);
     const labels = { folder: record.folder, tags: record.tags, state: record.state };
@@ -48,7 +47,7 @@ export const entryKind: RecordKind<EntryRecord> = {
     }
     const { store } = ctx.service;
     if ((row.key ?? undefined) !== record.key) {
-      store.run(store.q.updateTable('entries').set({ key: record.key ?? null }).where('id', '=', id));
+      store.run(store.q.updateTable('entries').set({ key: record.key ?? null }).where('company_id', '=', row.company_id).where('id', '=', id));
     }
     writeEntryChange(ctx, { ...row, key: record.key ?? null }, deriveDocument(toEnvelope(id, record.data).envelope), { ...labels, trashed });
   },
@@ -74,19 +73,6 @@ export function entryRecordOf(row: EntryRow): EntryRecord {
     created_at: row.created_at,
     ...(row.trashed_at ? { trashed_at: row.trashed_at } : {}),
   };
-}
-
-/**
- * Ids are unique per instance, not per company: the same document stored in two
- * companies here cannot take the same id twice. Refused as invalid (it is parked
- * and shown), since retrying will not change it.
- */
-export function refuseForeignId(ctx: Ctx, table: 'entries' | 'workflows' | 'series', id: string): void {
-  const { store } = ctx.service;
-  const row = store.first(store.q.selectFrom(table).select('company_id').where('id', '=', id));
-  if (row && row.company_id !== ctx.caller.companyId) {
-    throw validationError(`id ${id} is taken by another company on this instance`, { '$.record.id': 'taken by another company here' });
-  }
 }
 
 /**
@@ -119,9 +105,10 @@ function refuseUnverifiedSigs(ctx: Ctx, id: string, row: EntryRow | undefined, r
 /** Lists sort by created_at: a synced entry keeps the moment it was first stored, on every instance. */
 function keepCreatedAt(ctx: Ctx, id: string, createdAt: string): void {
   const { store } = ctx.service;
+  const companyId = ctx.caller.companyId;
   const at = new Date(createdAt).toISOString();
-  store.run(store.q.updateTable('entries').set({ created_at: at }).where('id', '=', id));
-  store.run(store.q.updateTable('mentions').set({ created_at: at }).where('entry_id', '=', id));
+  store.run(store.q.updateTable('entries').set({ created_at: at }).where('company_id', '=', companyId).where('id', '=', id));
+  store.run(store.q.updateTable('mentions').set({ created_at: at }).where('company_id', '=', companyId).where('entry_id', '=', id));
 }
 
 /**
@@ -132,17 +119,16 @@ function keepCreatedAt(ctx: Ctx, id: string, createdAt: string): void {
  */
 export function deleteEntry(ctx: Ctx, row: EntryRow): void {
   const { store } = ctx.service;
-  const running = store.first(
-    store.q.selectFrom('jobs').select('id').where('silo_entry_id', '=', row.id).where('completed_at', 'is', null),
-  );
+  // The row's own company throughout: another company's entry under the same id is not touched.
+  const companyId = row.company_id;
+  const jobsOfEntry = store.q.selectFrom('jobs').where('company_id', '=', companyId).where('silo_entry_id', '=', row.id);
+  const running = store.first(jobsOfEntry.select('id').where('completed_at', 'is', null));
   if (running) throw new ApiError('conflict', `entry ${row.id} has a job under way (${running.id}); it is deleted once the job ends`);
-  store.run(
-    store.q.deleteFrom('intents').where('job_id', 'in', store.q.selectFrom('jobs').select('id').where('silo_entry_id', '=', row.id)),
-  );
-  store.run(store.q.deleteFrom('jobs').where('silo_entry_id', '=', row.id));
-  dropVersions(store, row.id);
-  store.statement('DELETE FROM trash_files WHERE entry_id = ?').run(row.id);
+  store.run(store.q.deleteFrom('intents').where('company_id', '=', companyId).where('job_id', 'in', jobsOfEntry.select('id')));
+  store.run(store.q.deleteFrom('jobs').where('company_id', '=', companyId).where('silo_entry_id', '=', row.id));
+  dropVersions(store, companyId, row.id);
+  store.statement('DELETE FROM trash_files WHERE company_id = ? AND entry_id = ?').run(companyId, row.id);
   store.statement('DELETE FROM entries_fts WHERE rowid = ?').run(row.seq);
-  store.run(store.q.deleteFrom('entries').where('id', '=', row.id));
-  recordChange(store, { company_id: row.company_id, kind: 'entry', record_id: row.id, deleted: true });
+  store.run(store.q.deleteFrom('entries').where('company_id', '=', companyId).where('id', '=', row.id));
+  recordChange(store, { company_id: companyId, kind: 'entry', record_id: row.id, deleted: true });
 }

@@ -6,6 +6,7 @@ import type { RecordKind } from './kind.ts';
 import { metaKind } from './meta.ts';
 import { seriesEntryKind } from './series-entry.ts';
 import { seriesKind } from './series.ts';
+import { trustedJwksKind } from './trusted-jwks.ts';
 import { workflowKind } from './workflow.ts';
 
 export const recordKinds: Record<SyncKind, RecordKind> = {
@@ -15,6 +16,7 @@ export const recordKinds: Record<SyncKind, RecordKind> = {
   workflow: workflowKind,
   series: seriesKind,
   series_entry: seriesEntryKind,
+  trusted_jwks: trustedJwksKind,
 };
 
 export const isSyncKind = (kind: string): kind is SyncKind => Object.hasOwn(recordKinds, kind);

@@ -53,12 +53,11 @@ function findRow(ctx: Ctx, id: string): MetaRow | undefined {
   return store.first(
     store.q
       .selectFrom('entry_meta')
-      .innerJoin('entries', 'entries.id', 'entry_meta.entry_id')
-      .selectAll('entry_meta')
-      .where('entry_meta.entry_id', '=', parts.entryId)
-      .where('entry_meta.src', '=', parts.src)
-      .where('entry_meta.key', '=', parts.key)
-      .where('entries.company_id', '=', ctx.caller.companyId),
+      .selectAll()
+      .where('company_id', '=', ctx.caller.companyId)
+      .where('entry_id', '=', parts.entryId)
+      .where('key', '=', parts.key)
+      .where('src', '=', parts.src),
   );
 }
 

@@ -29,14 +29,7 @@ export const seriesEntryKind: RecordKind<SeriesEntryRecord> = {
   parentOf: (_id, record) => (record ? { kind: 'series', id: record.series_id } : undefined),
   read(ctx, id) {
     const { store } = ctx.service;
-    const row = store.first(
-      store.q
-        .selectFrom('series_entries')
-        .innerJoin('series', 'series.id', 'series_entries.series_id')
-        .selectAll('series_entries')
-        .where('series_entries.id', '=', id)
-        .where('series.company_id', '=', ctx.caller.companyId),
-    );
+    const row = store.first(store.q.selectFrom('series_entries').selectAll().where('company_id', '=', ctx.caller.companyId).where('id', '=', id));
     return row ? seriesEntryRecordOf(row) : undefined;
   },
   content: (r) => ({ series_id: r.series_id, index: r.index, code: r.code, meta: r.meta, previous_id: r.previous_id ?? null, sigs: r.sigs }),
@@ -44,11 +37,14 @@ export const seriesEntryKind: RecordKind<SeriesEntryRecord> = {
     if (record === null) throw validationError('series entries are never deleted', { '$.deleted': 'not supported for series entries' });
     if (record.id !== id) throw validationError('record id must equal the id in the path', { '$.record.id': `must equal ${id}` });
     const { store } = ctx.service;
-    if (store.first(store.q.selectFrom('series_entries').select('id').where('id', '=', id))) {
+    // Everything by the caller's company: another company's series and entries under the same ids are never read or changed.
+    const companyId = ctx.caller.companyId;
+    const entries = store.q.selectFrom('series_entries').where('company_id', '=', companyId);
+    if (store.first(entries.select('id').where('id', '=', id))) {
       throw new ApiError('forbidden', `series entry ${id} already exists with other content; issued entries never change`);
     }
     const series = store.first(
-      store.q.selectFrom('series').selectAll().where('id', '=', record.series_id).where('company_id', '=', ctx.caller.companyId),
+      store.q.selectFrom('series').selectAll().where('company_id', '=', companyId).where('id', '=', record.series_id),
     );
     if (!series) throw notFound(`series ${record.series_id}`);
     // A series this instance issues takes an entry only signed with its own keys: one a copy of
@@ -61,9 +57,7 @@ export const seriesEntryKind: RecordKind<SeriesEntryRecord> = {
     if (record.index < expected || (record.previous_id ?? null) !== series.last_entry_id) {
       // Signed by the issuer, yet not on our chain: the issuer numbered twice. Kept, not dropped.
       if (signedByIssuer(ctx, series.issuer, record)) {
-        const taken = store.first(
-          store.q.selectFrom('series_entries').select('id').where('series_id', '=', series.id).where('idx', '=', record.index),
-        );
+        const taken = store.first(entries.select('id').where('series_id', '=', series.id).where('idx', '=', record.index));
         throw new SeriesForked(series.id, record.index, taken?.id ?? null, record);
       }
       throw new ApiError('forbidden', `index ${record.index} of series ${series.id} is already taken here; a chain is never forked or renumbered`);
@@ -72,15 +66,16 @@ export const seriesEntryKind: RecordKind<SeriesEntryRecord> = {
       throw validationError('the code does not follow the series numbering', { '$.record.code': `must be ${entryCode(series, record.index)}` });
     }
     const previous = series.last_entry_id
-      ? store.first(store.q.selectFrom('series_entries').select('sigs').where('id', '=', series.last_entry_id))
+      ? store.first(entries.select('sigs').where('id', '=', series.last_entry_id))
       : undefined;
     const previousHash = previous ? chainHashOf((JSON.parse(previous.sigs) as string[])[0]) : '';
-    checkSeriesEntrySigned(ctx.service, ctx.caller.companyId, series.issuer, record, previousHash);
+    checkSeriesEntrySigned(ctx.service, companyId, series.issuer, record, previousHash);
 
     const meta = sortedMeta(record.meta);
     store.run(
       store.q.insertInto('series_entries').values({
         id,
+        company_id: companyId,
         series_id: series.id,
         idx: record.index,
         code: record.code,
@@ -94,8 +89,10 @@ export const seriesEntryKind: RecordKind<SeriesEntryRecord> = {
         updated_at: record.created_at,
       }),
     );
-    store.run(store.q.updateTable('series').set({ last_index: record.index, last_entry_id: id }).where('id', '=', series.id));
-    recordChange(store, { company_id: ctx.caller.companyId, kind: 'series_entry', record_id: id });
+    store.run(
+      store.q.updateTable('series').set({ last_index: record.index, last_entry_id: id }).where('company_id', '=', companyId).where('id', '=', series.id),
+    );
+    recordChange(store, { company_id: companyId, kind: 'series_entry', record_id: id });
   },
 };
 

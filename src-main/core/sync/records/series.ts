@@ -3,7 +3,6 @@ import { seriesRecord, type SyncRecordOf } from '../../api/contract/sync.ts';
 import { nowIso } from '../../clock.ts';
 import type { SeriesRow } from '../../sequence/rows.ts';
 import { recordChange } from '../change-log.ts';
-import { refuseForeignId } from './entry.ts';
 import type { RecordKind } from './kind.ts';
 import { checkSeriesSigned } from './series-signature.ts';
 
@@ -23,7 +22,7 @@ export const seriesKind: RecordKind<SeriesRecord> = {
   validId: (id) => UUID.test(id),
   read(ctx, id) {
     const { store } = ctx.service;
-    const row = store.first(store.q.selectFrom('series').selectAll().where('id', '=', id).where('company_id', '=', ctx.caller.companyId));
+    const row = store.first(store.q.selectFrom('series').selectAll().where('company_id', '=', ctx.caller.companyId).where('id', '=', id));
     return row ? seriesRecordOf(row) : undefined;
   },
   content: (r) => ({
@@ -34,15 +33,16 @@ export const seriesKind: RecordKind<SeriesRecord> = {
     if (record === null) throw validationError('series are never deleted', { '$.deleted': 'not supported for series' });
     if (record.id !== id) throw validationError('record id must equal the id in the path', { '$.record.id': `must equal ${id}` });
     const { store, instanceId } = ctx.service;
-    refuseForeignId(ctx, 'series', id);
-    const row = store.first(store.q.selectFrom('series').selectAll().where('id', '=', id));
+    const companyId = ctx.caller.companyId;
+    // Another company's series under the same id is another series: never looked at, never changed.
+    const row = store.first(store.q.selectFrom('series').selectAll().where('company_id', '=', companyId).where('id', '=', id));
     if (row && row.issuer === instanceId) {
       throw new ApiError('forbidden', `series ${id} is issued by this instance; a copy elsewhere cannot change it`);
     }
     if (row && row.issuer !== record.issuer) throw new ApiError('forbidden', `series ${id} is issued by ${row.issuer}; its issuer never changes`);
     // Always checked, one naming this instance as its issuer too: a remote cannot plant
     // a series "issued" here that this instance never signed.
-    checkSeriesSigned(ctx.service, ctx.caller.companyId, record);
+    checkSeriesSigned(ctx.service, companyId, record);
     if (row && row.last_entry_id !== null && NUMBERING.some((k) => row[k] !== record[k])) {
       throw new ApiError('forbidden', `series ${id} has entries; its numbering never changes`);
     }
@@ -57,16 +57,16 @@ export const seriesKind: RecordKind<SeriesRecord> = {
       sigs: JSON.stringify(record.sigs),
       updated_at: nowIso(),
     };
-    if (row) store.run(store.q.updateTable('series').set(values).where('id', '=', id));
+    if (row) store.run(store.q.updateTable('series').set(values).where('company_id', '=', companyId).where('id', '=', id));
     else {
       store.run(
         store.q.insertInto('series').values({
-          id, company_id: ctx.caller.companyId, issuer: record.issuer, last_index: 0, last_entry_id: null,
+          id, company_id: companyId, issuer: record.issuer, last_index: 0, last_entry_id: null,
           request_hash: '', created_at: new Date(record.created_at).toISOString(), ...values,
         }),
       );
     }
-    recordChange(store, { company_id: ctx.caller.companyId, kind: 'series', record_id: id });
+    recordChange(store, { company_id: companyId, kind: 'series', record_id: id });
   },
 };
 

@@ -3,7 +3,6 @@ import type { Ctx } from '../../api/handler.ts';
 import { workflowRecord, type SyncRecordOf } from '../../api/contract/sync.ts';
 import type { Step, WorkflowDefinition } from '../../transform/definition.ts';
 import { loadDefinition, patchWorkflow, putWorkflow, SECRET_MASK } from '../../transform/workflows.ts';
-import { refuseForeignId } from './entry.ts';
 import type { RecordKind } from './kind.ts';
 
 type WorkflowRecord = SyncRecordOf['workflow'];
@@ -34,9 +33,9 @@ export const workflowKind: RecordKind<WorkflowRecord> = {
   apply(ctx, id, record) {
     if (record === null) throw validationError('workflows are never deleted', { '$.deleted': 'not supported for workflows' });
     if (record.id !== id) throw validationError('record id must equal the id in the path', { '$.record.id': `must equal ${id}` });
-    refuseForeignId(ctx, 'workflows', id);
     const { store } = ctx.service;
-    const exists = store.first(store.q.selectFrom('workflows').select('id').where('id', '=', id).where('company_id', '=', ctx.caller.companyId));
+    // Another company's workflow under the same id is another workflow: this one is made beside it.
+    const exists = store.first(store.q.selectFrom('workflows').select('id').where('company_id', '=', ctx.caller.companyId).where('id', '=', id));
     const body = { ...record.definition } as WorkflowDefinition;
     if (exists) patchWorkflow(ctx, id, body);
     else putWorkflow(ctx, id, body);

@@ -72,7 +72,9 @@ function filesOf(ctx: StepContext): ExportFile[] | StepResult {
 
   const { store, blobs } = ctx.service;
   const rows = store
-    .all(store.q.selectFrom('attachments').selectAll().where('entry_id', '=', ctx.job.silo_entry_id))
+    .all(
+      store.q.selectFrom('attachments').selectAll().where('company_id', '=', ctx.companyId).where('entry_id', '=', ctx.job.silo_entry_id),
+    )
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   for (const [at, row] of rows.entries()) {
     const name = [row.name, `${row.id}_${row.name}`, `attachment-${at + 1}`]

@@ -50,7 +50,12 @@ export const pdfProvider = defineProvider<PdfConfig>({
     // the engine's transaction on every retry.
     const { store } = ctx.service;
     const existing = store.first(
-      store.q.selectFrom('attachments').selectAll().where('entry_id', '=', ctx.job.silo_entry_id).where('id', '=', PDF_ID),
+      store.q
+        .selectFrom('attachments')
+        .selectAll()
+        .where('company_id', '=', ctx.companyId)
+        .where('entry_id', '=', ctx.job.silo_entry_id)
+        .where('id', '=', PDF_ID),
     );
     const hash = createHash('sha256').update(bytes).digest('hex');
     const same = existing && existing.hash === hash && existing.name === name && existing.mime === PDF_MIME && existing.desc === PDF_DESC;

@@ -83,7 +83,12 @@ function issuedToThisDocument(ctx: StepContext, seriesId: string, series: unknow
   const codes = typeof series === 'string' && series !== '' ? [`${series}-${code}`, code] : [code];
   const { store } = ctx.service;
   const rows = store.all(
-    store.q.selectFrom('series_entries').select(['code', 'meta']).where('series_id', '=', seriesId).where('code', 'in', codes),
+    store.q
+      .selectFrom('series_entries')
+      .select(['code', 'meta'])
+      .where('company_id', '=', ctx.companyId)
+      .where('series_id', '=', seriesId)
+      .where('code', 'in', codes),
   );
   const mine = rows.find((r) => (JSON.parse(r.meta) as Record<string, string>).silo_entry_id === ctx.job.silo_entry_id);
   return mine?.code;

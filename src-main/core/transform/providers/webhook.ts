@@ -99,7 +99,11 @@ export function webhookEventOf(ctx: StepContext, event = '') {
 function entryFaults(ctx: StepContext): unknown[] {
   const { store } = ctx.service;
   const row = store.first(
-    store.q.selectFrom('entries').select(['faults', 'step_faults']).where('id', '=', ctx.job.silo_entry_id),
+    store.q
+      .selectFrom('entries')
+      .select(['faults', 'step_faults'])
+      .where('company_id', '=', ctx.companyId)
+      .where('id', '=', ctx.job.silo_entry_id),
   );
   if (!row) return [];
   return [...parseList(row.faults), ...parseList(row.step_faults)];
