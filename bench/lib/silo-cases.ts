@@ -21,7 +21,7 @@ function cursorAt(ds: Dataset, offset: number): { cursor: string; depth: number 
       .prepare('SELECT created_at, id FROM entries WHERE company_id = ? ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?')
       .get(ds.companyId, offset) as { created_at: string; id: string };
     const scope = JSON.stringify(['entries', ds.companyId, null, null, null, null, null, null, false, null, 'created_at']);
-    return { cursor: encodeCursor(secret, scope, { at: pos.created_at, id: pos.id }), depth: offset + 1 };
+    return { cursor: encodeCursor(secret, scope, [pos.created_at, pos.id]), depth: offset + 1 };
   } finally {
     db.close();
   }

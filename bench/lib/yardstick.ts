@@ -69,13 +69,14 @@ export async function startYardstick(dbFile: string): Promise<Yardstick> {
     return { at, id };
   };
 
-  const attachmentsOf = db.prepare('SELECT * FROM attachments WHERE entry_id IN (SELECT value FROM json_each(?)) ORDER BY created_at');
-  const metaOf = db.prepare('SELECT * FROM entry_meta WHERE entry_id IN (SELECT value FROM json_each(?)) ORDER BY key');
+  const attachmentsOf = db.prepare('SELECT * FROM attachments WHERE company_id = ? AND entry_id IN (SELECT value FROM json_each(?)) ORDER BY created_at');
+  const metaOf = db.prepare('SELECT * FROM entry_meta WHERE company_id = ? AND entry_id IN (SELECT value FROM json_each(?)) ORDER BY key');
+  // A page is one company's: one look-up each for its files and meta, as the service does.
   const views = (rows: Row[], withData: boolean, contexts?: Map<string, string>) => {
     if (rows.length === 0) return [];
     const ids = JSON.stringify(rows.map((r) => r.id));
-    const files = group(attachmentsOf.all(ids) as Row[]);
-    const meta = group(metaOf.all(ids) as Row[]);
+    const files = group(attachmentsOf.all(rows[0].company_id, ids) as Row[]);
+    const meta = group(metaOf.all(rows[0].company_id, ids) as Row[]);
     return rows.map((r) => entryView(r as any, (files.get(r.id) ?? []) as any, (meta.get(r.id) ?? []) as any, withData, contexts?.get(r.id)));
   };
 
@@ -123,15 +124,16 @@ export async function startYardstick(dbFile: string): Promise<Yardstick> {
 
   const relatedOf = (c: Caller, id: string, q: URLSearchParams) => {
     const limit = Number(q.get('limit') ?? 20);
-    const query = relatedQuery(raw, c.companyId, id, { limit, ascending: false }, secret);
+    const query = relatedQuery(raw, c.companyId, id, { limit: limit + 1, ascending: false });
     if (!query) throw new NotFound();
+    const scope = JSON.stringify(['related', c.companyId, id, undefined, undefined, false, undefined]);
     const rows = raw.statement(query.sql).all(...query.params) as Row[];
     const contexts = new Map<string, string>();
     for (const r of rows) {
       contexts.set(r.id, String(r.related_context));
       delete r.related_context;
     }
-    return page(rows, limit, query.scope, undefined, contexts);
+    return page(rows, limit, scope, undefined, contexts);
   };
 
   const search = (c: Caller, q: URLSearchParams) => {

@@ -430,7 +430,7 @@ describe('one id, two companies: purge, derived indexes, jobs and exports', () =
     const walks = (lines: string[]) => lines.filter((l) => /^SCAN (?!h$)/.test(l) || /\(company_id=\?(?: AND \w+[<>]=?\?)*\)$/.test(l));
     for (const prepare of [() => {}, () => db.exec('ANALYZE')]) {
       prepare();
-      const related = plan(relatedQuery(t.service.store, companyB, id, { limit: 20, ascending: false }, t.service.cursorSecret)!);
+      const related = plan(relatedQuery(t.service.store, companyB, id, { limit: 20, ascending: false })!);
       expect(walks(related), related.join('\n')).toEqual([]);
       expect(related.some((l) => /SEARCH e USING INDEX sqlite_autoindex_entries_1 \(company_id=\? AND id=\?\)/.test(l)), related.join('\n')).toBe(true);
       const exact = plan(exactNumberQuery(companyB, `INV-${code}`, filterSql({}, 'e', false))!);

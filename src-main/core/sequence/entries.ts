@@ -1,7 +1,7 @@
-import { decodeCursor, encodeCursor } from '../api/cursor.ts';
+import { keysetPage } from '../api/keyset-page.ts';
 import { notFound } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
-import { seriesEntryView, type SeriesEntryView } from './rows.ts';
+import { seriesEntryView, type SeriesEntryRow, type SeriesEntryView } from './rows.ts';
 import { requireSeriesRow } from './series.ts';
 
 export interface SeriesEntryPage {
@@ -36,20 +36,24 @@ export function listSeriesEntries(
   const { store, cursorSecret } = ctx.service;
   requireSeriesRow(ctx, seriesId);
   const scope = JSON.stringify(['series-entries', ctx.caller.companyId, seriesId, q.ascending]);
-  let query = store.q.selectFrom('series_entries').selectAll().where('company_id', '=', ctx.caller.companyId).where('series_id', '=', seriesId);
-  if (q.cursor) {
-    const pos = decodeCursor(cursorSecret, scope, q.cursor);
-    query = query.where('idx', q.ascending ? '>' : '<', Number(pos.at));
-  }
-  const rows = store.all(query.orderBy('idx', q.ascending ? 'asc' : 'desc').limit(q.limit + 1));
-  const more = rows.length > q.limit;
-  if (more) rows.pop();
-  const last = rows[rows.length - 1];
+  const base = store.q.selectFrom('series_entries').selectAll().where('company_id', '=', ctx.caller.companyId).where('series_id', '=', seriesId);
+  const { rows, nextCursor } = keysetPage<SeriesEntryRow>({
+    secret: cursorSecret,
+    scope,
+    cursor: q.cursor,
+    limit: q.limit,
+    shape: ['int'],
+    key: (row) => [row.idx],
+    fetch(after, take) {
+      const query = after ? base.where('idx', q.ascending ? '>' : '<', after[0] as number) : base;
+      return store.all(query.orderBy('idx', q.ascending ? 'asc' : 'desc').limit(take));
+    },
+  });
   return {
     series_id: seriesId,
     list: rows.map(seriesEntryView),
     limit: q.limit,
     ...(q.cursor ? { cursor: q.cursor } : {}),
-    ...(more && last ? { next_cursor: encodeCursor(cursorSecret, scope, { at: String(last.idx), id: last.id }) } : {}),
+    ...(nextCursor ? { next_cursor: nextCursor } : {}),
   };
 }

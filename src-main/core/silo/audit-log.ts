@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { decodeCursor, encodeCursor } from '../api/cursor.ts';
+import { keysetPage } from '../api/keyset-page.ts';
 import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';
 import type { Store } from '../db/store.ts';
@@ -109,20 +109,22 @@ export function listAudit(ctx: Ctx, q: AuditQuery) {
     where.push('(action = ? OR substr(action, 1, ?) = ?)');
     params.push(q.action, q.action.length + 1, `${q.action}.`);
   }
-  if (q.cursor) {
-    where.push('seq < ?');
-    params.push(Number(decodeCursor(cursorSecret, scope, q.cursor).id));
-  }
-  const rows = store
-    .statement(`SELECT * FROM audit_log WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ?`)
-    .all(...params, q.limit + 1) as AuditRow[];
-  const more = rows.length > q.limit;
-  if (more) rows.pop();
-  const last = rows[rows.length - 1];
+  const { rows, nextCursor } = keysetPage<AuditRow>({
+    secret: cursorSecret,
+    scope,
+    cursor: q.cursor,
+    limit: q.limit,
+    shape: ['int'],
+    key: (row) => [row.seq],
+    fetch: (after, take) =>
+      store
+        .statement(`SELECT * FROM audit_log WHERE ${[...where, ...(after ? ['seq < ?'] : [])].join(' AND ')} ORDER BY seq DESC LIMIT ?`)
+        .all(...params, ...(after ?? []), take) as AuditRow[],
+  });
   return {
     list: rows.map(auditView),
     limit: q.limit,
-    ...(more && last ? { next_cursor: encodeCursor(cursorSecret, scope, { at: last.at, id: String(last.seq) }) } : {}),
+    ...(nextCursor ? { next_cursor: nextCursor } : {}),
   };
 }
 

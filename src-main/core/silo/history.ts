@@ -1,5 +1,5 @@
 import { conflict, notFound } from '../api/errors.ts';
-import { decodeCursor, encodeCursor } from '../api/cursor.ts';
+import { keysetPage } from '../api/keyset-page.ts';
 import type { Ctx } from '../api/handler.ts';
 import type { Store } from '../db/store.ts';
 import { parseFaults } from '../gobl/fault.ts';
@@ -172,19 +172,24 @@ export function listVersions(ctx: Ctx, id: string, q: { cursor?: string; limit: 
   const { store, cursorSecret } = ctx.service;
   const entry = entryOfCompany(ctx, id);
   const scope = JSON.stringify(['versions', ctx.caller.companyId, id]);
-  const before = q.cursor ? Number(decodeCursor(cursorSecret, scope, q.cursor).id) : Number.MAX_SAFE_INTEGER;
-  const rows = store
-    .statement(`SELECT ${VERSION_COLUMNS} FROM entry_versions WHERE company_id = ? AND entry_id = ? AND version < ? ORDER BY version DESC LIMIT ?`)
-    .all(entry.company_id, id, before, q.limit + 1) as VersionRow[];
-  const more = rows.length > q.limit;
-  if (more) rows.pop();
-  const last = rows[rows.length - 1];
+  const { rows, nextCursor } = keysetPage<VersionRow>({
+    secret: cursorSecret,
+    scope,
+    cursor: q.cursor,
+    limit: q.limit,
+    shape: ['int'],
+    key: (row) => [row.version],
+    fetch: (after, take) =>
+      store
+        .statement(`SELECT ${VERSION_COLUMNS} FROM entry_versions WHERE company_id = ? AND entry_id = ? AND version < ? ORDER BY version DESC LIMIT ?`)
+        .all(entry.company_id, id, after ? after[0] : Number.MAX_SAFE_INTEGER, take) as VersionRow[],
+  });
   return {
     entry_id: id,
     version: String(entry.version),
     list: rows.map(versionView),
     limit: q.limit,
-    ...(more && last ? { next_cursor: encodeCursor(cursorSecret, scope, { at: last.at, id: String(last.version) }) } : {}),
+    ...(nextCursor ? { next_cursor: nextCursor } : {}),
   };
 }
 

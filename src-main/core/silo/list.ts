@@ -1,5 +1,6 @@
 import type { Operations } from '../api/contract/index.ts';
-import { decodeCursor, encodeCursor } from '../api/cursor.ts';
+import type { KeyValue } from '../api/cursor.ts';
+import { afterPosition, keysetPage, type KeyShape } from '../api/keyset-page.ts';
 import { notFound } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import type { ParsedInput } from '../api/operation.ts';
@@ -34,29 +35,20 @@ function pageOf(ctx: Ctx, rows: ViewRow[], nextCursor: string | undefined, q: Pa
   };
 }
 
-/**
- * The keyset conditions of a page over (created_at, id) of `e`: the created_at bound
- * and the cursor's position. Fixed SQL text; the values are bound.
- */
-function keysetWhere(cursorSecret: Buffer, scope: string, q: PageQuery, where: string[], params: unknown[]): void {
+/** A page over (created_at, id) of `e`: the position of a row, and what a cursor's position must be. */
+const CREATED_AT_KEY = (row: ViewRow): KeyValue[] => [row.created_at, row.id];
+const CREATED_AT_SHAPE: readonly KeyShape[] = ['string', 'string'];
+
+/** The conditions of a page over (created_at, id) of `e`: the created_at bound and the position to start after. */
+function createdAtWhere(q: Pick<PageQuery, 'created_at' | 'ascending'>, after: KeyValue[] | undefined, where: string[], params: unknown[]): void {
   if (q.created_at) {
     where.push(`e.created_at ${q.ascending ? '>=' : '<='} ?`);
     params.push(new Date(q.created_at).toISOString());
   }
-  if (q.cursor) {
-    const pos = decodeCursor(cursorSecret, scope, q.cursor);
-    where.push(`(e.created_at, e.id) ${q.ascending ? '>' : '<'} (?, ?)`);
-    params.push(pos.at, pos.id);
+  if (after) {
+    where.push(afterPosition(['e.created_at', 'e.id'], q.ascending));
+    params.push(...after);
   }
-}
-
-/** The page's rows, without the one past its end, and the cursor to the next page when there is one. */
-function keysetRows<R extends ViewRow>(ctx: Ctx, scope: string, rows: R[], limit: number): { rows: R[]; nextCursor?: string } {
-  const more = rows.length > limit;
-  if (more) rows.pop();
-  const last = rows[rows.length - 1];
-  if (!more || !last) return { rows };
-  return { rows, nextCursor: encodeCursor(ctx.service.cursorSecret, scope, { at: last.created_at, id: last.id }) };
 }
 
 /** The list's query as the contract parses it (the filters, `sort` and the page), with the page size its handler checked. */
@@ -80,14 +72,23 @@ export function listEntries(ctx: Ctx, q: ListQuery): EntryPage {
     return { ...pageOf(ctx, rows, nextCursor, q), ...folder };
   }
   const filters = filterSql(q, 'e');
-  const where = ['e.company_id = ?', ...filters.where];
-  const params: unknown[] = [ctx.caller.companyId, ...filters.params];
-  keysetWhere(ctx.service.cursorSecret, scope, q, where, params);
   const dir = q.ascending ? 'ASC' : 'DESC';
-  const rows = ctx.service.store
-    .statement(`SELECT ${VIEW_COLUMNS} FROM entries e WHERE ${where.join(' AND ')} ORDER BY e.created_at ${dir}, e.id ${dir} LIMIT ?`)
-    .all(...params, q.limit + 1) as ViewRow[];
-  const page = keysetRows(ctx, scope, rows, q.limit);
+  const page = keysetPage({
+    secret: ctx.service.cursorSecret,
+    scope,
+    cursor: q.cursor,
+    limit: q.limit,
+    shape: CREATED_AT_SHAPE,
+    key: CREATED_AT_KEY,
+    fetch(after, take) {
+      const where = ['e.company_id = ?', ...filters.where];
+      const params: unknown[] = [ctx.caller.companyId, ...filters.params];
+      createdAtWhere(q, after, where, params);
+      return ctx.service.store
+        .statement(`SELECT ${VIEW_COLUMNS} FROM entries e WHERE ${where.join(' AND ')} ORDER BY e.created_at ${dir}, e.id ${dir} LIMIT ?`)
+        .all(...params, take) as ViewRow[];
+    },
+  });
   return { ...pageOf(ctx, page.rows, page.nextCursor, q), ...folder };
 }
 
@@ -146,29 +147,38 @@ export function relatedSql(branches: string[], where: string[], ascending: boole
  * (created_at, id). With `uuid`, only entries mentioning that uuid.
  */
 export function listRelated(ctx: Ctx, id: string, q: RelatedQuery): EntryPage {
-  const query = relatedQuery(ctx.service.store, ctx.caller.companyId, id, q, ctx.service.cursorSecret);
-  if (!query) throw notFound(`entry ${id}`);
-  const rows = ctx.service.store.statement(query.sql).all(...query.params) as Array<ViewRow & { related_context: string }>;
-  const page = keysetRows(ctx, query.scope, rows, q.limit);
+  const { store, cursorSecret } = ctx.service;
+  if (!store.statement(ENTRY_OF_COMPANY).get(ctx.caller.companyId, id)) throw notFound(`entry ${id}`);
+  const page = keysetPage<ViewRow & { related_context: string }>({
+    secret: cursorSecret,
+    scope: JSON.stringify(['related', ctx.caller.companyId, id, q.uuid, q.context, q.ascending, q.created_at]),
+    cursor: q.cursor,
+    limit: q.limit,
+    shape: CREATED_AT_SHAPE,
+    key: CREATED_AT_KEY,
+    fetch(after, take) {
+      const query = relatedQuery(store, ctx.caller.companyId, id, { ...q, limit: take }, after)!;
+      return store.statement(query.sql).all(...query.params) as Array<ViewRow & { related_context: string }>;
+    },
+  });
   const contexts = new Map(page.rows.map((r) => [r.id, String(r.related_context)]));
   return pageOf(ctx, page.rows.map(({ related_context: _c, ...row }) => row), page.nextCursor, q, contexts);
 }
 
 /**
- * The SQL and values of a page of entries related to `id` (undefined: no such entry
- * in the company), with the cursor scope. Exported for the benchmark's yardstick,
- * which runs the very same statement.
+ * The SQL and values of up to `limit` entries related to `id` after a position of the
+ * list (undefined: no such entry in the company). Exported for the benchmark's
+ * yardstick, which runs the very same statement.
  */
 export function relatedQuery(
   store: Store,
   company: string,
   id: string,
-  q: Omit<RelatedQuery, 'limit'> & { limit: number },
-  cursorSecret: Buffer,
-): { sql: string; params: unknown[]; scope: string } | undefined {
+  q: Omit<RelatedQuery, 'limit' | 'cursor'> & { limit: number },
+  after?: KeyValue[],
+): { sql: string; params: unknown[] } | undefined {
   const entry = store.statement(ENTRY_OF_COMPANY).get(company, id) as { id: string; doc_uuid: string | null } | undefined;
   if (!entry) return undefined;
-  const scope = JSON.stringify(['related', company, id, q.uuid, q.context, q.ascending, q.created_at]);
 
   const branches: string[] = [];
   const params: unknown[] = [];
@@ -195,9 +205,9 @@ export function relatedQuery(
     where.push('h.context = ?');
     params.push(q.context);
   }
-  keysetWhere(cursorSecret, scope, q, where, params);
-  params.push(q.limit + 1);
-  return { sql: relatedSql(branches, where, q.ascending), params, scope };
+  createdAtWhere(q, after, where, params);
+  params.push(q.limit);
+  return { sql: relatedSql(branches, where, q.ascending), params };
 }
 
 /** Kept by triggers as entries come, go and move (scale-migration.ts): a few rows, never a count of every entry. */

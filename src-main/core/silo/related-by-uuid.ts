@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Ctx } from '../api/handler.ts';
-import { keysetPage } from '../api/keyset-page.ts';
+import { createdAtPage } from '../api/keyset-page.ts';
 import { entryViews } from './entry-view.ts';
 import type { EntryPage } from './list.ts';
 
@@ -37,7 +37,7 @@ export function findRelated(ctx: Ctx, q: RelatedByUuidQuery): EntryPage {
     .selectAll('entries')
     .select(sql<string>`h.context`.as('related_context'))
     .where('entries.company_id', '=', company);
-  const { rows, nextCursor } = keysetPage(service, scope, base, q);
+  const { rows, nextCursor } = createdAtPage(service, scope, base, q);
   const contexts = new Map(rows.map((r) => [r.id, String(r.related_context)]));
   return {
     list: entryViews(service.store, rows.map(({ related_context: _c, ...row }) => row), false, contexts),

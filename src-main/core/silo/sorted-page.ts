@@ -1,6 +1,6 @@
 import type { EntrySort } from '../api/contract/silo.ts';
-import { badRequest } from '../api/errors.ts';
-import { decodeCursor, encodeCursor } from '../api/cursor.ts';
+import { invalidCursor, type KeyValue } from '../api/cursor.ts';
+import { keysetPage, type KeyShape } from '../api/keyset-page.ts';
 import type { Ctx } from '../api/handler.ts';
 import { VIEW_COLUMNS, type ViewRow } from './entry-view.ts';
 import { filterSql, type EntryFilter } from './entry-filters.ts';
@@ -21,14 +21,11 @@ export const SORTS: Record<SortBy, { column: string; index: string; notNull?: tr
   state: { column: 'state', index: 'entries_sort_state', notNull: true },
 };
 
-type SortValue = string | number;
-/** Where a page ends: in the group of entries that have a value (`v`), or of those that have none (`n`). */
-interface Position {
-  group: 'v' | 'n';
-  value: SortValue | null;
-  at: string;
-  id: string;
-}
+/**
+ * Where a page ends: the group of entries that have a value (`v`) or of those that
+ * have none (`n`), the value, created_at and id.
+ */
+const POSITION: readonly KeyShape[] = ['string', 'any?', 'string', 'string'];
 
 export interface SortedPageQuery {
   sort: SortBy;
@@ -52,7 +49,6 @@ export function sortedPage(ctx: Ctx, scope: string, filter: EntryFilter, q: Sort
   const { column, index, notNull } = SORTS[q.sort];
   const dir = q.ascending ? 'ASC' : 'DESC';
   const cmp = q.ascending ? '>' : '<';
-  const from = q.cursor ? decodePosition(cursorSecret, scope, q.cursor) : undefined;
 
   const base = filterSql(filter, 'e');
   const where = ['e.company_id = ?', ...base.where];
@@ -61,56 +57,47 @@ export function sortedPage(ctx: Ctx, scope: string, filter: EntryFilter, q: Sort
     where.push(`e.created_at ${q.ascending ? '>=' : '<='} ?`);
     params.push(new Date(q.created_at).toISOString());
   }
-
   // The view's columns, and the sort column the next cursor is made of.
   const columns = `${VIEW_COLUMNS}, e.${column}`;
-  const rows: ViewRow[] = [];
-  const want = q.limit + 1;
-  if (!from || from.group === 'v') {
-    const keyset = from ? [`(e.${column}, e.created_at, e.id) ${cmp} (?, ?, ?)`] : [];
-    rows.push(
-      ...(store
-        .statement(
-          `SELECT ${columns} FROM entries e INDEXED BY ${index}
-           WHERE ${[...where, `e.${column} IS NOT NULL`, ...keyset].join(' AND ')}
-           ORDER BY e.${column} ${dir}, e.created_at ${dir}, e.id ${dir} LIMIT ?`,
-        )
-        .all(...params, ...(from ? [from.value, from.at, from.id] : []), want) as ViewRow[]),
-    );
-  }
-  if (rows.length < want && !notNull) {
-    const keyset = from?.group === 'n' ? [`(e.created_at, e.id) ${cmp} (?, ?)`] : [];
-    rows.push(
-      ...(store
-        .statement(
-          `SELECT ${columns} FROM entries e INDEXED BY ${index}
-           WHERE ${[...where, `e.${column} IS NULL`, ...keyset].join(' AND ')}
-           ORDER BY e.created_at ${dir}, e.id ${dir} LIMIT ?`,
-        )
-        .all(...params, ...(from?.group === 'n' ? [from.at, from.id] : []), want - rows.length) as ViewRow[]),
-    );
-  }
-  const more = rows.length > q.limit;
-  if (more) rows.pop();
-  const last = rows[rows.length - 1] as (ViewRow & Record<string, unknown>) | undefined;
-  if (!more || !last) return { rows };
-  const value = last[column] as SortValue | null;
-  const position: Position = { group: value === null ? 'n' : 'v', value, at: last.created_at, id: last.id };
-  return { rows, nextCursor: encodeCursor(cursorSecret, scope, { at: JSON.stringify([position.group, position.value, position.at]), id: position.id }) };
-}
 
-function decodePosition(secret: Buffer, scope: string, cursor: string): Position {
-  const { at, id } = decodeCursor(secret, scope, cursor);
-  const invalid = () => badRequest('cursor is not valid for this list', { cursor: 'invalid or tampered cursor' });
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(at);
-  } catch {
-    throw invalid();
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 3) throw invalid();
-  const [group, value, createdAt] = parsed as unknown[];
-  if ((group !== 'v' && group !== 'n') || typeof createdAt !== 'string') throw invalid();
-  if (group === 'v' ? typeof value !== 'string' && typeof value !== 'number' : value !== null) throw invalid();
-  return { group, value: value as SortValue | null, at: createdAt, id };
+  return keysetPage<ViewRow>({
+    secret: cursorSecret,
+    scope,
+    cursor: q.cursor,
+    limit: q.limit,
+    shape: POSITION,
+    key(row) {
+      const value = (row as ViewRow & Record<string, unknown>)[column] as KeyValue;
+      return [value === null ? 'n' : 'v', value, row.created_at, row.id];
+    },
+    fetch(after, take) {
+      if (after && !(after[0] === 'v' ? after[1] !== null : after[0] === 'n' && after[1] === null)) throw invalidCursor();
+      const rows: ViewRow[] = [];
+      if (!after || after[0] === 'v') {
+        const keyset = after ? [`(e.${column}, e.created_at, e.id) ${cmp} (?, ?, ?)`] : [];
+        rows.push(
+          ...(store
+            .statement(
+              `SELECT ${columns} FROM entries e INDEXED BY ${index}
+               WHERE ${[...where, `e.${column} IS NOT NULL`, ...keyset].join(' AND ')}
+               ORDER BY e.${column} ${dir}, e.created_at ${dir}, e.id ${dir} LIMIT ?`,
+            )
+            .all(...params, ...(after ? after.slice(1) : []), take) as ViewRow[]),
+        );
+      }
+      if (rows.length < take && !notNull) {
+        const keyset = after?.[0] === 'n' ? [`(e.created_at, e.id) ${cmp} (?, ?)`] : [];
+        rows.push(
+          ...(store
+            .statement(
+              `SELECT ${columns} FROM entries e INDEXED BY ${index}
+               WHERE ${[...where, `e.${column} IS NULL`, ...keyset].join(' AND ')}
+               ORDER BY e.created_at ${dir}, e.id ${dir} LIMIT ?`,
+            )
+            .all(...params, ...(after?.[0] === 'n' ? after.slice(2) : []), take - rows.length) as ViewRow[]),
+        );
+      }
+      return rows;
+    },
+  });
 }

@@ -1,5 +1,5 @@
 import { ApiError, notFound } from '../api/errors.ts';
-import { decodeCursor, encodeCursor } from '../api/cursor.ts';
+import { afterPosition, keysetPage } from '../api/keyset-page.ts';
 import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';
 import type { Store } from '../db/store.ts';
@@ -164,23 +164,23 @@ export function listTrash(ctx: Ctx, q: { kind?: 'entry' | 'file'; cursor?: strin
     parts.push(FILE_PART);
     params.push(company);
   }
-  let where = '';
-  if (q.cursor) {
-    const pos = decodeCursor(cursorSecret, scope, q.cursor);
-    where = 'WHERE (trashed_at, id) < (?, ?)';
-    params.push(pos.at, pos.id);
-  }
-  const rows = store
-    .statement(`SELECT * FROM (${parts.join(' UNION ALL ')}) ${where} ORDER BY trashed_at DESC, id DESC LIMIT ?`)
-    .all(...params, q.limit + 1) as TrashRow[];
-  const more = rows.length > q.limit;
-  if (more) rows.pop();
+  const { rows, nextCursor } = keysetPage<TrashRow>({
+    secret: cursorSecret,
+    scope,
+    cursor: q.cursor,
+    limit: q.limit,
+    shape: ['string', 'string'],
+    key: (row) => [row.trashed_at, row.id],
+    fetch: (after, take) =>
+      store
+        .statement(`SELECT * FROM (${parts.join(' UNION ALL ')}) ${after ? `WHERE ${afterPosition(['trashed_at', 'id'], false)}` : ''} ORDER BY trashed_at DESC, id DESC LIMIT ?`)
+        .all(...params, ...(after ?? []), take) as TrashRow[],
+  });
   const days = retentionDays(store, company);
-  const last = rows[rows.length - 1];
   return {
     list: rows.map((r) => itemView(r, days)),
     limit: q.limit,
     retention_days: days,
-    ...(more && last ? { next_cursor: encodeCursor(cursorSecret, scope, { at: last.trashed_at, id: last.id }) } : {}),
+    ...(nextCursor ? { next_cursor: nextCursor } : {}),
   };
 }

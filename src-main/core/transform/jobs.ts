@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { canonicalJson } from '../gobl/index.ts';
 import { conflict, notFound } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
-import { keysetPage } from '../api/keyset-page.ts';
+import { createdAtPage } from '../api/keyset-page.ts';
 import type { transformOperations } from '../api/contract/transform.ts';
 import { nowIso } from '../clock.ts';
 import { createEntry, requireEntryRow } from '../silo/entries.ts';
@@ -134,7 +134,7 @@ export function listJobs(
   if (q.status) query = query.where('status', '=', q.status);
   if (q.workflow_id) query = query.where('workflow_id', '=', q.workflow_id);
   if (q.silo_entry_id) query = query.where('silo_entry_id', '=', q.silo_entry_id);
-  const { rows, nextCursor } = keysetPage(ctx.service, scope, query, { ...q, limit });
+  const { rows, nextCursor } = createdAtPage(ctx.service, scope, query, { ...q, limit });
   return {
     list: rows.map((r) => jobView(store, r, false)),
     limit,
