@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/unit/**/*.test.ts', 'test/api/**/*.test.ts'],
     environment: 'node',
+    globalSetup: ['test/support/pg-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",

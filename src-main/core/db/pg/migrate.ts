@@ -1,0 +1,28 @@
+import { sql, type Kysely } from 'kysely';
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import { SEARCH } from './search.ts';
+import { TABLES } from './schema.ts';
+import { TRIGGERS } from './triggers.ts';
+
+const statements = (list: string[]): Migration => ({
+  async up(db: Kysely<any>) {
+    for (const statement of list) await sql.raw(statement).execute(db);
+  },
+});
+
+/**
+ * PostgreSQL's own numbered migrations: a database starts at SQLite's schema of the day
+ * (its history is SQLite's alone), and every later change is added here beside its
+ * SQLite twin. Kysely's migrator takes a lock in the database, so several `serve`
+ * processes starting at once migrate it once.
+ */
+export const pgMigrations: Record<string, Migration> = {
+  '0001_schema': statements([...TABLES, ...TRIGGERS, ...SEARCH]),
+};
+
+export async function migratePostgres(db: Kysely<any>): Promise<string[]> {
+  const provider: MigrationProvider = { getMigrations: async () => pgMigrations };
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  if (error) throw new Error(`migration failed: ${String((error as Error).message ?? error)}`, { cause: error });
+  return (results ?? []).map((r) => r.migrationName);
+}
