@@ -7,14 +7,13 @@
 // start of `serve`, its RSS, size on disk per entry and the WAL while a reader holds
 // a snapshot.
 import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { JOURNAL_SIZE_LIMIT } from '../src-main/core/db/connection.ts';
 import { openService } from '../src-main/core/service.ts';
 import { importEntriesSliced } from '../src-main/core/silo/import.ts';
 import { loadEnvelopes } from '../test/fixtures/gobl/load.ts';
+import { coldStartFigures, coldStartNote, coldStarts, SERVE } from './lib/cold-start.ts';
 import { dataset, workingCopy, type Dataset } from './lib/dataset.ts';
 import { EntryFactory } from './lib/entries.ts';
 import { importCostRound } from './lib/import-cost.ts';
@@ -27,9 +26,7 @@ import { BLOCK_AIM } from './silo.ts';
 
 const ENTRIES = 1_000_000;
 const BASE_ENTRIES = 10_000;
-const SERVE = fileURLToPath(new URL('../src-main/serve.ts', import.meta.url));
 
-const COLD_AIM: Aim = { op: '<=', value: 300, on: 'figure', goal: 'cold start < 0.3 s at 1M entries' };
 const SIZE_AIM: Aim = { op: '<=', value: 2_500, on: 'figure', goal: '≤ 2.5 kB on disk per average entry' };
 const WAL_AIM: Aim = { op: '<=', value: JOURNAL_SIZE_LIMIT / MB, on: 'figure', goal: 'WAL bounded' };
 const FLAT_AIM: Aim = { op: '<=', value: 1.25, on: 'ratio', goal: 'per-entry import cost flat from 10k to 1M' };
@@ -59,7 +56,14 @@ async function run(options: BenchOptions): Promise<BenchOutput> {
   const copy = workingCopy(ds);
   try {
     // ── cold start of `serve` on it, its first page, and its RSS once it has served a while
-    const cold = await coldStarts(copy, ds, options.runs);
+    const cold = await coldStarts(copy, options.runs, (r) =>
+      [
+        '/silo/v1/entries?limit=20',
+        `/silo/v1/entries/${ds.sampleIds[r % ds.sampleIds.length]}`,
+        `/silo/v1/entries/${ds.hubs[r % ds.hubs.length]}/related`,
+        `/silo/v1/search?q=${encodeURIComponent(ds.search.medium)}`,
+      ][r % 4],
+    );
     const opens: number[] = [];
     for (let i = 0; i < options.runs; i++) {
       const t0 = performance.now();
@@ -68,8 +72,7 @@ async function run(options: BenchOptions): Promise<BenchOutput> {
       await service.close();
     }
     figures.push(
-      { group: 'serve', name: 'cold start: process start to listening', value: median(cold.listening), unit: 'ms', spread: spreadOf(cold.listening), aim: COLD_AIM },
-      { group: 'serve', name: '  to its first list page answered', value: median(cold.firstPage), unit: 'ms', spread: spreadOf(cold.firstPage) },
+      ...coldStartFigures('serve', cold),
       { group: 'serve', name: '  of which opening the service (database, keys; modules loaded)', value: median(opens), unit: 'ms', spread: spreadOf(opens) },
       { group: 'serve', name: 'RSS after 200 reads', value: median(cold.rss) / MB, unit: 'MB', spread: spreadOf(cold.rss.map((r) => r / MB)) },
     );
@@ -123,7 +126,7 @@ async function run(options: BenchOptions): Promise<BenchOutput> {
   }
   notes.push(
     `dataset: ${ds.entries.toLocaleString('en-US')} entries, ${ds.cached ? `cached (built ${ds.built_at}${ds.upgraded_from ? `, migrated from ${ds.upgraded_from}` : ''})` : `built in ${Math.round(ds.build_seconds / 60)} min`}; every run works on a copy`,
-    `cold start: node ${SERVE.replace(/.*\/src-main/, 'src-main')} --data <copy> --port 0 --quiet, from spawn to its "listening" line, then one GET /silo/v1/entries?limit=20`,
+    coldStartNote(SERVE),
   );
   return { figures, notes, setup: { entries: ENTRIES, runs: options.runs, schema: ds.schema } };
 }
@@ -151,47 +154,6 @@ function sizeOnDisk(ds: Dataset): { perEntry: number; jsonPerEntry: number; brea
   } finally {
     db.close();
   }
-}
-
-/** `serve` started on the data dir `runs` times: to listening, to its first page, and its RSS after 200 reads. */
-async function coldStarts(dataDir: string, ds: Dataset, runs: number) {
-  const out = { listening: [] as number[], firstPage: [] as number[], rss: [] as number[] };
-  const token = readFileSync(join(dataDir, 'api-token'), 'utf8').trim();
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    const child = spawn(process.execPath, [SERVE, '--data', dataDir, '--port', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let text = '';
-        child.stdout.on('data', (d) => {
-          text += String(d);
-          const m = /listening on (http:\/\/\S+)/.exec(text);
-          if (m) resolve(m[1]);
-        });
-        child.once('exit', (code) => reject(new Error(`serve exited (${code}) before listening`)));
-      });
-      out.listening.push(performance.now() - t0);
-      const headers = { authorization: `Bearer ${token}` };
-      const first = await fetch(`${url}/silo/v1/entries?limit=20`, { headers });
-      await first.text();
-      out.firstPage.push(performance.now() - t0);
-      for (let r = 0; r < 200; r++) {
-        const path = [
-          '/silo/v1/entries?limit=20',
-          `/silo/v1/entries/${ds.sampleIds[r % ds.sampleIds.length]}`,
-          `/silo/v1/entries/${ds.hubs[r % ds.hubs.length]}/related`,
-          `/silo/v1/search?q=${encodeURIComponent(ds.search.medium)}`,
-        ][r % 4];
-        await (await fetch(url + path, { headers })).text();
-      }
-      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      out.rss.push(Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) * 1024);
-    } finally {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-    }
-  }
-  return out;
 }
 
 /** CPU µs an imported entry costs on the data dir (a copy), median of `runs` rounds of 1,000. */

@@ -5,6 +5,7 @@
 import { openService } from '../src-main/core/service.ts';
 import { loadEnvelopes } from '../test/fixtures/gobl/load.ts';
 import { rmSync } from 'node:fs';
+import { coldStartFigures, coldStartNote, coldStarts, SERVE } from './lib/cold-start.ts';
 import { dataset, workingCopy } from './lib/dataset.ts';
 import { EntryFactory } from './lib/entries.ts';
 import { importCostRound, type ImportCost } from './lib/import-cost.ts';
@@ -51,6 +52,9 @@ async function run(options: BenchOptions): Promise<BenchOutput> {
   const copy = workingCopy(ds);
   let importFigures;
   try {
+    // `serve` on a copy of the dataset: what a start costs besides opening the database.
+    const cold = await coldStarts(copy, options.runs, undefined, 0);
+    figures.push(...coldStartFigures(`serve at ${ENTRIES.toLocaleString('en-US')} entries`, cold).map((f) => ({ ...f, aim: undefined })));
     importFigures = await importSection(copy, ds.companyId, options.runs, `at ${ENTRIES.toLocaleString('en-US')} entries`);
   } finally {
     rmSync(copy, { recursive: true, force: true });
@@ -59,6 +63,7 @@ async function run(options: BenchOptions): Promise<BenchOutput> {
   notes.push(...importFigures.notes);
 
   notes.push(
+    coldStartNote(SERVE),
     'yardstick: node:http over raw better-sqlite3 doing the same work (Host check, token look-up, the same SQL with attachments and meta, the same cursor HMAC, byte-identical JSON); each request goes to both in turn on one keep-alive client',
     `dataset: ${ds.entries.toLocaleString('en-US')} entries from the GOBL fixtures (unique codes; hubs of 3–5 credit notes), ${ds.cached ? `cached (built ${ds.built_at})` : `built in ${ds.build_seconds.toFixed(0)} s`}`,
   );

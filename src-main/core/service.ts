@@ -9,11 +9,9 @@ import { BlobStore } from './files/blob-store.ts';
 import { securePrivateDataDir } from './files/private-data-dir.ts';
 import { InstanceKeys, type KeySealer } from './keys/instance-keys.ts';
 import type { Provider } from './transform/provider.ts';
-import { providers as builtinProviders } from './transform/providers/index.ts';
-import { JobRunner, type RunnerOptions } from './transform/runner.ts';
-import { SyncController } from './sync/controller.ts';
+import type { JobRunner, RunnerOptions } from './transform/runner.ts';
+import type { SyncController } from './sync/controller.ts';
 import { detachRunner } from './silo/audit-actor.ts';
-import { trashPurger } from './silo/trash-purge.ts';
 import type { SyncOptions } from './sync/run-context.ts';
 
 /** Deployment choices that are not data: who may be called, where files may go. */
@@ -45,12 +43,17 @@ export interface Service {
   cursorSecret: Buffer;
   /** the instance's ES256 signing keys (series entries, envelopes); JWKS for verifiers */
   keys: InstanceKeys;
-  /** the workflow job engine */
+  /** the workflow job engine (from startService on) */
   jobs: JobRunner;
-  /** sync with a remote instance: settings, runs, status */
+  /** sync with a remote instance: settings, runs, status (from startService on) */
   sync: SyncController;
-  /** step providers by id: the built-in ones plus `config.extraProviders` */
+  /** step providers by id: the built-in ones plus `config.extraProviders` (filled by startService) */
   providers: Map<string, Provider<any>>;
+  /**
+   * Settles when startService has put the job engine, sync and the providers in place (at once
+   * for a service from openService). Nothing may use them before: the HTTP API waits for it.
+   */
+  started: Promise<void>;
   /** operational messages (never secrets or document data) */
   log?: (line: string) => void;
   /** stops the job engine (waiting for steps under way) and closes the database */
@@ -62,7 +65,26 @@ export interface ServiceSecrets {
   protectKey?: KeySealer;
 }
 
+/** Opens the service of a data dir, whole: its database, files and keys, the job engine, sync and the timers. */
 export async function openService(
+  dataDir: string,
+  config: Partial<ServiceConfig> & ServiceSecrets & { log?: (line: string) => void } = {},
+): Promise<Service> {
+  const service = await openServiceCore(dataDir, config);
+  await startService(service);
+  return service;
+}
+
+/** startService's work under way (or done), by service. */
+const starts = new WeakMap<Service, { done?: Promise<void>; settle(done: Promise<void>): void; stop?: () => Promise<void> }>();
+
+/**
+ * The first half of openService: the database (migrated), files, instance identity and keys,
+ * which is all that opening costs at a million entries (7–16 ms). The job engine, sync, the
+ * step providers and the timers come with startService, whose modules are most of the
+ * service's code: `serve` listens in between, and loads them while the port is already open.
+ */
+export async function openServiceCore(
   dataDir: string,
   config: Partial<ServiceConfig> & ServiceSecrets & { log?: (line: string) => void } = {},
 ): Promise<Service> {
@@ -80,6 +102,12 @@ export async function openService(
   // again, for the folders made since (files, backups, keys)
   securePrivateDataDir(dataDir);
 
+  let settle!: (done: Promise<void>) => void;
+  const started = new Promise<void>((resolve, reject) => {
+    settle = (done) => done.then(resolve, reject);
+  });
+  // A failed start is reported to whoever started it; the promise itself must not also crash the process.
+  started.catch(() => undefined);
   const service: Service = {
     dataDir,
     config: {
@@ -98,16 +126,45 @@ export async function openService(
     keys,
     jobs: undefined as unknown as JobRunner,
     sync: undefined as unknown as SyncController,
-    providers: new Map([...builtinProviders, ...(config.extraProviders ?? [])].map((p) => [p.id, p])),
+    providers: new Map(),
+    started,
     log: config.log,
     async close() {
-      trashPurger(service).stop();
-      await backupScheduler(service).stop();
-      await service.sync.stop();
-      await service.jobs.stop();
+      const start = starts.get(service);
+      await start?.done?.catch(() => undefined);
+      await start?.stop?.();
       sqlite.close();
     },
   };
+  starts.set(service, { settle });
+  return service;
+}
+
+/**
+ * The second half of openService: the job engine (resuming unfinished jobs), sync and its
+ * timer, the step providers, the scheduled backup and the trash's retention purge. Their
+ * modules are loaded here, on first use. Starting again answers the same promise.
+ */
+export function startService(service: Service): Promise<void> {
+  const start = starts.get(service);
+  if (!start) throw new Error('startService takes a service from openServiceCore');
+  if (!start.done) {
+    start.done = startParts(service).then((stop) => {
+      start.stop = stop;
+    });
+    start.settle(start.done);
+  }
+  return start.done;
+}
+
+async function startParts(service: Service): Promise<() => Promise<void>> {
+  const [{ JobRunner }, { SyncController }, { trashPurger }, { providers: builtinProviders }] = await Promise.all([
+    import('./transform/runner.ts'),
+    import('./sync/controller.ts'),
+    import('./silo/trash-purge.ts'),
+    import('./transform/providers/index.ts'),
+  ]);
+  for (const p of [...builtinProviders, ...service.config.extraProviders]) service.providers.set(p.id, p);
   service.jobs = new JobRunner(service, service.config.runner);
   // Jobs run detached from the request that queued them: a step's changes are the workflow's (audit-actor.ts).
   detachRunner(service.jobs);
@@ -119,7 +176,12 @@ export async function openService(
   trashPurger(service).start();
   // Unfinished jobs from before a crash or a quit are due again: they resume here.
   if (service.config.runJobs) service.jobs.start();
-  return service;
+  return async () => {
+    trashPurger(service).stop();
+    await backupScheduler(service).stop();
+    await service.sync.stop();
+    await service.jobs.stop();
+  };
 }
 
 function setting(store: Store, key: string, make: () => string): string {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ApiError, validationError } from '../core/api/errors.ts';
 import { DEFAULT_MAX_BODY, type OperationContract } from '../core/api/operation.ts';
 import { unsafeDisplayNameReason } from '../core/silo/file-name.ts';
-import { readBodyBytes, readJsonBody } from './body.ts';
+import { readBodyBytes, readJsonBody, type BodySource } from './body.ts';
 
 const MULTIPART = /^multipart\/form-data\s*;/i;
 
@@ -12,7 +12,7 @@ const MULTIPART = /^multipart\/form-data\s*;/i;
  * or the raw bytes. Every form is capped at the operation's maxBody while streaming,
  * and what comes out is validated by the operation's body schema like any JSON body.
  */
-export async function readOperationBody(request: Request, contract: OperationContract): Promise<unknown> {
+export async function readOperationBody(request: BodySource, contract: OperationContract): Promise<unknown> {
   const max = contract.maxBody ?? DEFAULT_MAX_BODY;
   const forms = contract.bodyForms;
   if (forms?.raw) {
@@ -42,7 +42,7 @@ type MultipartForm = NonNullable<NonNullable<OperationContract['bodyForms']>['mu
  * operation does not take, a field given twice, a second file, or a file name that
  * carries a path or hidden characters is refused before the handler runs.
  */
-async function readMultipart(request: Request, type: string, max: number, contract: OperationContract, form: MultipartForm): Promise<unknown> {
+async function readMultipart(request: BodySource, type: string, max: number, contract: OperationContract, form: MultipartForm): Promise<unknown> {
   const bytes = await readBodyBytes(request, max);
   let data: FormData;
   try {

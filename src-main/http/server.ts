@@ -1,9 +1,10 @@
-import type { Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
-import type { Service } from '../core/service.ts';
-import { createHttpApp } from './app.ts';
+import { getRequestListener } from '@hono/node-server';
+import type { Hono } from 'hono';
+import { startService, type Service } from '../core/service.ts';
 import { localOrigins, type LocalOrigins } from './guards.ts';
+import type { NodeFront } from './node-front.ts';
 
 export interface RunningServer {
   host: string;
@@ -24,7 +25,13 @@ export interface SocketTimeouts {
 
 export const DEFAULT_SOCKET_TIMEOUTS: SocketTimeouts = { idleMs: 15_000, keepAliveMs: 5_000, requestMs: 300_000 };
 
-/** Starts the HTTP API on host:port (port 0 picks a free one). */
+type Fetch = Hono['fetch'];
+
+/**
+ * Starts the HTTP API on host:port (port 0 picks a free one). The port opens first: the API's
+ * routes and handlers (most of the service's code) are loaded right after, and a request that
+ * comes sooner waits for them. They also wait for the service's job engine and sync (startService).
+ */
 export async function startHttpServer(
   service: Service,
   options: {
@@ -38,9 +45,25 @@ export async function startHttpServer(
   },
 ): Promise<RunningServer> {
   let origins: LocalOrigins = localOrigins(options.port, options.host);
-  const app = createHttpApp(service, {
-    origins: () => origins, webRoot: options.webRoot, log: options.log, rateLimit: options.rateLimit, anonymousRateLimit: options.anonymousRateLimit,
-  });
+  let loading: Promise<Fetch> | undefined;
+  const loadApp = (): Promise<Fetch> =>
+    (loading ??= (async () => {
+      const [{ createHttpEndpoints }, { nodeFront }] = await Promise.all([import('./app.ts'), import('./node-front.ts'), startService(service)]);
+      const endpoints = createHttpEndpoints(service, {
+        origins: () => origins, webRoot: options.webRoot, log: options.log, rateLimit: options.rateLimit, anonymousRateLimit: options.anonymousRateLimit,
+      });
+      front = nodeFront(endpoints, { origins: () => origins, log: options.log });
+      handle = endpoints.app.fetch;
+      return handle;
+    })());
+  // Until the app is in place, each request waits for it; then each goes straight to it, an
+  // operation's own request straight to the operation (node-front.ts).
+  let handle: Fetch = async (request, env, ctx) => (await loadApp())(request, env, ctx);
+  let front: NodeFront | undefined;
+  const app = getRequestListener((request, env) => handle(request, env), { hostname: options.host });
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    if (front === undefined || !front(req, res)) void app(req, res);
+  };
   const t = { ...DEFAULT_SOCKET_TIMEOUTS, ...options.timeouts };
   const serverOptions = {
     headersTimeout: t.idleMs,
@@ -49,13 +72,18 @@ export async function startHttpServer(
     // how often Node checks headersTimeout and requestTimeout
     connectionsCheckingInterval: Math.max(50, Math.min(5_000, Math.floor(t.idleMs / 2))),
   };
-  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: options.host, port: options.port, serverOptions }, () => resolve(s));
-    s.once('error', reject);
+  const server = createServer(serverOptions, listener);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
   });
-  closeIdleSockets(server as unknown as Server, t.idleMs);
+  closeIdleSockets(server, t.idleMs);
   const port = (server.address() as AddressInfo).port;
   origins = localOrigins(port, options.host);
+  // Loaded once whoever started the server has taken its turn (serve prints that it listens).
+  setImmediate(() => {
+    loadApp().catch((err: unknown) => options.log?.(`internal error loading the HTTP API: ${(err as Error)?.stack ?? err}`));
+  });
   const hostForUrl = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
     host: options.host,
@@ -64,7 +92,7 @@ export async function startHttpServer(
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
-        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+        server.closeAllConnections();
       }),
   };
 }

@@ -1,10 +1,20 @@
-import PDFDocument from 'pdfkit';
 import { dejaVuSans } from './fonts.ts';
 import { createFormatter } from './formatter.ts';
 import { invoiceViewOf, type InvoiceView, type PartyView, type TextBlockView } from './invoice-view.ts';
 import { COLOR, CONTENT, FONT, PAGE, SIZE, ensureSpace, style } from './layout.ts';
 import { invoiceLocaleOf } from './locale.ts';
 import { drawTable, type TableColumn } from './table.ts';
+
+let loading: Promise<typeof import('pdfkit')> | undefined;
+
+/**
+ * PDFKit, loaded on the first render: with its fonts and codecs it is a tenth of what the
+ * service would otherwise load at start, and most sessions render no PDF.
+ */
+export function pdfKit(): Promise<typeof import('pdfkit')> {
+  loading ??= import('pdfkit').then((m) => m.default);
+  return loading;
+}
 
 export interface RenderInvoiceOptions {
   /** BCP 47 tag for numbers and dates; default: the regime country's language (see invoiceLocaleOf) */
@@ -25,7 +35,7 @@ export async function renderInvoicePdf(
   const locale = invoiceLocaleOf(docJson.$regime, options.locale);
   const view = invoiceViewOf(envelope, createFormatter(locale));
 
-  const pdf = new PDFDocument({
+  const pdf = new (await pdfKit())({
     size: PAGE.size,
     margins: PAGE.margin,
     bufferPages: true,
