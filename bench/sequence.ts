@@ -149,18 +149,27 @@ function floorRate(service: Awaited<ReturnType<typeof openService>>, companyId: 
   const db = service.store.sqlite;
   const at = new Date().toISOString();
   const seriesId = uuidv4();
-  db.prepare(
-    `INSERT INTO series (id, company_id, name, description, code, prefix, padding, suffix, start, issuer, last_index, last_entry_id, sigs, request_hash, created_at, updated_at)
-     VALUES (?, ?, 'floor', '', 'F', 'F-', 6, '/26', 1, 'i', 0, NULL, '[]', '', ?, ?)`,
-  ).run(seriesId, companyId, at, at);
+  service.store.tx(() => {
+    db.prepare(
+      `INSERT INTO series (id, company_id, name, description, code, prefix, padding, suffix, start, issuer, last_index, last_entry_id, sigs, request_hash, created_at, updated_at)
+       VALUES (?, ?, 'floor', '', 'F', 'F-', 6, '/26', 1, 'i', 0, NULL, '[]', '', ?, ?)`,
+    ).run(seriesId, companyId, at, at);
+  }, { origin: 'local' });
   const insert = db.prepare(
     `INSERT INTO series_entries (id, company_id, series_id, idx, code, meta, previous_id, sigs, request_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const head = db.prepare('UPDATE series SET last_index = ?, last_entry_id = ?, updated_at = ? WHERE company_id = ? AND id = ?');
   const write = db.transaction((id: string, idx: number, previous: string | null) => {
-    const sig = service.keys.sign({ series_id: seriesId, index: idx, previous, meta: META });
-    insert.run(id, companyId, seriesId, idx, sample.code, sample.meta, previous, JSON.stringify([sig]), sample.request_hash, at, at);
-    head.run(idx, id, at, companyId, seriesId);
+    // raw writes to a synced table run in a write scope with its origin (write-scopes.ts): the trigger records the change
+    const scope = service.store.openWrites('local');
+    try {
+      const sig = service.keys.sign({ series_id: seriesId, index: idx, previous, meta: META });
+      insert.run(id, companyId, seriesId, idx, sample.code, sample.meta, previous, JSON.stringify([sig]), sample.request_hash, at, at);
+      head.run(idx, id, at, companyId, seriesId);
+      service.store.keepWrites(scope);
+    } finally {
+      service.store.closeWrites(scope);
+    }
   });
   const ids = Array.from({ length: FLOOR_ENTRIES }, () => uuidv4());
   const t0 = cpuMs();

@@ -70,7 +70,7 @@ async function run(): Promise<BenchOutput> {
           attachmentTotal += ATTACHMENT_BYTES;
           ids.push(e.id);
         });
-      });
+      }, { origin: 'local' });
     }
     local.sync.configure(company.id, { remote_url: servers.apiUrl, token, interval_minutes: 0, paused: false });
 

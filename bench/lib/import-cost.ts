@@ -42,8 +42,8 @@ const CAPTURED: Array<[table: string, select: string, remove: string]> = [
   ['entry_refs', 'SELECT * FROM entry_refs WHERE entry_id IN (SELECT value FROM json_each(?))', 'DELETE FROM entry_refs WHERE entry_id IN (SELECT value FROM json_each(?))'],
   [
     'sync_changes',
-    `SELECT company_id, kind, record_id, version, deleted, origin, remote_version, synced_version, at FROM sync_changes
-     WHERE kind = 'entry' AND record_id IN (SELECT value FROM json_each(?))`,
+    // not written again raw: the entries' insert trigger records the change (migration 0016), as in the product
+    '',
     `DELETE FROM sync_changes WHERE kind = 'entry' AND record_id IN (SELECT value FROM json_each(?))`,
   ],
   ['entry_versions', 'SELECT * FROM entry_versions WHERE entry_id IN (SELECT value FROM json_each(?))', 'DELETE FROM entry_versions WHERE entry_id IN (SELECT value FROM json_each(?))'],
@@ -72,7 +72,7 @@ export function importCostRound(service: Service, companyId: string, batch: Benc
     }
   });
   const t1 = cpuMs();
-  const results = store.tx(() => commitSlice(ctx, prepared, 'store', new Map()));
+  const results = store.tx(() => commitSlice(ctx, prepared, 'store', new Map()), { origin: 'local' });
   const t2 = cpuMs();
   const failed = results.filter((r) => r.status !== 'created');
   if (failed.length > 0) throw new Error(`${failed.length} entries not created: ${JSON.stringify(failed[0])}`);
@@ -83,18 +83,28 @@ export function importCostRound(service: Service, companyId: string, batch: Benc
   for (const [table, select] of CAPTURED) if (select) rows.set(table, db.prepare(select).all(ids) as Row[]);
   const bySeq = new Map(prepared.map((p) => [p.p!.id, p.p!]));
   const search = rows.get('entries')!.map((e) => [e.seq, ...searchRowOf(bySeq.get(String(e.id))!.doc, JSON.parse(String(e.tags))), companyToken(companyId)]);
-  db.transaction(() => {
+  // Raw writes to synced tables run inside a write scope with its origin, as any transaction must (write-scopes.ts).
+  const raw = (fn: () => void) => () => {
+    const scope = store.openWrites('local');
+    try {
+      fn();
+      store.keepWrites(scope);
+    } finally {
+      store.closeWrites(scope);
+    }
+  };
+  db.transaction(raw(() => {
     for (const e of rows.get('entries')!) db.prepare('DELETE FROM entries_fts WHERE rowid = ?').run(e.seq);
     for (const [, , remove] of CAPTURED) if (remove) db.prepare(remove).run(ids);
-  })();
+  }))();
 
   const statements = [...rows].filter(([, list]) => list.length > 0).map(([table, list]) => ({ list, stmt: db.prepare(insertSql(table, list[0])) }));
   const fts = db.prepare('INSERT INTO entries_fts (rowid, title, body, company) VALUES (?, ?, ?, ?)');
   const t3 = cpuMs();
-  db.transaction(() => {
+  db.transaction(raw(() => {
     for (const { list, stmt } of statements) for (const r of list) stmt.run(Object.values(r));
     for (const r of search) fts.run(r);
-  }).immediate();
+  })).immediate();
   const t4 = cpuMs();
   return { entries: batch.length, goblMs: t1 - t0, writeMs: t2 - t1, floorMs: t4 - t3 };
 }

@@ -27,7 +27,7 @@ describe('migration 0009_desk_list', () => {
       for (const column of ['due_date', 'number_key', 'supplier_key', 'customer_key', 'currency', 'net_e4', 'tax_e4', 'total_e4']) sqlite.exec(`ALTER TABLE entries DROP COLUMN ${column}`);
       sqlite.exec(`CREATE INDEX entries_company_issue_date ON entries(company_id, issue_date) WHERE issue_date IS NOT NULL`);
       sqlite.exec(`UPDATE entries SET snippet = json_remove(snippet, '$.net', '$.tax', '$.due_date')`);
-      sqlite.exec(`UPDATE entries SET data = 'not json' WHERE id = '${small.id}'`);
+      service.store.tx(() => sqlite.exec(`UPDATE entries SET data = 'not json' WHERE id = '${small.id}'`), { origin: 'local' });
 
       // Later migrations stay applied (Kysely refuses to run one out of order), so 0009 runs on its own.
       await migrations['0009_desk_list'].up(service.store.q);

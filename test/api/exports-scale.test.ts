@@ -20,8 +20,9 @@ beforeAll(async () => {
   const first = await t.call('POST', '/silo/v1/entries', { data: envelope, folder: 'bulk' });
   expect(first.status).toBe(200);
   // Copies of the stored row straight in SQLite: the export is under test here, not the 10,000 builds.
+  // (Written with an origin, as every write to a synced table: its triggers record the changes.)
   const { sqlite } = t.service.store;
-  sqlite.exec(`
+  t.service.store.tx(() => sqlite.exec(`
     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${COUNT - 1})
     INSERT INTO entries (id, company_id, key, folder, state, context, draft, invalid, signed, doc_schema, doc_uuid, env_schema,
       digest_alg, digest_val, snippet, tags, faults, data, issue_date, request_hash, version, created_at, updated_at)
@@ -29,7 +30,7 @@ beforeAll(async () => {
       env_schema, digest_alg, digest_val, snippet, tags, faults,
       json_set(data, '$.doc.code', printf('BULK-%05d', i), '$.doc.notes', json_array(json_object('text', '${NOTE}'))),
       issue_date, request_hash || i, version, created_at, updated_at
-    FROM entries, n WHERE id = '${first.body.id}'`);
+    FROM entries, n WHERE id = '${first.body.id}'`), { origin: 'local' });
 }, 120_000);
 
 afterAll(() => t.close());

@@ -204,7 +204,7 @@ describe('entry history', () => {
       // The folder and tag counts still count both (nothing is in the trash yet).
       expect(sqlite.prepare(`SELECT count FROM entry_folder_counts WHERE company_id = 'c1' AND folder = 'invoices'`).get()).toEqual({ count: 2 });
       // A later change keeps the document it replaces in the version that held it.
-      sqlite.prepare(`UPDATE entries SET data = '{"doc":{"code":"NEW-2"}}', version = 5 WHERE id = 'e2'`).run();
+      store.tx(() => sqlite.prepare(`UPDATE entries SET data = '{"doc":{"code":"NEW-2"}}', version = 5 WHERE id = 'e2'`).run(), { origin: 'local' });
       expect(sqlite.prepare(`SELECT data FROM entry_versions WHERE entry_id = 'e2' AND version = 4`).get()).toEqual({ data: '{"doc":{"code":"OLD-2"}}' });
     } finally {
       sqlite.close();

@@ -52,7 +52,7 @@ describe('bulk import', () => {
     const ctx = { service: t.service, caller: resolveToken(t.service.store, t.token)! };
     const input = { data: { ...put.body.data, head: { ...put.body.data.head, uuid: undefined } }, key: 'in-bulk', ...labels };
     const bulkId = uuidv7();
-    const [result] = t.service.store.tx(() => commitSlice(ctx, [{ index: 0, p: prepareNewEntry(ctx, bulkId, input) }], 'store', new Map()));
+    const [result] = t.service.store.tx(() => commitSlice(ctx, [{ index: 0, p: prepareNewEntry(ctx, bulkId, input) }], 'store', new Map()), { origin: 'local' });
     expect(result).toMatchObject({ status: 'created', id: bulkId, duplicate_of: put.body.id, duplicate_by: 'digest' });
     const one = stored(put.body.id);
     const bulk = stored(bulkId);

@@ -175,7 +175,7 @@ describe('issuing entries', () => {
     const series = await createSeries(t, { prefix: 'W' });
     const kept = await issue(t, series.id, { meta: { a: '1' } });
     const elsewhere = uuidv7();
-    t.service.store.sqlite.prepare('UPDATE series SET issuer = ? WHERE id = ?').run(elsewhere, series.id);
+    t.service.store.tx(() => t.service.store.sqlite.prepare('UPDATE series SET issuer = ? WHERE id = ?').run(elsewhere, series.id), { origin: 'local' });
 
     const refused = await t.call('PUT', `/sequence/v1/series/${series.id}/entries/${uuidv4()}`, {});
     expect(refused.status).toBe(409);
@@ -189,7 +189,7 @@ describe('issuing entries', () => {
     const head = (await t.call('GET', `/sequence/v1/series/${series.id}`)).body;
     expect(head).toMatchObject({ issuer: elsewhere, last_index: 1 });
 
-    t.service.store.sqlite.prepare('UPDATE series SET issuer = ? WHERE id = ?').run(t.service.instanceId, series.id);
+    t.service.store.tx(() => t.service.store.sqlite.prepare('UPDATE series SET issuer = ? WHERE id = ?').run(t.service.instanceId, series.id), { origin: 'local' });
     expect((await issue(t, series.id)).code).toBe('W2');
   });
 });

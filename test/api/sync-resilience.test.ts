@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import { afterEach, describe, expect, it } from 'vitest';
-import { recordChange } from '../../src-main/core/sync/change-log.ts';
 import { importEntries } from '../../src-main/core/silo/import.ts';
 import { storeAttachment } from '../../src-main/core/silo/attachments.ts';
 import {
@@ -127,8 +126,7 @@ describe('sync resilience', () => {
         t.service.store.sqlite
           .prepare(`INSERT INTO entry_meta (company_id, entry_id, src, key, ref, value, shared, link_scope, link_url, created_at, updated_at) VALUES (?, ?, 'erp', 'k', ?, '"v"', 0, '', '', ?, ?)`)
           .run(t.companyId, entryId, 'r'.repeat(300), at, at);
-        recordChange(t.service.store, { company_id: t.companyId, kind: 'meta', record_id: `${entryId}:erp:k` });
-      });
+      }, { origin: 'local' });
     const mine = await putEntry(local);
     const theirs = await putEntry(remote);
     await sync(local);

@@ -205,7 +205,9 @@ describe('conflict copies sync like any entry', () => {
     const [c] = await conflicts(mine);
     // as the old version left it: the copy recorded nowhere, marked local-only, unknown to the remote
     const db = mine.service.store.sqlite;
-    await remote.service.store.sqlite.prepare(`DELETE FROM entries WHERE id = ?`).run(c.copy_entry_id);
+    const theirs = remote.service.store;
+    theirs.tx(() => theirs.sqlite.prepare(`DELETE FROM entries WHERE id = ?`).run(c.copy_entry_id), { origin: 'local' });
+    theirs.sqlite.prepare(`DELETE FROM sync_changes WHERE record_id = ? OR entry_id = ?`).run(c.copy_entry_id, c.copy_entry_id);
     db.prepare(`DELETE FROM sync_changes WHERE record_id = ? OR record_id LIKE ?`).run(c.copy_entry_id, `${c.copy_entry_id}:%`);
     db.prepare(`INSERT INTO sync_local_only (company_id, entry_id) VALUES (?, ?)`).run(mine.companyId, c.copy_entry_id);
     // What migration 0010 does to such a database (its last statement creates a table that exists now).

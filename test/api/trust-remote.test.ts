@@ -3,7 +3,6 @@ import { existsSync } from 'node:fs';
 import { v4 as uuidv4, v7 as uuidv7 } from 'uuid';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_ATTACHMENT_BYTES } from '../../src-main/core/silo/attachments.ts';
-import { recordChange } from '../../src-main/core/sync/change-log.ts';
 import { DEFAULT_SYNC_OPTIONS } from '../../src-main/core/sync/controller.ts';
 import { connect, createSeries, issue, putEntry, sha256, startInstance, sync, type Instance } from './sync-helpers.ts';
 
@@ -24,12 +23,12 @@ const parked = async (t: Instance) => (await t.call('GET', '/sync/v1/parked')).b
 const entryCount = (t: Instance) =>
   (t.service.store.sqlite.prepare(`SELECT count(*) AS n FROM entries WHERE company_id = ?`).get(t.companyId) as { n: number }).n;
 
-/** A malicious remote writes what its own API would refuse straight into its database, and serves it. */
-function plant(remote: Instance, kind: 'attachment' | 'series' | 'series_entry', recordId: string, insert: () => void) {
-  remote.service.store.tx(() => {
-    insert();
-    recordChange(remote.service.store, { company_id: remote.companyId, kind, record_id: recordId });
-  });
+/**
+ * A malicious remote writes what its own API would refuse straight into its database, and serves it
+ * (the change is recorded by the database's triggers, as for any write in a transaction with an origin).
+ */
+function plant(remote: Instance, insert: () => void) {
+  remote.service.store.tx(insert, { origin: 'local' });
 }
 
 describe('a remote is not trusted', () => {
@@ -42,7 +41,7 @@ describe('a remote is not trusted', () => {
     const stored = remote.service.blobs.put(big);
     expect(stored.hash).toBe(hash);
     // it even lies about the size: 100 bytes
-    plant(remote, 'attachment', `${e.id}:huge`, () =>
+    plant(remote, () =>
       remote.service.store.sqlite
         .prepare(`INSERT INTO attachments (entry_id, id, company_id, name, desc, mime, hash, size, meta, created_at) VALUES (?, 'huge', ?, 'huge.bin', '', 'application/octet-stream', ?, 100, '{}', ?)`)
         .run(e.id, remote.companyId, hash, new Date().toISOString()),
@@ -68,7 +67,7 @@ describe('a remote is not trusted', () => {
     const junk = `${Buffer.from('{"alg":"ES256","kid":"x"}').toString('base64url')}.${Buffer.from('{}').toString('base64url')}.${randomBytes(64).toString('base64url')}`;
     const at = new Date().toISOString();
     const planted = uuidv4();
-    plant(remote, 'series', planted, () =>
+    plant(remote, () =>
       remote.service.store.sqlite
         .prepare(
           `INSERT INTO series (id, company_id, name, description, code, prefix, padding, suffix, start, issuer, last_index, last_entry_id, sigs, request_hash, created_at, updated_at)
@@ -77,7 +76,7 @@ describe('a remote is not trusted', () => {
         .run(planted, remote.companyId, laptopId, JSON.stringify([junk]), at, at),
     );
     const entry = uuidv4();
-    plant(remote, 'series_entry', entry, () => {
+    plant(remote, () => {
       const db = remote.service.store.sqlite;
       db.prepare(
         `INSERT INTO series_entries (id, company_id, series_id, idx, code, meta, previous_id, sigs, request_hash, created_at, updated_at) VALUES (?, ?, ?, 2, 'FA-0002', '{}', ?, ?, '', ?, ?)`,

@@ -3,7 +3,6 @@ import { v4 as uuidv4, v7 as uuidv7 } from 'uuid';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createToken } from '../../src-main/core/access/tokens.ts';
 import { signEnvelope } from '../../src-main/core/gobl/sign/index.ts';
-import { recordChange } from '../../src-main/core/sync/change-log.ts';
 import { oneLineInvoice } from './gobl-helpers.ts';
 import { connect, startInstance, sync, type Instance } from './sync-helpers.ts';
 
@@ -196,8 +195,7 @@ describe('trusted signers over sync', () => {
     store.tx(() => {
       const at = new Date().toISOString();
       store.run(store.q.insertInto('trusted_jwks').values({ company_id: remote.companyId, id, name: 'Bad', keys: JSON.stringify([secret]), created_at: at, updated_at: at }));
-      recordChange(store, { company_id: remote.companyId, kind: 'trusted_jwks', record_id: id });
-    });
+    }, { origin: 'local' });
     const status = await laptop.service.sync.syncNow(laptop.companyId);
     expect(status).toMatchObject({ state: 'error', parked: 1 });
     const [parked] = (await laptop.call('GET', '/sync/v1/parked')).body.list;

@@ -4,6 +4,7 @@ import type { Ctx } from '../api/handler.ts';
 import type { AuthorizeBody } from '../api/contract/access.ts';
 import { appIdOfClient, hashClientSecret, view, type EnrollmentRow } from './enrollments.ts';
 import { createToken, hashToken, resolveToken } from './tokens.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 
 /**
  * POST /access/v1/enrollment/authorize, as the hosted Go client calls it: the
@@ -90,7 +91,7 @@ function authorizedToken(ctx: Ctx, row: EnrollmentRow, creds: Credentials): stri
     const { id, secret } = createToken(store, row.company_id, 'app', `application ${creds.clientId} (authorized)`, row.id, derive);
     store.run(store.q.updateTable('enrollments').set({ authorized_token_id: id }).where('id', '=', row.id));
     return secret;
-  });
+  }, { origin: LOCAL });
 }
 
 export function authorizeEnrollment(ctx: Ctx, body: AuthorizeBody, authorization: string | undefined) {

@@ -3,12 +3,13 @@ import { nowIso } from '../clock.ts';
 import type { Store } from '../db/store.ts';
 import { createCompany, listCompanies, type Company } from './companies.ts';
 import { createToken, forgetResolvedTokens, installTokenId, setInstallTokenId } from './tokens.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 
 const FILE_TOKEN_NAME = 'owner (api-token file)';
 
 /** The company a fresh install works in until the accountant adds their clients. */
 export function ensureDefaultCompany(store: Store): Company {
-  return store.tx(() => listCompanies(store)[0] ?? createCompany(store, 'My company'));
+  return store.tx(() => listCompanies(store)[0] ?? createCompany(store, 'My company'), { origin: LOCAL });
 }
 
 /**
@@ -38,7 +39,7 @@ export function ensureOwnerTokenFile(store: Store, company: Company, file: strin
     const minted = createToken(store, company.id, 'owner', FILE_TOKEN_NAME);
     setInstallTokenId(store, minted.id);
     return minted;
-  });
+  }, { origin: LOCAL });
   forgetResolvedTokens(store);
   writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
   chmodSync(file, 0o600);

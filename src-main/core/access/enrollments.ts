@@ -8,6 +8,7 @@ import type { EnrollBody, EnrollmentData } from '../api/contract/access.ts';
 import type { EnrollmentsTable } from '../db/tables.ts';
 import { nowIso } from '../clock.ts';
 import { createToken, forgetResolvedTokens, hashToken } from './tokens.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 
 /** SHA-256 (hex) of an OAuth client secret: all that is kept of it. */
 export const hashClientSecret = (secret: string): string => hashToken(secret);
@@ -114,7 +115,7 @@ export function enroll(ctx: Ctx, id: string, body: EnrollBody) {
     store.run(store.q.insertInto('enrollments').values(row));
     const { secret } = createToken(store, ctx.caller.companyId, 'app', `application ${body.client_id ?? appId}`, id);
     return view(row, secret);
-  });
+  }, { origin: LOCAL });
 }
 
 export function listEnrollments(ctx: Ctx) {

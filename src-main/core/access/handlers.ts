@@ -7,6 +7,7 @@ import { enroll, listEnrollments, ownEnrollment, setEnrollmentDisabled, updateOw
 import { getLocalApi, setLocalApi } from './local-api.ts';
 import { exchangeLoginCode } from './login-codes.ts';
 import { createToken, listTokens, revokeToken, rotateToken, tokenView } from './tokens.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 
 export const accessHandlers: HandlersOf<typeof accessOperations> = {
   getSession: (ctx) => ({
@@ -26,7 +27,7 @@ export const accessHandlers: HandlersOf<typeof accessOperations> = {
       const company = createCompany(store, body.name);
       const { secret } = createToken(store, company.id, 'owner', 'owner (made with the company)');
       return { ...company, owner_token: secret };
-    });
+    }, { origin: LOCAL });
   },
   renameCompany: (ctx, { params, body }) => {
     // Another company is not found, whether it exists or not: its existence is not this owner's business.

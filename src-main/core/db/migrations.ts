@@ -1,4 +1,5 @@
 import { scopeIdsByCompany } from './company-scoped-ids.ts';
+import { recordChangesByTriggers } from './change-triggers.ts';
 import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { identityOf, referencesOf } from '../gobl/references.ts';
@@ -543,4 +544,6 @@ export const migrations: Record<string, Migration> = {
   ]),
   // Ids a client chooses are unique per company, not per install (issue 12); trusted signers sync.
   '0015_company_scoped_ids': { up: scopeIdsByCompany },
+  // Every write records its change in one place that no write path can bypass: the database's triggers (issue 14).
+  '0016_changes_by_triggers': { up: recordChangesByTriggers },
 };

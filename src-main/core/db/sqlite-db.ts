@@ -74,28 +74,37 @@ class SqliteDb implements Db {
   async tx<T>(fn: (tx: Db) => Promise<T>, opts: { origin: string }): Promise<T> {
     const sqlite = this.#store.sqlite;
     const inner = new SqliteDb(this.#store, this.#turn, this.#depth + 1, opts.origin);
+    // Its origin is in force for the change triggers while it runs (write-scopes.ts); what it changed goes on record before it ends.
     if (this.#depth > 0) {
       const name = `sp${this.#depth}`;
       sqlite.exec(`SAVEPOINT ${name}`);
+      const scope = this.#store.openWrites(opts.origin);
       try {
         const result = await fn(inner);
+        this.#store.keepWrites(scope);
         sqlite.exec(`RELEASE ${name}`);
         return result;
       } catch (err) {
         sqlite.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
         throw err;
+      } finally {
+        this.#store.closeWrites(scope);
       }
     }
     return this.#turn.run(async () => {
       sqlite.exec('BEGIN IMMEDIATE');
+      const scope = this.#store.openWrites(opts.origin);
       try {
         const result = await fn(inner);
+        this.#store.keepWrites(scope);
         sqlite.exec('COMMIT');
         this.#store.wrote(1);
         return result;
       } catch (err) {
         if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
         throw err;
+      } finally {
+        this.#store.closeWrites(scope);
       }
     });
   }

@@ -1,7 +1,15 @@
 import type Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, type Compilable } from 'kysely';
+import { inWriteContext, writeContext, type WriteContext } from '../silo/audit-actor.ts';
+import { keepRecordOf } from '../silo/record-keeping.ts';
 import { optimizeSqlite, type Sqlite } from './connection.ts';
 import type { Tables } from './tables.ts';
+import { WriteScopes, type Origin, type WriteScope } from './write-scopes.ts';
+
+/** What every transaction says: whose writes it makes (write-scopes.ts). */
+export interface TxOptions {
+  origin: Origin;
+}
 
 type Statement = Database.Statement<unknown[], unknown>;
 
@@ -21,11 +29,26 @@ export class Store {
   readonly sqlite: Sqlite;
   readonly q: Kysely<Tables>;
   readonly #statements = new Map<string, Statement>();
+  readonly #scopes: WriteScopes<WriteContext>;
   #writes = 0;
 
   constructor(sqlite: Sqlite) {
     this.sqlite = sqlite;
     this.q = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }) });
+    // Every record a transaction changed goes on record (history, audit log) before it commits, named as its write was.
+    this.#scopes = new WriteScopes(sqlite, () => writeContext(this), (records, origin) => {
+      for (const record of records) inWriteContext(this, record.context, () => keepRecordOf(this, record, origin));
+    });
+  }
+
+  /**
+   * The origin of the transaction in force (the innermost one); undefined outside
+   * every transaction. A write path that both a person here and sync run passes it on
+   * (`{ origin: store.origin ?? LOCAL }`): inside sync's transaction its writes are the
+   * other instance's; called on its own, it is a local user action.
+   */
+  get origin(): Origin | undefined {
+    return this.#scopes.origin;
   }
 
   statement(sqlText: string): Statement {
@@ -60,12 +83,44 @@ export class Store {
     return { changes: info.changes };
   }
 
-  /** Runs fn in one IMMEDIATE transaction (takes the write lock up front: no upgrade deadlocks). */
-  tx<T>(fn: () => T): T {
+  /**
+   * Runs fn in one IMMEDIATE transaction (takes the write lock up front: no upgrade
+   * deadlocks); inside another, in a savepoint. Its writes to synced tables are
+   * recorded as `origin`'s by the database's triggers (change-triggers.ts), and put on
+   * record once per record before it ends; a savepoint with another origin gives the
+   * outer one back when it ends.
+   */
+  tx<T>(fn: () => T, opts: TxOptions): T {
     const nested = this.sqlite.inTransaction;
-    const result = this.sqlite.transaction(fn).immediate();
+    const result = this.sqlite.transaction(() => {
+      const scope = this.#scopes.open(opts.origin);
+      try {
+        const out = fn();
+        this.#scopes.keep(scope);
+        return out;
+      } finally {
+        this.#scopes.close(scope);
+      }
+    }).immediate();
     if (!nested) this.wrote(1);
     return result;
+  }
+
+  /**
+   * For a transaction begun by other means (the async interface, sqlite-db.ts): call
+   * `openWrites` right after BEGIN or SAVEPOINT, `keepWrites` just before COMMIT or
+   * RELEASE, and `closeWrites` once it has ended either way.
+   */
+  openWrites(origin: Origin): WriteScope {
+    return this.#scopes.open(origin);
+  }
+
+  keepWrites(scope: WriteScope): void {
+    this.#scopes.keep(scope);
+  }
+
+  closeWrites(scope: WriteScope): void {
+    this.#scopes.close(scope);
   }
 
   /**

@@ -295,6 +295,8 @@ export interface SyncChangesTable {
   /** this instance's version at that agreement; a local change past it is unpushed */
   synced_version: number | null;
   at: string;
+  /** an attachment's or meta's entry (migration 0016): an entry's children are found by it, never by their ids */
+  entry_id: Generated<string | null>;
 }
 
 export interface SyncConfigTable {
@@ -354,6 +356,8 @@ export interface SyncParkedTable {
   parked_at: string;
   /** 1: someone asked to try it again at the next sync (pull side) */
   retry: Generated<number>;
+  /** a parked push of an attachment or meta: its entry (migration 0016) */
+  entry_id: Generated<string | null>;
 }
 
 export interface SyncLocalOnlyTable {

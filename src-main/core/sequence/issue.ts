@@ -4,7 +4,7 @@ import type { Operations } from '../api/contract/index.ts';
 import type { Ctx } from '../api/handler.ts';
 import type { ParsedInput } from '../api/operation.ts';
 import { nowIso } from '../clock.ts';
-import { recordChange } from '../sync/change-log.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 import { chainHashOf, sha256Hex, sortedMeta, type EntryPayload } from './chain.ts';
 import { entryCode } from './code.ts';
 import { seriesEntryView, type SeriesEntryRow, type SeriesEntryView } from './rows.ts';
@@ -97,7 +97,6 @@ export function issueEntry(ctx: Ctx, seriesId: string, id: string, input: IssueI
         .where('company_id', '=', company)
         .where('id', '=', seriesId),
     );
-    recordChange(store, { company_id: company, kind: 'series_entry', record_id: id });
     return row;
-  });
+  }, { origin: store.origin ?? LOCAL });
 }

@@ -5,7 +5,7 @@ import type { Ctx } from '../api/handler.ts';
 import type { ParsedInput } from '../api/operation.ts';
 import { nowIso } from '../clock.ts';
 import { isOwnIdentity } from '../keys/identity.ts';
-import { recordChange } from '../sync/change-log.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 import { sha256Hex, type SeriesPayload } from './chain.ts';
 import { holdOf, releaseHold } from './holds.ts';
 import { seriesView, type SeriesRow, type SeriesView } from './rows.ts';
@@ -93,7 +93,7 @@ export function putSeries(ctx: Ctx, id: string, input: SeriesInput): SeriesView 
     if (!existing) return insertSeries(ctx, id, input, requestHash);
     if (existing.request_hash === requestHash) return existing;
     return updateSeries(ctx, existing, input, requestHash);
-  });
+  }, { origin: LOCAL });
   return seriesView(row);
 }
 
@@ -113,7 +113,7 @@ export function patchSeries(ctx: Ctx, id: string, patch: SeriesPatch): SeriesVie
     const same = (Object.keys(defined) as Array<keyof SeriesPatch>).every((k) => existing[k] === next[k]);
     if (same) return existing;
     return updateSeries(ctx, existing, next, existing.request_hash);
-  });
+  }, { origin: LOCAL });
   return seriesView(row);
 }
 
@@ -144,7 +144,6 @@ function updateSeries(ctx: Ctx, existing: SeriesRow, next: SeriesInput, requestH
   };
   const { store } = ctx.service;
   store.run(store.q.updateTable('series').set(values).where('company_id', '=', existing.company_id).where('id', '=', existing.id));
-  recordChange(store, { company_id: existing.company_id, kind: 'series', record_id: existing.id });
   return { ...existing, ...values };
 }
 
@@ -178,7 +177,6 @@ function insertSeries(ctx: Ctx, id: string, input: SeriesInput, requestHash: str
     updated_at: at,
   };
   ctx.service.store.run(ctx.service.store.q.insertInto('series').values(row));
-  recordChange(ctx.service.store, { company_id: row.company_id, kind: 'series', record_id: id });
   return row;
 }
 

@@ -7,7 +7,7 @@ import type { Ctx } from '../api/handler.ts';
 import type { BinaryResult, ParsedInput } from '../api/operation.ts';
 import { nowIso } from '../clock.ts';
 import { companyHolds } from '../sync/blobs.ts';
-import { recordChange } from '../sync/change-log.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 import { attachmentView, type AttachmentRow } from './entry-view.ts';
 import { requireEntryRow } from './entries.ts';
 import { announceUpload, findAnnouncedUpload, type AnnouncedFile } from './file-upload.ts';
@@ -139,9 +139,8 @@ export function linkAttachment(ctx: Ctx, entryId: string, file: FileMembers, byt
         .where('company_id', '=', values.company_id)
         .where('id', '=', entryId),
     );
-    recordChange(store, { company_id: values.company_id, kind: 'attachment', record_id: `${entryId}:${file.id}` });
     return values;
-  });
+  }, { origin: store.origin ?? LOCAL });
 }
 
 /** A file's members as they are compared and stored: defaults filled in, the type lower-case. */

@@ -80,6 +80,37 @@ export const asAction = <T>(store: Store, action: string, fn: () => T): T => sco
 
 export const currentAction = (store: Store): string | undefined => actions.get(store);
 
+/** The scopes above as they stand at one write: who it is put down to, and as what. */
+export interface WriteContext {
+  writer: Caller | undefined;
+  actor: Actor | undefined;
+  action: string | undefined;
+}
+
+/**
+ * Taken when the database records a change (db/write-scopes.ts), so the record kept
+ * of it at the end of its transaction names who wrote it and as what, even when the
+ * scope was narrower than the transaction (a file trashed inside a larger write).
+ */
+export const writeContext = (store: Store): WriteContext => ({ writer: writers.get(store), actor: declared.get(store), action: actions.get(store) });
+
+function scopedAs<V, T>(map: WeakMap<Store, V>, store: Store, value: V | undefined, fn: () => T): T {
+  if (value !== undefined) return scoped(map, store, value, fn);
+  if (!map.has(store)) return fn();
+  const previous = map.get(store)!;
+  map.delete(store);
+  try {
+    return fn();
+  } finally {
+    map.set(store, previous);
+  }
+}
+
+/** Runs fn with the scopes as they stood at a write (record-keeping.ts, as its transaction ends). */
+export function inWriteContext<T>(store: Store, context: WriteContext, fn: () => T): T {
+  return scopedAs(writers, store, context.writer, () => scopedAs(declared, store, context.actor, () => scopedAs(actions, store, context.action, fn)));
+}
+
 const tokenNames = new WeakMap<Store, Map<string, string>>();
 
 function tokenName(store: Store, tokenId: string): string {

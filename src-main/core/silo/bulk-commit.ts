@@ -2,7 +2,7 @@ import { toApiError, conflict, type ErrorBody } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';
 import { defaultFolderOf } from '../gobl/index.ts';
-import { recordChange } from '../sync/change-log.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 import { asWriter } from './audit-actor.ts';
 import { writeDerivedIndexes } from './derived-index.ts';
 import { findTwin, scannedFileHash, type Twin } from './duplicates.ts';
@@ -45,9 +45,10 @@ const DIGEST_HOLDERS = `SELECT digest_val, id FROM entries WHERE company_id = ? 
  * Writes a slice of an import in the caller's transaction with what a bulk write
  * needs and nothing more: one look-up each for the ids, keys and digests of the whole
  * slice, then per entry one insert of the whole row (sort columns included, so the row
- * is written once), its derived rows (nothing to delete first) and its change. Every
- * refusal (a conflict, a key in use, a duplicate to skip) is decided before anything
- * of that item is written, so no item needs a savepoint of its own. Should a write
+ * is written once; its trigger records the change) and its derived rows (nothing to
+ * delete first). Every refusal (a conflict, a key in use, a duplicate to skip) is
+ * decided before anything of that item is written, so no item needs a savepoint of
+ * its own. Should a write
  * fail anyway, this throws and the caller runs the slice again item by item
  * (commitOneByOne). Rows come out as commitEntry would write them
  * (test/api/perf-import.test.ts holds the two to the same rows).
@@ -103,7 +104,6 @@ export function commitSlice(ctx: Ctx, items: PreparedItem[], onDuplicate: OnDupl
     );
     const seq = Number(info.lastInsertRowid);
     writeDerivedIndexes(store, { seq, id: p.id, company_id: company, created_at: at, folder, tags, fresh: true, sortKeysWritten: true }, doc);
-    recordChange(store, { company_id: company, kind: 'entry', record_id: p.id });
     written++;
     // What this slice wrote counts for the items after it, as it would one by one.
     existing.set(p.id, { id: p.id, request_hash: p.requestHash });
@@ -130,7 +130,7 @@ export function commitOneByOne(ctx: Ctx, items: PreparedItem[], onDuplicate: OnD
       // The same id again is a replay or a conflict (commitEntry tells), never a duplicate.
       const twin = replay ? undefined : findTwin(ctx, p.id, p.doc, seenFiles);
       if (twin && onDuplicate === 'skip') return { index, status: 'duplicate', duplicate_of: twin.id, duplicate_by: twin.by };
-      const { row, created } = store.tx(() => commitEntry(ctx, p));
+      const { row, created } = store.tx(() => commitEntry(ctx, p), { origin: LOCAL });
       const hash = scannedFileHash(p.doc);
       if (hash && !seenFiles.has(hash)) seenFiles.set(hash, row.id);
       return { index, status: created ? 'created' : 'exists', id: row.id, ...(twin ? { duplicate_of: twin.id, duplicate_by: twin.by } : {}) };

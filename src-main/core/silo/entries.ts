@@ -5,7 +5,7 @@ import type { Operations } from '../api/contract/index.ts';
 import type { Ctx } from '../api/handler.ts';
 import type { ParsedInput } from '../api/operation.ts';
 import { nowIso } from '../clock.ts';
-import { currentOrigin, recordChange } from '../sync/change-log.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 import { admitDocument } from './admit.ts';
 import { asWriter } from './audit-actor.ts';
 import { correctionOf } from './correction.ts';
@@ -30,7 +30,8 @@ export type CreateEntryInput = ParsedInput<Operations['createEntry']>['body'];
 export function findEntryRow(ctx: Ctx, id: string): EntryRow | undefined {
   const row = findAnyEntryRow(ctx, id);
   if (!row) return undefined;
-  return row.trashed_at === null || currentOrigin(ctx.service.store) !== 'local' ? row : undefined;
+  const origin = ctx.service.store.origin;
+  return row.trashed_at === null || (origin !== undefined && origin !== LOCAL) ? row : undefined;
 }
 
 /** An entry of the caller's company, in the trash or not (for the trash, history and sync). */
@@ -140,11 +141,7 @@ export function commitEntry(ctx: Ctx, p: PreparedEntry): { row: EntryRow; create
     if (holder) throw conflict(`key ${JSON.stringify(p.input.key)} is already used by entry ${holder.id}`);
   }
   // The caller at hand is who history and the audit log name for this write.
-  return asWriter(store, ctx.caller, () => {
-    const row = insertEntry(ctx, p.id, p.doc, p.input, p.requestHash);
-    recordChange(store, { company_id: row.company_id, kind: 'entry', record_id: row.id });
-    return { row, created: true };
-  });
+  return asWriter(store, ctx.caller, () => ({ row: insertEntry(ctx, p.id, p.doc, p.input, p.requestHash), created: true }));
 }
 
 /**
@@ -164,7 +161,7 @@ export function createEntry(ctx: Ctx, id: string | undefined, input: CreateEntry
   const { row, created } = store.tx(() => {
     checkIfMatch(id ?? '(new)', versionOf(), preconditions);
     return commitEntry(ctx, prepared);
-  });
+  }, { origin: LOCAL });
   // A new entry has no attachments or meta yet, and its document is at hand.
   return created ? entryView(row, [], [], false, undefined, prepared.doc.envelope) : entryViews(ctx.service.store, [row], true)[0];
 }
@@ -217,4 +214,16 @@ function insertEntry(ctx: Ctx, id: string, doc: DerivedDocument, input: CreateEn
   const inserted = store.first(store.q.insertInto('entries').values(values).returning('seq'))!;
   writeDerivedIndexes(store, { seq: inserted.seq, id, company_id: values.company_id, created_at: at, folder: values.folder, tags }, doc);
   return { ...values, seq: inserted.seq, step_faults: '[]', trashed_at: null };
+}
+
+/**
+ * Lists sort by created_at: an entry made from another instance's keeps the moment it
+ * was first stored, on every instance. In the caller's transaction.
+ */
+export function keepCreatedAt(ctx: Ctx, id: string, createdAt: string): void {
+  const { store } = ctx.service;
+  const companyId = ctx.caller.companyId;
+  const at = new Date(createdAt).toISOString();
+  store.run(store.q.updateTable('entries').set({ created_at: at }).where('company_id', '=', companyId).where('id', '=', id));
+  store.run(store.q.updateTable('mentions').set({ created_at: at }).where('company_id', '=', companyId).where('entry_id', '=', id));
 }

@@ -7,6 +7,7 @@ import { siloHostedOperations } from '../api/contract/silo-hosted.ts';
 import { nowIso } from '../clock.ts';
 import { attachmentView } from './entry-view.ts';
 import { linkAttachment, type AttachmentView } from './attachments.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 
 /** A file's members as announced, before its bytes come (and as compared on a replay). */
 export interface AnnouncedFile {
@@ -66,7 +67,7 @@ export function announceUpload(ctx: Ctx, entryId: string, id: string, file: Anno
     };
     store.run(store.q.insertInto('attachment_uploads').values(values));
     return values;
-  });
+  }, { origin: LOCAL });
   return pendingView(entryId, id, JSON.parse(row.file) as AnnouncedFile, row.created_at, token);
 }
 
@@ -104,7 +105,7 @@ export function uploadFile(ctx: Ctx, token: string, data: string): AttachmentVie
     const linked = linkAttachment(owner, row.entry_id, { id: row.id, ...file, key: file.key ?? undefined, meta: file.meta }, { hash, size: bytes.byteLength });
     store.run(store.q.deleteFrom('attachment_uploads').where('token_hash', '=', row.token_hash));
     return linked;
-  });
+  }, { origin: LOCAL });
   return attachmentView(stored);
 }
 

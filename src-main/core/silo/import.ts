@@ -3,6 +3,7 @@ import { toApiError } from '../api/errors.ts';
 import type { Operations } from '../api/contract/index.ts';
 import type { Ctx } from '../api/handler.ts';
 import type { ParsedInput } from '../api/operation.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 import { commitOneByOne, commitSlice, type ImportResult, type OnDuplicate, type PreparedItem } from './bulk-commit.ts';
 import { prepareNewEntry } from './entries.ts';
 
@@ -41,11 +42,11 @@ function commit(ctx: Ctx, items: PreparedItem[], onDuplicate: OnDuplicate, seenF
   const { store } = ctx.service;
   const files = new Map(seenFiles);
   try {
-    const results = store.tx(() => commitSlice(ctx, items, onDuplicate, files));
+    const results = store.tx(() => commitSlice(ctx, items, onDuplicate, files), { origin: LOCAL });
     for (const [hash, id] of files) seenFiles.set(hash, id);
     return results;
   } catch {
-    return store.tx(() => commitOneByOne(ctx, items, onDuplicate, seenFiles));
+    return store.tx(() => commitOneByOne(ctx, items, onDuplicate, seenFiles), { origin: LOCAL });
   }
 }
 

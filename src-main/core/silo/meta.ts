@@ -3,7 +3,7 @@ import type { Operations } from '../api/contract/index.ts';
 import type { Ctx } from '../api/handler.ts';
 import type { ParsedInput } from '../api/operation.ts';
 import { nowIso } from '../clock.ts';
-import { recordChange } from '../sync/change-log.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 import { metaView, type MetaRow } from './entry-view.ts';
 import { requireEntryRow } from './entries.ts';
 
@@ -38,7 +38,6 @@ export function putMeta(ctx: Ctx, entryId: string, key: string, input: PutMetaIn
         .where('company_id', '=', company)
         .where('id', '=', entryId),
     );
-    recordChange(store, { company_id: company, kind: 'meta', record_id: `${entryId}:${input.src}:${key}` });
     return store.first(
       store.q
         .selectFrom('entry_meta')
@@ -48,7 +47,7 @@ export function putMeta(ctx: Ctx, entryId: string, key: string, input: PutMetaIn
         .where('key', '=', key)
         .where('src', '=', input.src),
     )!;
-  });
+  }, { origin: store.origin ?? LOCAL });
   return metaView(row);
 }
 
@@ -89,7 +88,6 @@ export function deleteMeta(ctx: Ctx, entryId: string, key: string, src?: string)
         .where('company_id', '=', row.company_id)
         .where('id', '=', entryId),
     );
-    recordChange(store, { company_id: ctx.caller.companyId, kind: 'meta', record_id: `${entryId}:${row.src}:${key}`, deleted: true });
     return { deleted: changes };
-  });
+  }, { origin: store.origin ?? LOCAL });
 }

@@ -4,7 +4,7 @@ import type { Ctx } from '../api/handler.ts';
 import type { ParsedInput } from '../api/operation.ts';
 import { nowIso } from '../clock.ts';
 import { parseFaults } from '../gobl/fault.ts';
-import { recordChange } from '../sync/change-log.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 import { admitDocument } from './admit.ts';
 import { asWriter } from './audit-actor.ts';
 import { dropDerivedIndexes } from './trash-index.ts';
@@ -60,18 +60,19 @@ export function writeEntryChange(
   ctx: Ctx,
   row: EntryRow,
   doc: DerivedDocument,
-  labels: { folder?: string; tags?: string[]; state?: string; trashed?: string | null },
+  labels: { folder?: string; tags?: string[]; state?: string; trashed?: string | null; key?: string | null },
 ): EntryRow {
   const { store } = ctx.service;
   const tags = labels.tags ? [...new Set(labels.tags)] : (JSON.parse(row.tags) as string[]);
   const folder = labels.folder ?? row.folder;
-  // The caller at hand is who history and the audit log name for this write (recordChange keeps both).
+  // The caller at hand is who history and the audit log name for this write (kept as its transaction ends).
   return asWriter(store, ctx.caller, () => store.tx(() => {
     // In the trash or not: the trash itself (and sync) write here too; callers that must not touch a trashed entry read it live.
     const fresh = findAnyEntryRow(ctx, row.id);
     if (!fresh) throw notFound(`entry ${row.id}`);
     if (fresh.version !== row.version) throw conflict(`entry ${row.id} changed while this change was prepared; retry`);
     const values = {
+      key: labels.key !== undefined ? labels.key : fresh.key,
       folder,
       state: labels.state ?? row.state,
       tags: JSON.stringify(tags),
@@ -95,7 +96,6 @@ export function writeEntryChange(
     // An entry in the trash is found by nothing (search, related, numbers): its derived rows go, and come back with it.
     if (values.trashed_at === null) writeDerivedIndexes(store, derivedOf, doc);
     else dropDerivedIndexes(store, derivedOf);
-    recordChange(store, { company_id: row.company_id, kind: 'entry', record_id: row.id });
     return { ...fresh, ...values };
-  }));
+  }, { origin: store.origin ?? LOCAL }));
 }

@@ -5,7 +5,7 @@ import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';
 import type { EntryStatesTable } from '../db/tables.ts';
 import { parseFaults } from '../gobl/fault.ts';
-import { recordChange } from '../sync/change-log.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 import { requireEntryRow } from './entries.ts';
 
 type StateRow = Selectable<EntryStatesTable>;
@@ -118,8 +118,7 @@ export function putEntryState(ctx: Ctx, entryId: string, input: StateInput, at?:
           .where('company_id', '=', entry.company_id)
           .where('id', '=', entryId),
       );
-      recordChange(store, { company_id: entry.company_id, kind: 'entry', record_id: entryId });
     }
     return stateView({ ...values, seq: inserted.seq, faults: '[]' });
-  });
+  }, { origin: LOCAL });
 }

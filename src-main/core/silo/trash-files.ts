@@ -3,7 +3,7 @@ import { conflict, notFound } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';
 import type { Store } from '../db/store.ts';
-import { recordChange } from '../sync/change-log.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 import { asAction, currentActor, type Actor } from './audit-actor.ts';
 import { attachmentView, type AttachmentRow } from './entry-view.ts';
 import { findAnyEntryRow, requireEntryRow } from './entries.ts';
@@ -59,11 +59,11 @@ export function trashFile(ctx: Ctx, entryId: string, fileId: string) {
       | undefined;
     if (!row) throw notFound(`attachment ${fileId} of entry ${entryId}`);
     const id = keepFileInTrash(store, row, currentActor(store, { caller: ctx.caller, companyId: company, entryId }));
-    store.statement('DELETE FROM attachments WHERE company_id = ? AND entry_id = ? AND id = ?').run(company, entryId, fileId);
+    // The file's removal is recorded by the table's trigger, and goes on record as trashed (record-keeping.ts).
+    asAction(store, 'trashed', () => store.statement('DELETE FROM attachments WHERE company_id = ? AND entry_id = ? AND id = ?').run(company, entryId, fileId));
     store.statement(BUMP_ENTRY).run(nowIso(), company, entryId);
-    asAction(store, 'trashed', () => recordChange(store, { company_id: row.company_id, kind: 'attachment', record_id: `${entryId}:${fileId}`, deleted: true }));
     return id;
-  });
+  }, { origin: LOCAL });
   return trashItem(ctx, 'file', trashId);
 }
 
@@ -93,11 +93,10 @@ export function restoreFile(ctx: Ctx, entryId: string, fileId: string) {
     }
     if (!blobs.has(row.hash)) throw conflict(`the bytes of attachment ${fileId} are gone from this data folder`);
     // The row goes back to the company whose trash it was kept in, whatever the kept copy says.
-    insertAttachmentRow(store, { ...(JSON.parse(row.row) as Record<string, unknown>), company_id: company });
+    asAction(store, 'restored', () => insertAttachmentRow(store, { ...(JSON.parse(row.row) as Record<string, unknown>), company_id: company }));
     const restored = store.statement('SELECT * FROM attachments WHERE company_id = ? AND entry_id = ? AND id = ?').get(company, entryId, fileId) as AttachmentRow;
     store.statement('DELETE FROM trash_files WHERE trash_id = ?').run(row.trash_id);
     store.statement(BUMP_ENTRY).run(nowIso(), company, entryId);
-    asAction(store, 'restored', () => recordChange(store, { company_id: row.company_id, kind: 'attachment', record_id: `${entryId}:${fileId}` }));
     return attachmentView(restored);
-  });
+  }, { origin: LOCAL });
 }

@@ -2,10 +2,11 @@ import { rmSync, statSync } from 'node:fs';
 import { notFound } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import type { Store } from '../db/store.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 import type { Service } from '../service.ts';
-import { deleteEntry } from '../sync/records/entry.ts';
-import { asAction, currentActor, withActor, type Actor } from './audit-actor.ts';
+import { currentActor, withActor, type Actor } from './audit-actor.ts';
 import { appendAudit } from './audit-log.ts';
+import { deleteEntry } from './entry-delete.ts';
 import type { EntryRow } from './entry-view.ts';
 import { retentionDays } from './trash.ts';
 
@@ -45,7 +46,7 @@ function purgeEntry(ctx: Ctx, row: EntryRow): string[] {
     .all(row.company_id, row.id) as TrashedFile[];
   for (const file of files) purgeFileRow(store, file);
   // Its versions, meta, files and finished jobs go with it (deleteEntry); the audit log keeps that it was.
-  asAction(store, 'purged', () => deleteEntry(ctx, row));
+  deleteEntry(ctx, row);
   return hashes;
 }
 
@@ -111,7 +112,7 @@ function purgePage(ctx: Ctx, items: PurgeItem[], strict: boolean): { purged: num
       }
       purged++;
     }
-  });
+  }, { origin: LOCAL });
   return { purged, hashes };
 }
 

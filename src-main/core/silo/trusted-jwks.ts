@@ -6,7 +6,7 @@ import type { trustedJwk, trustedJwksOperations } from '../api/contract/trusted-
 import type { VerifyingJwk } from '../gobl/sign/index.ts';
 import { nowIso } from '../clock.ts';
 import type { Store } from '../db/store.ts';
-import { recordChange } from '../sync/change-log.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 
 type TrustedKey = z.output<typeof trustedJwk>;
 
@@ -57,7 +57,7 @@ function requireOwner(ctx: Ctx): void {
 
 /**
  * Trusts a signer under `id` (replacing the keys held under it), in the caller's
- * transaction, and records the change for sync. `createdAt`: kept as the instance
+ * transaction (its trigger records the change for sync). `createdAt`: kept as the instance
  * that first stored it says (a synced signer lists in the same place everywhere).
  */
 export function saveTrustedJwks(ctx: Ctx, id: string, input: { name: string; keys: TrustedKey[] }, createdAt?: string): TrustedJwksRow {
@@ -79,9 +79,8 @@ export function saveTrustedJwks(ctx: Ctx, id: string, input: { name: string; key
     } else {
       store.run(store.q.insertInto('trusted_jwks').values({ ...row, company_id: companyId }));
     }
-    recordChange(store, { company_id: companyId, kind: 'trusted_jwks', record_id: id });
     return row;
-  });
+  }, { origin: store.origin ?? LOCAL });
 }
 
 /** Stops trusting a signer; answers whether it was trusted. Documents already stored stay as they are. */
@@ -91,9 +90,8 @@ export function removeTrustedJwks(ctx: Ctx, id: string): boolean {
   const companyId = ctx.caller.companyId;
   return store.tx(() => {
     const { changes } = store.run(store.q.deleteFrom('trusted_jwks').where('company_id', '=', companyId).where('id', '=', id));
-    if (changes > 0) recordChange(store, { company_id: companyId, kind: 'trusted_jwks', record_id: id, deleted: true });
     return changes > 0;
-  });
+  }, { origin: store.origin ?? LOCAL });
 }
 
 export const trustedJwksHandlers: HandlersOf<typeof trustedJwksOperations> = {

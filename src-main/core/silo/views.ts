@@ -4,6 +4,7 @@ import type { Ctx } from '../api/handler.ts';
 import type { siloOperations, viewSchema } from '../api/contract/silo.ts';
 import type { ParsedInput } from '../api/operation.ts';
 import { nowIso } from '../clock.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 
 export type SavedView = z.infer<typeof viewSchema>;
 type ViewBody = ParsedInput<typeof siloOperations.putView>['body'];
@@ -57,7 +58,7 @@ export function putView(ctx: Ctx, id: string, input: ViewBody): SavedView {
     store.statement('INSERT INTO entry_views (id, company_id, name, body, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
       .run(row.id, row.company_id, row.name, row.body, row.created_at, row.updated_at);
     return viewOf(row);
-  });
+  }, { origin: LOCAL });
 }
 
 export function deleteView(ctx: Ctx, id: string): { deleted: number } {

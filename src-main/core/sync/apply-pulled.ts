@@ -1,6 +1,6 @@
 import type { SyncChange } from '../api/contract/sync.ts';
 import { ApiError, fieldsOf, toApiError } from '../api/errors.ts';
-import { withOrigin } from './change-log.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 import { changeRow, hasPendingChildren, isPending, markAgreed, rememberAgreed } from './change-rows.ts';
 import { nowIso } from '../clock.ts';
 import { keepLoser } from './conflicts.ts';
@@ -20,7 +20,8 @@ export function applyItemSafely(run: SyncRun, item: SyncChange, full: boolean): 
     store.run(store.q.insertInto('sync_seen').values({ company_id: run.companyId, kind: item.kind, record_id: item.id }).onConflict((oc) => oc.doNothing()));
   }
   try {
-    return store.tx(() => applyItem(run, item, full));
+    // Sync's own bookkeeping is this instance's; only the record's write is the remote's (applyItem).
+    return store.tx(() => applyItem(run, item, full), { origin: LOCAL });
   } catch (err) {
     if (!isSyncKind(item.kind)) return 'skipped';
     if (err instanceof SeriesForked) {
@@ -31,7 +32,7 @@ export function applyItemSafely(run: SyncRun, item: SyncChange, full: boolean): 
     }
     const error = toApiError(err);
     if (error.key === 'internal') run.ctx.service.log?.(`sync: applying pulled ${item.kind} ${item.id} failed: ${(err as Error)?.stack ?? err}`);
-    park(store, run.companyId, 'pull', item.kind, item.id, item.version, error.toBody());
+    park(store, run.companyId, 'pull', { kind: item.kind, id: item.id }, item.version, error.toBody());
     run.progress.parked++;
     return 'parked';
   }
@@ -52,7 +53,9 @@ export function applyItem(run: SyncRun, item: SyncChange, full: boolean): PullOu
   const { store, instanceId } = ctx.service;
   if (!isSyncKind(item.kind)) return 'skipped';
   const kind = recordKinds[item.kind];
-  if (!kind.validId(item.id)) throw new ApiError('validation', `not a ${item.kind} id`, { '$.id': item.id });
+  // The one place a pulled id is taken apart: from here on the record is named by its ref.
+  const ref: unknown = kind.refOf(item.id);
+  if (ref === undefined) throw new ApiError('validation', `not a ${item.kind} id`, { '$.id': item.id });
   let record: unknown = null;
   if (!item.deleted) {
     const parsed = kind.schema.safeParse(item.record);
@@ -62,7 +65,7 @@ export function applyItem(run: SyncRun, item: SyncChange, full: boolean): PullOu
   const refused = item.kind === 'attachment' && record !== null ? run.refusedBlobs.get((record as { hash: string }).hash) : undefined;
   if (refused) throw new ApiError('validation', refused, { '$.record.hash': refused });
   const row = changeRow(store, companyId, item.kind, item.id);
-  const local = kind.read(ctx, item.id, { revealSecrets: true });
+  const local = kind.read(ctx, ref, { revealSecrets: true });
   const same = sameState(item.kind, local, record);
 
   if (row && row.remote_version !== null && item.version <= row.remote_version) {
@@ -81,7 +84,7 @@ export function applyItem(run: SyncRun, item: SyncChange, full: boolean): PullOu
   }
   if (same) {
     if (row) markAgreed(store, row, item.version, row.version);
-    else rememberAgreed(store, companyId, item.kind, item.id, item.version, remoteInstanceId, record === null, nowIso());
+    else rememberAgreed(store, companyId, { kind: item.kind, id: item.id, entryId: kind.entryOf?.(ref) ?? null }, item.version, remoteInstanceId, record === null, nowIso());
     unpark(store, companyId, 'pull', item.kind, item.id);
     if (item.kind === 'entry') closeClash(ctx, item.id);
     return 'agreed';
@@ -112,7 +115,8 @@ export function applyItem(run: SyncRun, item: SyncChange, full: boolean): PullOu
     });
     outcome = 'conflict';
   }
-  withOrigin(store, remoteInstanceId, () => kind.apply(ctx, item.id, record));
+  // Written as the remote's change: recorded with its origin, so it is never pushed back.
+  store.tx(() => kind.apply(ctx, ref, record), { origin: remoteInstanceId });
   if (item.kind === 'entry' && record === null) unparkChildPushes(store, companyId, item.id);
   const after = changeRow(store, companyId, item.kind, item.id);
   if (after) markAgreed(store, after, item.version, after.version);

@@ -1,8 +1,10 @@
 import { ApiError, badRequest, fieldsOf, toApiError } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import type { PushResult } from '../api/contract/sync.ts';
-import { recordChange, withOrigin, type SyncKind } from './change-log.ts';
-import { changeRow } from './change-rows.ts';
+import { nowIso } from '../clock.ts';
+import { LOCAL } from '../db/write-scopes.ts';
+import type { SyncKind } from './change-log.ts';
+import { changeRow, logUnlogged } from './change-rows.ts';
 import { recordFork, SeriesForked } from './forks.ts';
 import { checkOrigin } from './pairing.ts';
 import { isSyncKind, recordKinds, sameState } from './records/index.ts';
@@ -27,7 +29,9 @@ export function applyPushedChange(ctx: Ctx, origin: string, change: PushedChange
   const { kind, id } = change;
   if (!isSyncKind(kind)) throw badRequest(`unknown record kind ${JSON.stringify(kind)}`, { kind: 'unknown kind' });
   const handler = recordKinds[kind];
-  if (!handler.validId(id)) throw badRequest(`not a ${kind} id: ${JSON.stringify(id)}`, { id: `not a ${kind} id` });
+  // The one place a pushed id is taken apart: from here on the record is named by its ref.
+  const ref: unknown = handler.refOf(id);
+  if (ref === undefined) throw badRequest(`not a ${kind} id: ${JSON.stringify(id)}`, { id: `not a ${kind} id` });
   let record: unknown = null;
   if (!change.deleted) {
     const parsed = handler.schema.safeParse(change.record);
@@ -38,19 +42,20 @@ export function applyPushedChange(ctx: Ctx, origin: string, change: PushedChange
   const { store } = ctx.service;
   const companyId = ctx.caller.companyId;
   const row = changeRow(store, companyId, kind, id);
-  const current = handler.read(ctx, id, { revealSecrets: true });
+  const current = handler.read(ctx, ref, { revealSecrets: true });
   const version = () => changeRow(store, companyId, kind, id)?.version ?? 0;
 
   if (sameState(kind, current, record)) {
     // Already this state. A record that predates the change log gets its row now.
-    if (!row && current !== undefined) recordChange(store, { company_id: companyId, kind, record_id: id });
+    if (!row && current !== undefined) logUnlogged(store, companyId, kind, id, handler.entryOf?.(ref) ?? null, nowIso());
     return { kind, id, status: 'unchanged', version: version() };
   }
   // New here, or based on the version held: accepted. A deletion here is a version like any other.
   if (row && row.version !== change.base_version) {
     return { kind, id, status: 'conflict', version: row.version, current_origin: row.origin === 'local' ? ctx.service.instanceId : row.origin };
   }
-  withOrigin(store, origin, () => handler.apply(ctx, id, record));
+  // Written as the pushing instance's change: the feed names it as the origin, and it never gets it back.
+  store.tx(() => handler.apply(ctx, ref, record), { origin });
   return { kind, id, status: 'applied', version: version() };
 }
 
@@ -74,7 +79,7 @@ export async function applyPushedBatch(ctx: Ctx, origin: string, changes: Pushed
     store.tx(() => {
       do results.push(applyOne(ctx, origin, changes[results.length]));
       while (results.length < changes.length && performance.now() - started < SLICE_MS);
-    });
+    }, { origin: LOCAL });
     if (results.length < changes.length) await new Promise((resolve) => setImmediate(resolve));
   }
   return results;
@@ -82,7 +87,7 @@ export async function applyPushedBatch(ctx: Ctx, origin: string, changes: Pushed
 
 function applyOne(ctx: Ctx, origin: string, change: PushedChange): PushResult {
   try {
-    return ctx.service.store.tx(() => applyPushedChange(ctx, origin, change));
+    return ctx.service.store.tx(() => applyPushedChange(ctx, origin, change), { origin: LOCAL });
   } catch (err) {
     if (err instanceof SeriesForked) recordFork(ctx, err, origin, 'push');
     const error = toApiError(err);
@@ -95,7 +100,7 @@ export function applyPushedOne(ctx: Ctx, origin: string, kind: SyncKind, id: str
   refuseOwnOrigin(ctx, origin);
   let result: PushResult;
   try {
-    result = ctx.service.store.tx(() => applyPushedChange(ctx, origin, { ...change, kind, id }));
+    result = ctx.service.store.tx(() => applyPushedChange(ctx, origin, { ...change, kind, id }), { origin: LOCAL });
   } catch (err) {
     if (err instanceof SeriesForked) recordFork(ctx, err, origin, 'push');
     throw err;

@@ -6,6 +6,7 @@ import { nowIso } from '../clock.ts';
 import type { Store } from '../db/store.ts';
 import { MAX_ATTACHMENT_BYTES } from '../silo/attachments.ts';
 import { storeBlobs } from './blob-writes.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 
 /** How much one read answer carries; the client asks again for what did not fit. */
 export const READ_BUDGET_BYTES = 16 * 1024 * 1024;
@@ -51,7 +52,7 @@ export function grantBlobs(store: Store, companyId: string, hashes: string[]): v
     for (const hash of new Set(hashes)) {
       store.run(store.q.insertInto('sync_blob_grants').values({ company_id: companyId, hash, created_at: at }).onConflict((oc) => oc.doNothing()));
     }
-  });
+  }, { origin: LOCAL });
 }
 
 export function findMissingBlobs(ctx: Ctx, hashes: string[]): { missing: string[] } {

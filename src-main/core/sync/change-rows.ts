@@ -37,12 +37,21 @@ export function markAgreed(store: Store, row: ChangeRow, remoteVersion: number, 
  * it and is accepted by the remote, rather than refused as a conflict that no
  * later pull would ever settle (the feed has moved past the tombstone).
  */
-export function rememberAgreed(store: Store, companyId: string, kind: SyncKind, recordId: string, remoteVersion: number, origin: string, deleted: boolean, at: string): void {
+export function rememberAgreed(
+  store: Store,
+  companyId: string,
+  record: { kind: SyncKind; id: string; entryId: string | null },
+  remoteVersion: number,
+  origin: string,
+  deleted: boolean,
+  at: string,
+): void {
   store.run(
     store.q.insertInto('sync_changes').values({
       company_id: companyId,
-      kind,
-      record_id: recordId,
+      kind: record.kind,
+      record_id: record.id,
+      entry_id: record.entryId,
       version: 1,
       deleted: deleted ? 1 : 0,
       origin,
@@ -83,15 +92,29 @@ export function pendingCount(store: Store, companyId: string): number {
   ).n;
 }
 
-/** Unpushed local changes to an entry's attachments or meta (ids `entry-id:…`). */
+/** Unpushed local changes to an entry's attachments or meta (their rows name the entry). */
 export function hasPendingChildren(store: Store, companyId: string, entryId: string): boolean {
   return (
     store
       .statement(
         `SELECT 1 FROM sync_changes
-         WHERE company_id = ? AND kind IN ('attachment', 'meta') AND record_id > ? AND record_id < ?
+         WHERE company_id = ? AND entry_id = ?
            AND origin = 'local' AND (synced_version IS NULL OR version > synced_version) LIMIT 1`,
       )
-      .get(companyId, `${entryId}:`, `${entryId};`) !== undefined
+      .get(companyId, entryId) !== undefined
+  );
+}
+
+/**
+ * A change row for a record that has none: one stored before the change log existed,
+ * found when a peer pushes the same state (apply-pushed.ts). It is this instance's
+ * state, version 1, as if just written here. Sync's own bookkeeping, no write of the
+ * record: nothing goes on record for it.
+ */
+export function logUnlogged(store: Store, companyId: string, kind: SyncKind, recordId: string, entryId: string | null, at: string): void {
+  store.run(
+    store.q.insertInto('sync_changes').values({
+      company_id: companyId, kind, record_id: recordId, entry_id: entryId, version: 1, deleted: 0, origin: 'local', remote_version: null, synced_version: null, at,
+    }),
   );
 }

@@ -87,11 +87,11 @@ export function copyChildren(ctx: Ctx, fromId: string, toId: string): void {
   const { store } = ctx.service;
   const companyId = ctx.caller.companyId;
   for (const file of store.all(store.q.selectFrom('attachments').selectAll().where('company_id', '=', companyId).where('entry_id', '=', fromId))) {
-    attachmentKind.apply(ctx, `${toId}:${file.id}`, { ...attachmentRecordOf(file), entry_id: toId });
+    attachmentKind.apply(ctx, { entryId: toId, fileId: file.id }, { ...attachmentRecordOf(file), entry_id: toId });
   }
   for (const meta of store.all(store.q.selectFrom('entry_meta').selectAll().where('company_id', '=', companyId).where('entry_id', '=', fromId))) {
     if (isLink(meta)) continue;
-    metaKind.apply(ctx, `${toId}:${meta.src}:${meta.key}`, {
+    metaKind.apply(ctx, { entryId: toId, src: meta.src, key: meta.key }, {
       entry_id: toId, src: meta.src, key: meta.key, ref: meta.ref, value: JSON.parse(meta.value), shared: meta.shared === 1,
       link_scope: meta.link_scope, link_url: meta.link_url, created_at: meta.created_at, updated_at: meta.updated_at,
     });

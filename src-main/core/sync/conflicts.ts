@@ -14,6 +14,7 @@ import { CONFLICTS_FOLDER, copyChildren, makeCopy, trashCopy, trashNewCopy, type
 import { openClashFor, resolveKeyClash, type ClashResolution } from './key-clash.ts';
 import { entryKind, entryRecordOf } from './records/entry.ts';
 import { recordKinds, sameState } from './records/index.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 
 type ConflictRow = Selectable<SyncConflictsTable>;
 type EntryRecord = SyncRecordOf['entry'];
@@ -142,16 +143,19 @@ export function resolveConflict(ctx: Ctx, id: string, how: ClashResolution) {
       // workflow's in its version history too). A file's bytes stay in the content store.
       const kind = recordKinds[row.kind as SyncKind];
       const mine = JSON.parse(row.loser) as unknown;
-      const current = kind.read(ctx, row.record_id, { revealSecrets: true });
+      // The conflict row names the record as sync does: taken apart here, once.
+      const ref: unknown = kind.refOf(row.record_id);
+      if (ref === undefined) throw badRequest(`conflict ${id} names no ${row.kind}`, { id: 'not a record of its kind' });
+      const current = kind.read(ctx, ref, { revealSecrets: true });
       if (!sameState(kind.kind, current, mine)) {
-        kind.apply(ctx, row.record_id, mine ?? null);
+        kind.apply(ctx, ref, mine ?? null);
         loser = JSON.stringify(current ?? null);
       }
     }
     const values = { resolved_at: nowIso(), resolution: keep, loser };
     store.run(store.q.updateTable('sync_conflicts').set(values).where('id', '=', id));
     return conflictView({ ...row, ...values });
-  });
+  }, { origin: LOCAL });
 }
 
 function resolveEntryConflict(ctx: Ctx, row: ConflictRow, keep: 'remote' | 'mine'): void {

@@ -3,7 +3,7 @@ import type { SyncChange } from '../api/contract/sync.ts';
 import type { SyncKind } from './change-log.ts';
 import { changeRow, type ChangeRow } from './change-rows.ts';
 import { decodeFeedCursor, encodeFeedCursor, highWater } from './feed-cursor.ts';
-import { recordKinds } from './records/index.ts';
+import { parentOfRow, readById } from './records/index.ts';
 import type { ReadOptions } from './records/kind.ts';
 
 export interface FeedPage {
@@ -40,7 +40,7 @@ export function listChanges(ctx: Ctx, q: { cursor?: string; limit: number; exclu
   const opts: ReadOptions = { revealSecrets: ctx.caller.kind === 'owner' };
   const changes = rows.map((row) => {
     const change = changeOf(ctx, row, opts);
-    const parent = recordKinds[row.kind as SyncKind].parentOf?.(row.record_id, change.record);
+    const parent = parentOfRow(row, change.record);
     const parentRow = parent ? changeRow(store, companyId, parent.kind, parent.id) : undefined;
     return parentRow && parentRow.seq > row.seq ? { ...change, requires: [changeOf(ctx, parentRow, opts)] } : change;
   });
@@ -58,7 +58,7 @@ export function listChanges(ctx: Ctx, q: { cursor?: string; limit: number; exclu
 
 /** One record as the feed serves it now: its current state, or a tombstone. */
 export function changeOf(ctx: Ctx, row: ChangeRow, opts: ReadOptions): SyncChange {
-  const record = recordKinds[row.kind as SyncKind].read(ctx, row.record_id, opts);
+  const record = readById(ctx, row.kind as SyncKind, row.record_id, opts);
   return {
     seq: row.seq,
     kind: row.kind as SyncKind,

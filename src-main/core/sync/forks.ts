@@ -6,6 +6,7 @@ import { nowIso } from '../clock.ts';
 import type { Store } from '../db/store.ts';
 import { isOwnIdentity } from '../keys/identity.ts';
 import { holdSeries } from '../sequence/holds.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 
 type SeriesEntryRecord = SyncRecordOf['series_entry'];
 
@@ -65,7 +66,7 @@ export function recordFork(ctx: Ctx, fork: SeriesForked, origin: string, directi
     if (series && isOwnIdentity(store, ctx.service.instanceId, series.issuer)) {
       holdSeries(store, companyId, fork.seriesId, 'fork');
     }
-  });
+  }, { origin: LOCAL });
 }
 
 export function listForks(store: Store, companyId: string) {

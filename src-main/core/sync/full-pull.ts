@@ -1,4 +1,5 @@
 import type { Store } from '../db/store.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 
 /**
  * From the beginning of the remote's feed. `newRemote`: this company now syncs
@@ -14,7 +15,7 @@ export function startFullPull(store: Store, companyId: string, newRemote: boolea
     }
     store.run(store.q.deleteFrom('sync_seen').where('company_id', '=', companyId));
     store.run(store.q.updateTable('sync_config').set({ pull_cursor: null, full_pull: 1 }).where('company_id', '=', companyId));
-  });
+  }, { origin: LOCAL });
 }
 
 /** Records the remote once held but no longer serves go back to it; then the full pull is over. */

@@ -18,7 +18,7 @@ export const syncHandlers: HandlersOf<typeof syncOperations> = {
   listSyncChanges: (ctx, { query }) => listChanges(ctx, query),
   listSyncDeletions: (ctx, { query }) => listDeletions(ctx, query),
   getSyncRecord: (ctx, { params }) => {
-    if (!recordKinds[params.kind].validId(params.id)) throw badRequest(`not a ${params.kind} id`, { id: `not a ${params.kind} id` });
+    if (recordKinds[params.kind].refOf(params.id) === undefined) throw badRequest(`not a ${params.kind} id`, { id: `not a ${params.kind} id` });
     const row = changeRow(ctx.service.store, ctx.caller.companyId, params.kind, params.id);
     if (!row) throw notFound(`${params.kind} ${params.id}`);
     return changeOf(ctx, row, { revealSecrets: ctx.caller.kind === 'owner' });

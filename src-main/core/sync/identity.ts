@@ -7,6 +7,7 @@ import type { Service } from '../service.ts';
 import { startFullPull } from './full-pull.ts';
 import type { IdentityClaim } from './pairing.ts';
 import type { RemoteApi } from './remote-client.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 
 /**
  * The laptop's side of the identity handshake (see pairing.ts for the remote's).
@@ -99,7 +100,7 @@ function claimFor(service: Service, key: IdentityKey): IdentityClaim {
       acknowledged: { counter: row.ack_counter, nonce: row.ack_nonce },
       next: { counter: row.ack_counter + 1, nonce },
     };
-  });
+  }, { origin: LOCAL });
 }
 
 function identityRow(store: Store, key: IdentityKey) {
@@ -132,6 +133,6 @@ export function reidentify(service: Service): void {
     }
     for (const companyId of synced) startFullPull(store, companyId, false);
     return id;
-  });
+  }, { origin: LOCAL });
   service.instanceId = next;
 }

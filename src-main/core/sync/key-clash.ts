@@ -4,7 +4,7 @@ import type { Ctx } from '../api/handler.ts';
 import type { SyncChange, SyncRecordOf } from '../api/contract/sync.ts';
 import { nowIso } from '../clock.ts';
 import { findAnyEntryRow } from '../silo/entries.ts';
-import { withOrigin } from './change-log.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 import { changeRow, markAgreed } from './change-rows.ts';
 import { entryKind, entryRecordOf } from './records/entry.ts';
 import { loadConfig } from './settings.ts';
@@ -100,7 +100,7 @@ export function settleClashes(ctx: Ctx, remoteInstanceId: string): void {
     store.tx(() => {
       applyAsRemote(ctx, clash, waiting, remoteInstanceId);
       markResolved(ctx, clash.id, 'auto');
-    });
+    }, { origin: LOCAL });
   }
 }
 
@@ -151,7 +151,7 @@ function trashed(record: EntryRecord): EntryRecord {
 /** The remote's state, recorded as the remote's and agreed at its version: nothing to push. */
 function applyAsRemote(ctx: Ctx, clash: ClashRow, record: EntryRecord, remoteInstanceId: string): void {
   const { store } = ctx.service;
-  withOrigin(store, remoteInstanceId, () => entryKind.apply(ctx, record.id, record));
+  store.tx(() => entryKind.apply(ctx, record.id, record), { origin: remoteInstanceId });
   const row = changeRow(store, ctx.caller.companyId, 'entry', record.id);
   if (row) markAgreed(store, row, clash.remote_version, row.version);
 }

@@ -4,6 +4,7 @@ import { nowIso } from '../clock.ts';
 import type { Store } from '../db/store.ts';
 import type { PublicJwk } from '../keys/instance-keys.ts';
 import { instanceKeySets, storeInstanceKeys } from './peer-keys.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 
 /**
  * The remote's side of who may speak for an instance in a company.
@@ -78,7 +79,7 @@ export function presentIdentity(ctx: Ctx, claim: IdentityClaim): IdentityAnswer 
         .where('instance_id', '=', claim.instance_id),
     );
     return { status: 'ok' as const, instance_id: instanceId };
-  });
+  }, { origin: LOCAL });
 }
 
 /** The owner pairs an instance by hand (a laptop that syncs with a user token), binding it to that token. */
@@ -101,7 +102,7 @@ export function pairByOwner(ctx: Ctx, instanceId: string, body: { keys: PublicJw
       pair(ctx, instanceId, body.keys, tokenId, null, { counter: 0, nonce: '' });
     }
     return peerView(store, findPairing(store, ctx.caller.companyId, instanceId)!);
-  });
+  }, { origin: LOCAL });
 }
 
 export function unpair(ctx: Ctx, instanceId: string) {

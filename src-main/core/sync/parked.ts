@@ -7,17 +7,25 @@ import type { SyncKind } from './change-log.ts';
 
 export type Direction = 'push' | 'pull';
 
+/** The record a parked change is about: its kind and id as sync names it; a pushed child's entry beside them. */
+export interface ParkedRecord {
+  kind: SyncKind;
+  id: string;
+  entryId?: string | null;
+}
+
 /**
  * A change refused as invalid is set aside with its error, and the sync goes on
  * with the others. It stays listed until someone retries it or the record
  * changes again (a pushed change parked at version N does not hold back N+1).
  */
-export function park(store: Store, companyId: string, direction: Direction, kind: SyncKind, recordId: string, version: number, error: ErrorBody): void {
+export function park(store: Store, companyId: string, direction: Direction, record: ParkedRecord, version: number, error: ErrorBody): void {
   const text = JSON.stringify({ key: error.key, message: error.message, ...(error.fields ? { fields: error.fields } : {}) });
+  const entryId = direction === 'push' ? (record.entryId ?? null) : null;
   store.run(
     store.q
       .insertInto('sync_parked')
-      .values({ id: uuidv7(), company_id: companyId, direction, kind, record_id: recordId, version, error: text, parked_at: nowIso(), retry: 0 })
+      .values({ id: uuidv7(), company_id: companyId, direction, kind: record.kind, record_id: record.id, entry_id: entryId, version, error: text, parked_at: nowIso(), retry: 0 })
       .onConflict((oc) =>
         oc.columns(['company_id', 'direction', 'kind', 'record_id']).doUpdateSet({ version, error: text, parked_at: nowIso(), retry: 0 }),
       ),
@@ -41,12 +49,7 @@ export function unpark(store: Store, companyId: string, direction: Direction, ki
  * held is kept on the conflict copy), and no longer wait as errors.
  */
 export function unparkChildPushes(store: Store, companyId: string, entryId: string): void {
-  store
-    .statement(
-      `DELETE FROM sync_parked WHERE company_id = ? AND direction = 'push' AND kind IN ('attachment', 'meta')
-         AND record_id > ? AND record_id < ?`,
-    )
-    .run(companyId, `${entryId}:`, `${entryId};`);
+  store.statement(`DELETE FROM sync_parked WHERE company_id = ? AND entry_id = ? AND direction = 'push'`).run(companyId, entryId);
 }
 
 export function listParked(store: Store, companyId: string) {

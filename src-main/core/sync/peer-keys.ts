@@ -6,6 +6,7 @@ import { isOwnIdentity } from '../keys/identity.ts';
 import type { PublicJwk } from '../keys/instance-keys.ts';
 import { verifyEs256 } from '../keys/jws.ts';
 import type { Service } from '../service.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 
 /** What checks a JWS: this instance's keys, or the stored keys of the series' issuer. */
 export interface JwsVerifier {
@@ -36,7 +37,7 @@ export function storeInstanceKeys(store: Store, companyId: string, instanceId: s
       );
       added++;
     }
-  });
+  }, { origin: LOCAL });
   return added;
 }
 

@@ -14,6 +14,7 @@ import { retrySignatureRefusals } from './signers.ts';
 import { RemoteError } from './remote-client.ts';
 import type { SyncRun } from './run-context.ts';
 import { loadConfig } from './settings.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 
 /**
  * Applies the remote's feed page by page; each page and the cursor after it are
@@ -87,7 +88,7 @@ export async function pullChanges(run: SyncRun): Promise<{ conflicts: number; co
       store.run(store.q.updateTable('sync_config').set({ pull_cursor: page.next_cursor }).where('company_id', '=', companyId));
       if (!page.has_more && full) finishFullPull(store, companyId);
       if (!page.has_more && run.allowMassDeletion) DeletionGuard.reset(store, companyId);
-    });
+    }, { origin: LOCAL });
     if (!page.has_more) {
       // A signer taken now may verify a document that came before it in the feed (signers.ts).
       if (signersTaken && retrySignatureRefusals(store, companyId, 'pull') > 0) await retryParkedPulls(run);
@@ -139,6 +140,6 @@ async function retryParkedPulls(run: SyncRun): Promise<void> {
     await fetchBlobs(run, [...(item.requires ?? []), item]);
     store.tx(() => {
       for (const one of [...(item.requires ?? []), item]) applyItemSafely(run, one, false);
-    });
+    }, { origin: LOCAL });
   }
 }

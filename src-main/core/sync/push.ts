@@ -1,11 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import type { PushResult } from '../api/contract/sync.ts';
 import type { ErrorBody } from '../api/errors.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 import type { SyncKind } from './change-log.ts';
 import { changeRow, isPending, pendingRows, type ChangeRow } from './change-rows.ts';
 import { park, unpark } from './parked.ts';
 import { pendingSigners, retrySignatureRefusals } from './signers.ts';
-import { recordKinds } from './records/index.ts';
+import { parentOfRow, readById } from './records/index.ts';
 import { RemoteError } from './remote-client.ts';
 import type { SyncRun } from './run-context.ts';
 
@@ -82,10 +83,10 @@ async function send(run: SyncRun, batch: Outgoing[]): Promise<Outcome[]> {
     const message = `it answered ${results.length} results for ${batch.length} records`;
     throw new RemoteError(200, { key: 'bad-request', code: 'bad-request', message }, 'pushSyncRecords');
   }
-  return store.tx(() => results.map((result, i) => acknowledge(run, batch[i].row, result)));
+  return store.tx(() => results.map((result, i) => acknowledge(run, batch[i].row, result)), { origin: LOCAL });
 }
 
-const readOf = (run: SyncRun, row: ChangeRow) => recordKinds[row.kind as SyncKind].read(run.ctx, row.record_id, { revealSecrets: true });
+const readOf = (run: SyncRun, row: ChangeRow) => readById(run.ctx, row.kind as SyncKind, row.record_id, { revealSecrets: true });
 
 type Outcome = 'done' | 'conflict' | 'deferred' | 'parked';
 
@@ -123,7 +124,7 @@ function acknowledge(run: SyncRun, row: ChangeRow, result: PushResult): Outcome 
   const error = result.error as ErrorBody;
   // Waiting for an earlier record (a series entry after a gap) or a server fault: tried again next time.
   if (error.key === 'conflict' || error.key === 'internal' || error.key === 'unavailable') return 'deferred';
-  park(store, run.companyId, 'push', kind, row.record_id, row.version, error);
+  park(store, run.companyId, 'push', { kind, id: row.record_id, entryId: row.entry_id }, row.version, error);
   run.progress.parked++;
   return 'parked';
 }
@@ -139,7 +140,7 @@ function withParentsFirst(run: SyncRun, rows: ChangeRow[], sentAhead: Set<string
   const read = (row: ChangeRow) => readOf(run, row);
   for (const row of rows) {
     const record = read(row);
-    const parent = recordKinds[row.kind as SyncKind].parentOf?.(row.record_id, record);
+    const parent = parentOfRow(row, record);
     const parentKey = parent && `${parent.kind}/${parent.id}`;
     if (parent && parentKey && !queued.has(parentKey) && !sentAhead.has(parentKey)) {
       const parentRow = changeRow(ctx.service.store, companyId, parent.kind, parent.id);

@@ -4,6 +4,7 @@ import { nowIso } from '../clock.ts';
 import type { Store } from '../db/store.ts';
 import type { SyncConfigTable } from '../db/tables.ts';
 import { normalizeRemoteUrl } from './remote-url.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 
 export type SyncConfigRow = Selectable<SyncConfigTable>;
 
@@ -51,7 +52,7 @@ export function saveSettings(store: Store, companyId: string, input: SettingsInp
     if (existing) store.run(store.q.updateTable('sync_config').set(values).where('company_id', '=', companyId));
     else store.run(store.q.insertInto('sync_config').values({ company_id: companyId, ...values }));
     return loadConfig(store, companyId)!;
-  });
+  }, { origin: LOCAL });
 }
 
 export function forgetSettings(store: Store, companyId: string): void {

@@ -5,7 +5,7 @@ import { ApiError, conflict, notFound } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import type { workflowBody, workflowPatchBody } from '../api/contract/transform.ts';
 import { nowIso } from '../clock.ts';
-import { recordChange } from '../sync/change-log.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 import { checkDefinition, normalizeStep, type Step, type WorkflowDefinition } from './definition.ts';
 import { checkHostedLimit } from './list-limit.ts';
 import { timePage } from './time-page.ts';
@@ -125,8 +125,7 @@ export function putWorkflow(ctx: Ctx, id: string, body: WorkflowBody): WorkflowV
     store.run(
       store.q.insertInto('workflow_versions').values({ company_id: companyId, workflow_id: id, version: 1, definition: JSON.stringify(def), created_at: at }),
     );
-    recordChange(store, { company_id: companyId, kind: 'workflow', record_id: id });
-  });
+  }, { origin: store.origin ?? LOCAL });
   return getWorkflow(ctx, id);
 }
 
@@ -162,8 +161,7 @@ export function patchWorkflow(ctx: Ctx, id: string, patch: WorkflowPatch): Workf
     store.run(
       store.q.insertInto('workflow_versions').values({ company_id: companyId, workflow_id: id, version, definition: JSON.stringify(def), created_at: at }),
     );
-    recordChange(store, { company_id: companyId, kind: 'workflow', record_id: id });
-  });
+  }, { origin: store.origin ?? LOCAL });
   return getWorkflow(ctx, id);
 }
 

@@ -69,7 +69,7 @@ const newSeries = (fields: Record<string, unknown> = {}) =>
 async function runStep(step: StepContext, seriesId: string): Promise<StepResult> {
   const config = sequenceEnumerate.config.parse({ series_id: seriesId });
   const result = await sequenceEnumerate.run(step, config);
-  if (result.apply) service.store.tx(() => result.apply!());
+  if (result.apply) service.store.tx(() => result.apply!(), { origin: 'local' });
   return result;
 }
 
@@ -138,14 +138,14 @@ describe('sequence.enumerate', () => {
       service.store.tx(() => {
         result.apply!();
         throw new Error('crash');
-      }),
+      }, { origin: 'local' }),
     ).toThrow('crash');
     expect(getSeries(ctx, series.id).last_index).toBe(0);
     expect(docOf(siloId).code).toBe('DRAFT');
     // ...then the step is retried, and its apply runs once, twice: one number.
     const retried = await sequenceEnumerate.run(step, { series_id: series.id });
-    service.store.tx(() => retried.apply!());
-    service.store.tx(() => retried.apply!());
+    service.store.tx(() => retried.apply!(), { origin: 'local' });
+    service.store.tx(() => retried.apply!(), { origin: 'local' });
     expect(getSeries(ctx, series.id).last_index).toBe(1);
     expect(docOf(siloId).code).toBe('F-0001');
   });
@@ -184,7 +184,7 @@ describe('sequence.enumerate', () => {
     expect(await runStep(stepContext(signed), series.id)).toMatchObject({ status: 'KO', code: 'signed' });
 
     const copy = newSeries();
-    service.store.sqlite.prepare('UPDATE series SET issuer = ? WHERE id = ?').run(uuidv7(), copy.id);
+    service.store.tx(() => service.store.sqlite.prepare('UPDATE series SET issuer = ? WHERE id = ?').run(uuidv7(), copy.id), { origin: 'local' });
     expect(await runStep(stepContext(newInvoice()), copy.id)).toMatchObject({ status: 'KO', code: 'not-issuer' });
 
     expect(await runStep(stepContext(newInvoice()), uuidv4())).toMatchObject({ status: 'KO', code: 'series-not-found' });

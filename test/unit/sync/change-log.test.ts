@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openService, type Service } from '../../../src-main/core/service.ts';
-import { recordChange, withOrigin } from '../../../src-main/core/sync/change-log.ts';
 
 let service: Service;
 let dir: string;
@@ -16,37 +15,68 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const rows = () => service.store.sqlite.prepare('SELECT seq, kind, record_id, version, origin, deleted, remote_version, synced_version FROM sync_changes ORDER BY seq').all();
+const rows = () =>
+  service.store.sqlite.prepare('SELECT seq, kind, record_id, version, origin, deleted, remote_version, synced_version FROM sync_changes ORDER BY seq').all();
+
+// Trusted signers are the simplest synced table: their rows are written raw here, the way any write path would.
+const AT = '2026-01-01T00:00:00.000Z';
+const put = (id: string, name: string) =>
+  service.store.sqlite
+    .prepare(`INSERT INTO trusted_jwks (company_id, id, name, keys, created_at, updated_at) VALUES ('c', ?, ?, '[]', ?, ?)
+              ON CONFLICT (company_id, id) DO UPDATE SET name = excluded.name`)
+    .run(id, name, AT, AT);
+const drop = (id: string) => service.store.sqlite.prepare(`DELETE FROM trusted_jwks WHERE company_id = 'c' AND id = ?`).run(id);
+const local = <T>(fn: () => T) => service.store.tx(fn, { origin: 'local' });
 
 describe('the change log', () => {
   it('keeps one row per record, moving it to a new, never reused number on each change, and carries what was agreed', () => {
-    const { store } = service;
-    expect(recordChange(store, { company_id: 'c', kind: 'entry', record_id: 'a' })).toEqual({ seq: 1, version: 1 });
-    expect(recordChange(store, { company_id: 'c', kind: 'entry', record_id: 'b' })).toEqual({ seq: 2, version: 1 });
-    store.sqlite.prepare(`UPDATE sync_changes SET remote_version = 7, synced_version = 1 WHERE record_id = 'b'`).run();
-    expect(recordChange(store, { company_id: 'c', kind: 'entry', record_id: 'b' })).toEqual({ seq: 3, version: 2 });
+    local(() => put('a', 'A'));
+    local(() => put('b', 'B'));
+    service.store.sqlite.prepare(`UPDATE sync_changes SET remote_version = 7, synced_version = 1 WHERE record_id = 'b'`).run();
+    local(() => put('b', 'B2'));
     // the highest row moved: its old number is not handed out again
-    expect(recordChange(store, { company_id: 'c', kind: 'meta', record_id: 'b', deleted: true })).toEqual({ seq: 4, version: 1 });
+    local(() => drop('a'));
     expect(rows()).toEqual([
-      { seq: 1, kind: 'entry', record_id: 'a', version: 1, origin: 'local', deleted: 0, remote_version: null, synced_version: null },
-      { seq: 3, kind: 'entry', record_id: 'b', version: 2, origin: 'local', deleted: 0, remote_version: 7, synced_version: 1 },
-      { seq: 4, kind: 'meta', record_id: 'b', version: 1, origin: 'local', deleted: 1, remote_version: null, synced_version: null },
+      { seq: 3, kind: 'trusted_jwks', record_id: 'b', version: 2, origin: 'local', deleted: 0, remote_version: 7, synced_version: 1 },
+      { seq: 4, kind: 'trusted_jwks', record_id: 'a', version: 2, origin: 'local', deleted: 1, remote_version: null, synced_version: null },
     ]);
   });
 
-  it('records writes made for another instance under its id, records nothing for local-only rows, and restores the scope', () => {
-    const { store } = service;
-    withOrigin(store, 'remote-1', () => {
-      recordChange(store, { company_id: 'c', kind: 'entry', record_id: 'x' });
-      withOrigin(store, null, () => expect(recordChange(store, { company_id: 'c', kind: 'entry', record_id: 'y' })).toBeUndefined());
-      recordChange(store, { company_id: 'c', kind: 'entry', record_id: 'z' });
+  it('counts a record written twice by one transaction as one change, as it ended up', () => {
+    local(() => {
+      put('c1', 'first');
+      put('c1', 'second');
+      drop('c1');
+      put('c1', 'third');
     });
-    expect(() => withOrigin(store, 'remote-2', () => {
+    expect(rows().filter((r: any) => r.record_id === 'c1')).toEqual([expect.objectContaining({ version: 1, deleted: 0 })]);
+    // a savepoint inside is a write of its own: the record moves on again
+    local(() => {
+      put('c1', 'fourth');
+      service.store.tx(() => put('c1', 'fifth'), { origin: 'local' });
+    });
+    expect(rows().filter((r: any) => r.record_id === 'c1')).toEqual([expect.objectContaining({ version: 3 })]);
+  });
+
+  it('records writes made for another instance under its id, restores the outer origin, and refuses a write with none', () => {
+    const { store } = service;
+    store.tx(() => {
+      put('x', 'X');
+      store.tx(() => put('y', 'Y'), { origin: 'remote-2' });
+      expect(store.origin).toBe('remote-1');
+      put('z', 'Z');
+    }, { origin: 'remote-1' });
+    expect(() => store.tx(() => {
+      put('v', 'V');
       throw new Error('boom');
-    })).toThrow('boom');
-    recordChange(store, { company_id: 'c', kind: 'entry', record_id: 'w' });
+    }, { origin: 'remote-3' })).toThrow('boom');
+    expect(store.origin).toBeUndefined();
+    local(() => put('w', 'W'));
+    expect(() => put('u', 'U')).toThrow(/outside a transaction with an origin/);
     const byId = Object.fromEntries((rows() as any[]).map((r) => [r.record_id, r.origin]));
-    expect(byId).toMatchObject({ x: 'remote-1', z: 'remote-1', w: 'local' });
-    expect(byId.y).toBeUndefined();
+    expect(byId).toMatchObject({ x: 'remote-1', y: 'remote-2', z: 'remote-1', w: 'local' });
+    expect(byId.v).toBeUndefined();
+    expect(byId.u).toBeUndefined();
+    expect(service.store.sqlite.prepare(`SELECT id FROM trusted_jwks WHERE id IN ('u', 'v')`).all()).toEqual([]);
   });
 });

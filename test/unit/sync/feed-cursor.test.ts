@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src-main/core/api/errors.ts';
 import { openService, type Service } from '../../../src-main/core/service.ts';
-import { recordChange } from '../../../src-main/core/sync/change-log.ts';
 import { decodeFeedCursor, encodeFeedCursor } from '../../../src-main/core/sync/feed-cursor.ts';
 
 let service: Service;
@@ -13,7 +12,11 @@ let dir: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'silodesk-cursor-'));
   service = await openService(dir, { runJobs: false, autoSync: false });
-  for (let i = 0; i < 5; i++) recordChange(service.store, { company_id: 'c1', kind: 'entry', record_id: `e${i}` });
+  // Five changes in the log: five trusted signers written (their triggers record the changes).
+  const insert = service.store.sqlite.prepare(`INSERT INTO trusted_jwks (company_id, id, name, keys, created_at, updated_at) VALUES ('c1', ?, 'S', '[]', '', '')`);
+  service.store.tx(() => {
+    for (let i = 0; i < 5; i++) insert.run(`s${i}`);
+  }, { origin: 'local' });
 });
 afterAll(async () => {
   await service.close();

@@ -2,50 +2,45 @@ import { statSync } from 'node:fs';
 import { validationError } from '../../api/errors.ts';
 import type { Ctx } from '../../api/handler.ts';
 import { attachmentRecord, type SyncRecordOf } from '../../api/contract/sync.ts';
-import { nowIso } from '../../clock.ts';
 import { requireEntryRow } from '../../silo/entries.ts';
 import type { AttachmentRow } from '../../silo/entry-view.ts';
 import { unsafeDisplayNameReason } from '../../silo/file-name.ts';
 import { MAX_ATTACHMENT_BYTES } from '../../silo/attachments.ts';
+import { replaceSyncedFile } from '../../silo/synced-files.ts';
 import { companyHolds, grantBlobs } from '../blobs.ts';
-import { recordChange } from '../change-log.ts';
-import { currentActor } from '../../silo/audit-actor.ts';
-import { forgetTrashedFile, keepFileInTrash } from '../../silo/trash-files.ts';
 import type { RecordKind } from './kind.ts';
 
 type AttachmentRecord = SyncRecordOf['attachment'];
 
-const ID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}):([A-Za-z0-9][A-Za-z0-9._-]{0,127})$/;
-
-/** An attachment's id is only unique within its entry: sync names it `entry-id:file-id`. */
-export function splitAttachmentId(id: string): { entryId: string; fileId: string } | undefined {
-  const m = ID.exec(id);
-  return m ? { entryId: m[1], fileId: m[2] } : undefined;
+/** An attachment's id is only unique within its entry. */
+export interface AttachmentRef {
+  entryId: string;
+  fileId: string;
 }
 
-export const attachmentKind: RecordKind<AttachmentRecord> = {
+const ID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}):([A-Za-z0-9][A-Za-z0-9._-]{0,127})$/;
+
+export const attachmentKind: RecordKind<AttachmentRecord, AttachmentRef> = {
   kind: 'attachment',
   schema: attachmentRecord,
-  validId: (id) => ID.test(id),
-  parentOf: (id) => ({ kind: 'entry', id: splitAttachmentId(id)!.entryId }),
-  read(ctx, id) {
-    const row = findRow(ctx, id);
+  // Sync names it `entry-id:file-id`.
+  refOf(id) {
+    const m = ID.exec(id);
+    return m ? { entryId: m[1], fileId: m[2] } : undefined;
+  },
+  parentOf: (ref) => ({ kind: 'entry', id: ref.entryId }),
+  entryOf: (ref) => ref.entryId,
+  read(ctx, ref) {
+    const row = findRow(ctx, ref);
     return row ? attachmentRecordOf(row) : undefined;
   },
   content: (r) => ({ name: r.name, desc: r.desc, mime: r.mime.toLowerCase(), meta: r.meta, hash: r.hash, size: r.size }),
-  /**
-   * The bytes arrive first (content-addressed); the record links them. Another
-   * state under the same id replaces the row: attachments have no versions of
-   * their own, and the losing state is kept by the conflict that decided it.
-   */
-  apply(ctx, id, record) {
-    const { store, blobs } = ctx.service;
-    const companyId = ctx.caller.companyId;
-    const { entryId, fileId } = splitAttachmentId(id)!;
-    const row = findRow(ctx, id);
+  /** The bytes arrive first (content-addressed); the record links them, through the silo's own write path. */
+  apply(ctx, ref, record) {
+    const { entryId, fileId } = ref;
     if (record !== null) {
       if (record.entry_id !== entryId || record.id !== fileId) {
-        throw validationError('record entry_id and id must match the id in the path', { '$.record.id': `must be ${id}` });
+        throw validationError('record entry_id and id must match the id in the path', { '$.record.id': `must be ${entryId}:${fileId}` });
       }
       requireEntryRow(ctx, entryId);
       const reason = unsafeDisplayNameReason(record.name);
@@ -57,57 +52,24 @@ export const attachmentKind: RecordKind<AttachmentRecord> = {
       if (!companyHolds(ctx, record.hash)) {
         throw validationError('the attachment bytes are not here; send them first', { '$.record.hash': 'no stored bytes with this hash' });
       }
-      const size = statSync(blobs.pathOf(record.hash)).size;
+      const size = statSync(ctx.service.blobs.pathOf(record.hash)).size;
       if (size !== record.size) throw validationError('size does not match the stored bytes', { '$.record.size': `the bytes are ${size} long` });
     }
-    if (!row && record === null) return;
-    if (row) {
-      // Removed on another instance (its trash): kept in this one's trash too, never simply gone.
-      if (record === null) keepFileInTrash(store, row, currentActor(store, { companyId, entryId }));
-      store.run(store.q.deleteFrom('attachments').where('company_id', '=', companyId).where('entry_id', '=', entryId).where('id', '=', fileId));
-      // The company held these bytes: it may attach them again (a conflict's losing file kept with "keep mine").
-      grantBlobs(store, companyId, [row.hash]);
-    }
-    if (record !== null) {
-      // Restored on another instance: the copy waiting in this trash is the file now back.
-      forgetTrashedFile(store, companyId, entryId, fileId, record.hash);
-      store.run(
-        store.q.insertInto('attachments').values({
-          entry_id: entryId,
-          id: fileId,
-          company_id: companyId,
-          name: record.name,
-          desc: record.desc,
-          mime: record.mime.toLowerCase(),
-          hash: record.hash,
-          size: record.size,
-          meta: JSON.stringify(record.meta),
-          created_at: new Date(record.created_at).toISOString(),
-        }),
-      );
-    }
-    store.run(
-      store.q
-        .updateTable('entries')
-        .set((eb) => ({ version: eb('version', '+', 1), updated_at: nowIso() }))
-        .where('company_id', '=', companyId)
-        .where('id', '=', entryId),
-    );
-    recordChange(store, { company_id: companyId, kind: 'attachment', record_id: id, deleted: record === null });
+    const replaced = replaceSyncedFile(ctx, entryId, fileId, record);
+    // The company held these bytes: it may attach them again (a conflict's losing file kept with "keep mine").
+    if (replaced) grantBlobs(ctx.service.store, ctx.caller.companyId, [replaced.hash]);
   },
 };
 
-function findRow(ctx: Ctx, id: string): AttachmentRow | undefined {
-  const parts = splitAttachmentId(id);
-  if (!parts) return undefined;
+function findRow(ctx: Ctx, ref: AttachmentRef): AttachmentRow | undefined {
   const { store } = ctx.service;
   return store.first(
     store.q
       .selectFrom('attachments')
       .selectAll()
       .where('company_id', '=', ctx.caller.companyId)
-      .where('entry_id', '=', parts.entryId)
-      .where('id', '=', parts.fileId),
+      .where('entry_id', '=', ref.entryId)
+      .where('id', '=', ref.fileId),
   );
 }
 

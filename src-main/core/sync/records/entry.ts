@@ -2,24 +2,20 @@ import { ApiError, validationError } from '../../api/errors.ts';
 import type { Ctx } from '../../api/handler.ts';
 import { entryRecord, type SyncRecordOf } from '../../api/contract/sync.ts';
 import { deriveDocument, toEnvelope, type Envelope } from '../../silo/document.ts';
-import { asAction } from '../../silo/audit-actor.ts';
-import { dropVersions } from '../../silo/history.ts';
-import { commitEntry, findAnyEntryRow, prepareEntry } from '../../silo/entries.ts';
+import { deleteEntry } from '../../silo/entry-delete.ts';
+import { commitEntry, findAnyEntryRow, keepCreatedAt, prepareEntry } from '../../silo/entries.ts';
 import type { EntryRow } from '../../silo/entry-view.ts';
 import { writeEntryChange } from '../../silo/patch.ts';
 import { sameSignatures, sigsCheckFor } from '../../silo/signatures.ts';
-import { recordChange } from '../change-log.ts';
 import { clashingHolder } from '../key-clash.ts';
-import type { RecordKind } from './kind.ts';
+import { uuidRef, type RecordKind } from './kind.ts';
 
 type EntryRecord = SyncRecordOf['entry'];
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-export const entryKind: RecordKind<EntryRecord> = {
+export const entryKind: RecordKind<EntryRecord, string> = {
   kind: 'entry',
   schema: entryRecord,
-  validId: (id) => UUID.test(id),
+  refOf: uuidRef,
   read(ctx, id) {
     const row = findAnyEntryRow(ctx, id);
     return row ? entryRecordOf(row) : undefined;
@@ -29,7 +25,10 @@ export const entryKind: RecordKind<EntryRecord> = {
   apply(ctx, id, record) {
     const row = findAnyEntryRow(ctx, id);
     if (record === null) {
-      if (row) applyDeletion(ctx, row);
+      // Another instance deleted it: there, entries are deleted only by a purge of the trash, so it
+      // goes for good here too, in the trash here or not. Work done on it here meanwhile is a
+      // conflict, and its losing side is kept (conflicts.ts).
+      if (row) deleteEntry(ctx, row);
       return;
     }
     if (record.id !== id) throw validationError('record id must equal the id in the path', { '$.record.id': `must equal ${id}` });
@@ -45,22 +44,9 @@ export const entryKind: RecordKind<EntryRecord> = {
       if (trashed) writeEntryChange(ctx, { ...created, created_at: new Date(record.created_at).toISOString() }, deriveDocument(toEnvelope(id, record.data).envelope), { trashed });
       return;
     }
-    const { store } = ctx.service;
-    if ((row.key ?? undefined) !== record.key) {
-      store.run(store.q.updateTable('entries').set({ key: record.key ?? null }).where('company_id', '=', row.company_id).where('id', '=', id));
-    }
-    writeEntryChange(ctx, { ...row, key: record.key ?? null }, deriveDocument(toEnvelope(id, record.data).envelope), { ...labels, trashed });
+    writeEntryChange(ctx, row, deriveDocument(toEnvelope(id, record.data).envelope), { ...labels, trashed, key: record.key ?? null });
   },
 };
-
-/**
- * Another instance deleted an entry: there, entries are deleted only by a purge of
- * the trash, so it goes for good here too, whether in the trash here or not. Work done
- * on it here meanwhile is a conflict, and its losing side is kept (conflicts.ts).
- */
-function applyDeletion(ctx: Ctx, row: EntryRow): void {
-  asAction(ctx.service.store, 'purged', () => deleteEntry(ctx, row));
-}
 
 export function entryRecordOf(row: EntryRow): EntryRecord {
   return {
@@ -100,35 +86,4 @@ function refuseUnverifiedSigs(ctx: Ctx, id: string, row: EntryRow | undefined, r
   const next = toEnvelope(id, record.data).envelope;
   const stored = row ? (JSON.parse(row.data) as Envelope) : undefined;
   if (!sameSignatures(stored, next)) sigsCheckFor(ctx, '$.record.data')(next);
-}
-
-/** Lists sort by created_at: a synced entry keeps the moment it was first stored, on every instance. */
-function keepCreatedAt(ctx: Ctx, id: string, createdAt: string): void {
-  const { store } = ctx.service;
-  const companyId = ctx.caller.companyId;
-  const at = new Date(createdAt).toISOString();
-  store.run(store.q.updateTable('entries').set({ created_at: at }).where('company_id', '=', companyId).where('id', '=', id));
-  store.run(store.q.updateTable('mentions').set({ created_at: at }).where('company_id', '=', companyId).where('entry_id', '=', id));
-}
-
-/**
- * Removes an entry with everything that hangs on it (attachment rows, meta,
- * mentions, its search row, finished jobs, its versions and trashed files). The
- * attachment bytes stay in the content store. Refused while a job is working on the
- * entry. Only a purge of the trash comes here (trash-purge.ts, or a purge synced).
- */
-export function deleteEntry(ctx: Ctx, row: EntryRow): void {
-  const { store } = ctx.service;
-  // The row's own company throughout: another company's entry under the same id is not touched.
-  const companyId = row.company_id;
-  const jobsOfEntry = store.q.selectFrom('jobs').where('company_id', '=', companyId).where('silo_entry_id', '=', row.id);
-  const running = store.first(jobsOfEntry.select('id').where('completed_at', 'is', null));
-  if (running) throw new ApiError('conflict', `entry ${row.id} has a job under way (${running.id}); it is deleted once the job ends`);
-  store.run(store.q.deleteFrom('intents').where('company_id', '=', companyId).where('job_id', 'in', jobsOfEntry.select('id')));
-  store.run(store.q.deleteFrom('jobs').where('company_id', '=', companyId).where('silo_entry_id', '=', row.id));
-  dropVersions(store, companyId, row.id);
-  store.statement('DELETE FROM trash_files WHERE company_id = ? AND entry_id = ?').run(companyId, row.id);
-  store.statement('DELETE FROM entries_fts WHERE rowid = ?').run(row.seq);
-  store.run(store.q.deleteFrom('entries').where('company_id', '=', companyId).where('id', '=', row.id));
-  recordChange(store, { company_id: companyId, kind: 'entry', record_id: row.id, deleted: true });
 }

@@ -1,8 +1,10 @@
+import type { Ctx } from '../../api/handler.ts';
 import { canonicalJson } from '../../gobl/index.ts';
 import type { SyncKind } from '../change-log.ts';
+import type { ChangeRow } from '../change-rows.ts';
 import { attachmentKind } from './attachment.ts';
 import { entryKind } from './entry.ts';
-import type { RecordKind } from './kind.ts';
+import type { ReadOptions, RecordKind } from './kind.ts';
 import { metaKind } from './meta.ts';
 import { seriesEntryKind } from './series-entry.ts';
 import { seriesKind } from './series.ts';
@@ -33,4 +35,24 @@ export function sameState(kind: SyncKind, a: unknown, b: unknown): boolean {
 export function contentKey(kind: SyncKind, record: unknown | undefined | null): string {
   if (record === undefined || record === null) return 'deleted';
   return canonicalJson(recordKinds[kind].content(record));
+}
+
+/**
+ * A record's current state, by the id sync names it with (a change row's, a parked
+ * or conflict row's): the id is taken apart here, where it leaves the log, and
+ * nowhere else. An id that names nothing of its kind reads as absent.
+ */
+export function readById(ctx: Ctx, kind: SyncKind, id: string, opts: ReadOptions): unknown {
+  const handler = recordKinds[kind];
+  const ref = handler.refOf(id);
+  return ref === undefined ? undefined : handler.read(ctx, ref, opts);
+}
+
+/** The record a change row's record cannot exist without: an entry child's entry is on the row; a series entry names its series. */
+export function parentOfRow(row: ChangeRow, record: unknown): { kind: SyncKind; id: string } | undefined {
+  if (row.entry_id !== null) return { kind: 'entry', id: row.entry_id };
+  const kind = recordKinds[row.kind as SyncKind];
+  if (!kind.parentOf) return undefined;
+  const ref = kind.refOf(row.record_id);
+  return ref === undefined ? undefined : kind.parentOf(ref, record);
 }

@@ -9,20 +9,30 @@ export interface ReadOptions {
 
 /**
  * How sync handles one kind of record: read its full current state, tell whether
- * two states are the same, and write a state here. `apply` runs inside the
- * caller's transaction and goes through the area's own write paths (which record
- * the change), so derived data (mentions, search, series heads) stays right.
+ * two states are the same, and write a state here. A record is named inside the
+ * service by its ref (an attachment: its entry and file id); the string sync sends
+ * (`entry-id:file-id`) is taken apart once, where it comes in (`refOf`). `apply` runs
+ * inside the caller's transaction, whose origin says whose change it is, and goes
+ * through the area's own write paths, so derived data (mentions, search, series
+ * heads) stays right; the database records the change (change-triggers.ts).
  */
-export interface RecordKind<R = any> {
+export interface RecordKind<R = any, Ref = any> {
   kind: SyncKind;
   schema: z.ZodType<R>;
-  /** is this a well-formed id of this kind (e.g. `entry-uuid:file-id` for attachments) */
-  validId(id: string): boolean;
-  read(ctx: Ctx, id: string, opts: ReadOptions): R | undefined;
+  /** the record an id names as sync sends it (`entry-uuid:file-id` for attachments); undefined: not an id of this kind */
+  refOf(id: string): Ref | undefined;
+  read(ctx: Ctx, ref: Ref, opts: ReadOptions): R | undefined;
   /** the part of a state that makes two states the same: no timestamps, no derived fields */
   content(record: R): unknown;
-  /** writes `record` as this instance's state of `id`; null deletes it */
-  apply(ctx: Ctx, id: string, record: R | null): void;
-  /** the record this one cannot exist without (an attachment's entry, an entry's series) */
-  parentOf?(id: string, record: R | undefined): { kind: SyncKind; id: string } | undefined;
+  /** writes `record` as this instance's state of the record; null deletes it */
+  apply(ctx: Ctx, ref: Ref, record: R | null): void;
+  /** the record this one cannot exist without (an attachment's entry, an entry's series), by its id */
+  parentOf?(ref: Ref, record: R | undefined): { kind: SyncKind; id: string } | undefined;
+  /** an entry's child (attachment, meta): its entry, which the change log keeps beside the change */
+  entryOf?(ref: Ref): string;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The ref of a record named by one uuid (entries, workflows, series, their entries, signers) is the uuid itself. */
+export const uuidRef = (id: string): string | undefined => (UUID.test(id) ? id : undefined);

@@ -7,33 +7,39 @@ import type { RecordKind } from './kind.ts';
 
 type MetaRecord = SyncRecordOf['meta'];
 
+/** A meta record is one entry's, from one source, under one key. */
+export interface MetaRef {
+  entryId: string;
+  src: string;
+  key: string;
+}
+
 const KEY = '[A-Za-z0-9][A-Za-z0-9._-]{0,63}';
 const ID = new RegExp(`^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}):(${KEY}):(${KEY})$`);
 
-/** A meta record is named as the API shows it: `entry-id:src:key`. */
-export function splitMetaId(id: string): { entryId: string; src: string; key: string } | undefined {
-  const m = ID.exec(id);
-  return m ? { entryId: m[1], src: m[2], key: m[3] } : undefined;
-}
-
-export const metaKind: RecordKind<MetaRecord> = {
+export const metaKind: RecordKind<MetaRecord, MetaRef> = {
   kind: 'meta',
   schema: metaRecord,
-  validId: (id) => ID.test(id),
-  parentOf: (id) => ({ kind: 'entry', id: splitMetaId(id)!.entryId }),
-  read(ctx, id) {
-    const row = findRow(ctx, id);
+  // Sync names it as the API shows it: `entry-id:src:key`.
+  refOf(id) {
+    const m = ID.exec(id);
+    return m ? { entryId: m[1], src: m[2], key: m[3] } : undefined;
+  },
+  parentOf: (ref) => ({ kind: 'entry', id: ref.entryId }),
+  entryOf: (ref) => ref.entryId,
+  read(ctx, ref) {
+    const row = findRow(ctx, ref);
     return row ? metaRecordOf(row) : undefined;
   },
   content: (r) => ({ ref: r.ref, value: r.value, shared: r.shared, link_scope: r.link_scope, link_url: r.link_url }),
-  apply(ctx, id, record) {
-    const { entryId, src, key } = splitMetaId(id)!;
+  apply(ctx, ref, record) {
+    const { entryId, src, key } = ref;
     if (record === null) {
-      if (findRow(ctx, id)) deleteMeta(ctx, entryId, key, src);
+      if (findRow(ctx, ref)) deleteMeta(ctx, entryId, key, src);
       return;
     }
     if (record.entry_id !== entryId || record.src !== src || record.key !== key) {
-      throw validationError('record entry_id, src and key must match the id in the path', { '$.record.key': `must be ${id}` });
+      throw validationError('record entry_id, src and key must match the id in the path', { '$.record.key': `must be ${entryId}:${src}:${key}` });
     }
     putMeta(ctx, entryId, key, {
       src,
@@ -46,18 +52,16 @@ export const metaKind: RecordKind<MetaRecord> = {
   },
 };
 
-function findRow(ctx: Ctx, id: string): MetaRow | undefined {
-  const parts = splitMetaId(id);
-  if (!parts) return undefined;
+function findRow(ctx: Ctx, ref: MetaRef): MetaRow | undefined {
   const { store } = ctx.service;
   return store.first(
     store.q
       .selectFrom('entry_meta')
       .selectAll()
       .where('company_id', '=', ctx.caller.companyId)
-      .where('entry_id', '=', parts.entryId)
-      .where('key', '=', parts.key)
-      .where('src', '=', parts.src),
+      .where('entry_id', '=', ref.entryId)
+      .where('key', '=', ref.key)
+      .where('src', '=', ref.src),
   );
 }
 

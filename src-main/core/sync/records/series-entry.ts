@@ -4,16 +4,15 @@ import { seriesEntryRecord, type SyncRecordOf } from '../../api/contract/sync.ts
 import { canonicalJson } from '../../gobl/index.ts';
 import { chainHashOf, sha256Hex, sortedMeta } from '../../sequence/chain.ts';
 import { entryCode } from '../../sequence/code.ts';
+import { appendCopyEntry } from '../../sequence/copies.ts';
 import type { SeriesEntryRow } from '../../sequence/rows.ts';
-import { recordChange } from '../change-log.ts';
-import type { RecordKind } from './kind.ts';
+import { uuidRef, type RecordKind } from './kind.ts';
 import { SeriesForked } from '../forks.ts';
 import { verifyIssuerJws } from '../peer-keys.ts';
 import { checkSeriesEntrySigned } from './series-signature.ts';
 
 type SeriesEntryRecord = SyncRecordOf['series_entry'];
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * A copy appends an issued entry only where the issuer put it: the next index,
@@ -22,10 +21,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * (409, tried again later); one that would fork or renumber the chain is refused.
  * Entries never change once issued.
  */
-export const seriesEntryKind: RecordKind<SeriesEntryRecord> = {
+export const seriesEntryKind: RecordKind<SeriesEntryRecord, string> = {
   kind: 'series_entry',
   schema: seriesEntryRecord,
-  validId: (id) => UUID.test(id),
+  refOf: uuidRef,
   parentOf: (_id, record) => (record ? { kind: 'series', id: record.series_id } : undefined),
   read(ctx, id) {
     const { store } = ctx.service;
@@ -72,27 +71,21 @@ export const seriesEntryKind: RecordKind<SeriesEntryRecord> = {
     checkSeriesEntrySigned(ctx.service, companyId, series.issuer, record, previousHash);
 
     const meta = sortedMeta(record.meta);
-    store.run(
-      store.q.insertInto('series_entries').values({
-        id,
-        company_id: companyId,
-        series_id: series.id,
-        idx: record.index,
-        code: record.code,
-        meta: JSON.stringify(meta),
-        previous_id: record.previous_id ?? null,
-        sigs: JSON.stringify(record.sigs),
-        // as the issuer computes it, so a replay of the issuing request reads the same everywhere
-        request_hash: sha256Hex(canonicalJson({ meta, sig: record.sigs[1] })),
-        // stored exactly as signed: the chain check compares it with the payload
-        created_at: record.created_at,
-        updated_at: record.created_at,
-      }),
-    );
-    store.run(
-      store.q.updateTable('series').set({ last_index: record.index, last_entry_id: id }).where('company_id', '=', companyId).where('id', '=', series.id),
-    );
-    recordChange(store, { company_id: companyId, kind: 'series_entry', record_id: id });
+    appendCopyEntry(ctx, series, {
+      id,
+      company_id: companyId,
+      series_id: series.id,
+      idx: record.index,
+      code: record.code,
+      meta: JSON.stringify(meta),
+      previous_id: record.previous_id ?? null,
+      sigs: JSON.stringify(record.sigs),
+      // as the issuer computes it, so a replay of the issuing request reads the same everywhere
+      request_hash: sha256Hex(canonicalJson({ meta, sig: record.sigs[1] })),
+      // stored exactly as signed: the chain check compares it with the payload
+      created_at: record.created_at,
+      updated_at: record.created_at,
+    });
   },
 };
 

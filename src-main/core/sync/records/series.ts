@@ -1,14 +1,13 @@
 import { ApiError, validationError } from '../../api/errors.ts';
 import { seriesRecord, type SyncRecordOf } from '../../api/contract/sync.ts';
 import { nowIso } from '../../clock.ts';
+import { saveSeriesCopy } from '../../sequence/copies.ts';
 import type { SeriesRow } from '../../sequence/rows.ts';
-import { recordChange } from '../change-log.ts';
-import type { RecordKind } from './kind.ts';
+import { uuidRef, type RecordKind } from './kind.ts';
 import { checkSeriesSigned } from './series-signature.ts';
 
 type SeriesRecord = SyncRecordOf['series'];
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const NUMBERING = ['code', 'prefix', 'padding', 'suffix', 'start'] as const;
 
 /**
@@ -16,10 +15,10 @@ const NUMBERING = ['code', 'prefix', 'padding', 'suffix', 'start'] as const;
  * changes one. Elsewhere the series is a read-only copy that takes the issuer's
  * state as signed; the copy's head moves only as entries arrive, never here.
  */
-export const seriesKind: RecordKind<SeriesRecord> = {
+export const seriesKind: RecordKind<SeriesRecord, string> = {
   kind: 'series',
   schema: seriesRecord,
-  validId: (id) => UUID.test(id),
+  refOf: uuidRef,
   read(ctx, id) {
     const { store } = ctx.service;
     const row = store.first(store.q.selectFrom('series').selectAll().where('company_id', '=', ctx.caller.companyId).where('id', '=', id));
@@ -46,7 +45,7 @@ export const seriesKind: RecordKind<SeriesRecord> = {
     if (row && row.last_entry_id !== null && NUMBERING.some((k) => row[k] !== record[k])) {
       throw new ApiError('forbidden', `series ${id} has entries; its numbering never changes`);
     }
-    const values = {
+    saveSeriesCopy(ctx, id, record.issuer, new Date(record.created_at).toISOString(), {
       name: record.name,
       description: record.description,
       code: record.code,
@@ -56,17 +55,7 @@ export const seriesKind: RecordKind<SeriesRecord> = {
       start: record.start,
       sigs: JSON.stringify(record.sigs),
       updated_at: nowIso(),
-    };
-    if (row) store.run(store.q.updateTable('series').set(values).where('company_id', '=', companyId).where('id', '=', id));
-    else {
-      store.run(
-        store.q.insertInto('series').values({
-          id, company_id: companyId, issuer: record.issuer, last_index: 0, last_entry_id: null,
-          request_hash: '', created_at: new Date(record.created_at).toISOString(), ...values,
-        }),
-      );
-    }
-    recordChange(store, { company_id: companyId, kind: 'series', record_id: id });
+    });
   },
 };
 

@@ -1,11 +1,10 @@
 import { validationError } from '../../api/errors.ts';
 import { trustedJwksRecord, type SyncRecordOf } from '../../api/contract/sync.ts';
 import { findTrustedJwks, removeTrustedJwks, saveTrustedJwks, trustedJwksView } from '../../silo/trusted-jwks.ts';
-import type { RecordKind } from './kind.ts';
+import { uuidRef, type RecordKind } from './kind.ts';
 
 type TrustedJwksRecord = SyncRecordOf['trusted_jwks'];
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * A signer the company trusts, so a document it signed verifies on every instance
@@ -15,10 +14,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * and the feed serves them to every peer of the company: a laptop syncing with a
  * user token needs them to check the signed documents it pulls.
  */
-export const trustedJwksKind: RecordKind<TrustedJwksRecord> = {
+export const trustedJwksKind: RecordKind<TrustedJwksRecord, string> = {
   kind: 'trusted_jwks',
   schema: trustedJwksRecord,
-  validId: (id) => UUID.test(id),
+  refOf: uuidRef,
   read(ctx, id) {
     const row = findTrustedJwks(ctx.service.store, ctx.caller.companyId, id);
     if (!row) return undefined;

@@ -3,21 +3,20 @@ import type { Ctx } from '../../api/handler.ts';
 import { workflowRecord, type SyncRecordOf } from '../../api/contract/sync.ts';
 import type { Step, WorkflowDefinition } from '../../transform/definition.ts';
 import { loadDefinition, patchWorkflow, putWorkflow, SECRET_MASK } from '../../transform/workflows.ts';
-import type { RecordKind } from './kind.ts';
+import { uuidRef, type RecordKind } from './kind.ts';
 
 type WorkflowRecord = SyncRecordOf['workflow'];
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * A workflow travels as its current definition; applying a different one makes a
  * new local version (jobs keep pointing at the version they ran, and every older
  * version, including one that lost a conflict, stays in the history).
  */
-export const workflowKind: RecordKind<WorkflowRecord> = {
+export const workflowKind: RecordKind<WorkflowRecord, string> = {
   kind: 'workflow',
   schema: workflowRecord,
-  validId: (id) => UUID.test(id),
+  refOf: uuidRef,
   read(ctx, id, opts) {
     let loaded: ReturnType<typeof loadDefinition>;
     try {

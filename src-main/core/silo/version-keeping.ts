@@ -1,0 +1,122 @@
+import type { Store } from '../db/store.ts';
+import { currentAction, currentActor } from './audit-actor.ts';
+import { appendAudit } from './audit-log.ts';
+
+/** What a version row holds (entry_versions); `data` only once a later version replaced its document. */
+export interface VersionRow {
+  entry_id: string;
+  version: number;
+  company_id: string;
+  action: string;
+  changed: string;
+  state: string;
+  folder: string;
+  tags: string;
+  key: string | null;
+  digest: string;
+  signed: number;
+  invalid: number;
+  trashed: number;
+  reverted_from: number | null;
+  via: string;
+  actor_id: string;
+  actor_name: string;
+  at: string;
+}
+
+/** The entry's state as history compares it. */
+interface EntryState {
+  id: string;
+  company_id: string;
+  version: number;
+  state: string;
+  folder: string;
+  tags: string;
+  key: string | null;
+  digest_val: string;
+  signed: number;
+  invalid: number;
+  trashed_at: string | null;
+  snippet: string;
+  updated_at: string;
+}
+
+// Every look-up names the company first: an entry id is only unique within its company (issue 12).
+const ENTRY_STATE = `SELECT id, company_id, version, state, folder, tags, key, digest_val, signed, invalid, trashed_at, snippet, updated_at
+  FROM entries WHERE company_id = ? AND id = ?`;
+export const VERSION_COLUMNS = `entry_id, version, company_id, action, changed, state, folder, tags, key, digest, signed, invalid, trashed,
+  reverted_from, via, actor_id, actor_name, at`;
+const LAST_VERSION = `SELECT ${VERSION_COLUMNS} FROM entry_versions WHERE company_id = ? AND entry_id = ? ORDER BY version DESC LIMIT 1`;
+const INSERT_VERSION = `INSERT INTO entry_versions (${VERSION_COLUMNS}, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`;
+const LAST_TITLE = `SELECT json_extract(detail, '$.title') AS title FROM audit_log
+  WHERE company_id = ? AND target_id = ? AND json_extract(detail, '$.title') IS NOT NULL ORDER BY seq DESC LIMIT 1`;
+
+/** What a change touched, in the order a person reads it. */
+function changesBetween(last: VersionRow, now: EntryState): string[] {
+  const changed: string[] = [];
+  if (last.digest !== now.digest_val) changed.push('document');
+  if (last.state !== now.state) changed.push('state');
+  if (last.folder !== now.folder) changed.push('folder');
+  if (last.tags !== now.tags) changed.push('tags');
+  if ((last.key ?? null) !== (now.key ?? null)) changed.push('key');
+  if ((last.trashed === 1) !== (now.trashed_at !== null)) changed.push('trash');
+  return changed;
+}
+
+function actionOf(hint: string | undefined, last: VersionRow | undefined, now: EntryState): { action: string; revertedFrom: number | null } {
+  if (hint?.startsWith('reverted:')) return { action: 'reverted', revertedFrom: Number(hint.slice('reverted:'.length)) };
+  if (!last) return { action: 'created', revertedFrom: null };
+  const wasTrashed = last.trashed === 1;
+  const isTrashed = now.trashed_at !== null;
+  if (!wasTrashed && isTrashed) return { action: 'trashed', revertedFrom: null };
+  if (wasTrashed && !isTrashed) return { action: 'restored', revertedFrom: null };
+  return { action: 'changed', revertedFrom: null };
+}
+
+const titleOf = (snippet: string): string => {
+  try {
+    return String((JSON.parse(snippet) as Record<string, unknown>).title ?? '').slice(0, 200);
+  } catch {
+    return '';
+  }
+};
+
+/**
+ * Keeps the version an entry's write just made, with who made it and what changed,
+ * and puts it in the audit log: called for every entry change (record-keeping.ts), in
+ * the write's own transaction, whichever path wrote it (a POST, an import, a PATCH,
+ * a workflow step, sync). The document the write replaced was already kept by the
+ * `entries_keep_superseded` trigger, in the same statement. A write that changed
+ * nothing history tracks (a replay) keeps nothing.
+ */
+export function keepEntryVersion(store: Store, entryId: string, companyId: string, origin: string | null, deleted: boolean): void {
+  const hint = currentAction(store);
+  if (deleted) {
+    const actor = currentActor(store, { origin });
+    // The entry is gone: what it was called is in the log's last word about it.
+    const last = store.statement(LAST_TITLE).get(companyId, entryId) as { title: string | null } | undefined;
+    const detail = last?.title ? { title: last.title } : {};
+    appendAudit(store, actor, { company_id: companyId, action: `entry.${hint === 'purged' ? 'purged' : 'deleted'}`, target_kind: 'entry', target_id: entryId, detail });
+    return;
+  }
+  const now = store.statement(ENTRY_STATE).get(companyId, entryId) as EntryState | undefined;
+  if (!now) return;
+  const last = store.statement(LAST_VERSION).get(companyId, entryId) as VersionRow | undefined;
+  const changed = last ? changesBetween(last, now) : ['document', 'state', 'folder', 'tags'];
+  if (last && changed.length === 0) return;
+  const { action, revertedFrom } = actionOf(hint, last, now);
+  const actor = currentActor(store, { origin, companyId, entryId });
+  // A version number is the entry's `version` (what If-Match names); one that did not move still gets a row of its own.
+  const version = last && now.version <= last.version ? last.version + 1 : now.version;
+  store.statement(INSERT_VERSION).run(
+    entryId, version, now.company_id, action, JSON.stringify(changed), now.state, now.folder, now.tags, now.key, now.digest_val,
+    now.signed, now.invalid, now.trashed_at !== null ? 1 : 0, revertedFrom, actor.via, actor.id, actor.name, now.updated_at,
+  );
+  appendAudit(store, actor, {
+    company_id: now.company_id,
+    action: `entry.${action}`,
+    target_kind: 'entry',
+    target_id: entryId,
+    detail: { version: String(version), changed, title: titleOf(now.snippet), ...(revertedFrom !== null ? { reverted_from: String(revertedFrom) } : {}) },
+  });
+}
