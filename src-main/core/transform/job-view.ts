@@ -1,11 +1,18 @@
 import type { Selectable } from 'kysely';
-import type { IntentsTable, JobsTable } from '../db/tables.ts';
+import type { AttachmentsTable, IntentsTable, JobsTable } from '../db/tables.ts';
 import type { Store } from '../db/store.ts';
 import { parseFaults } from '../gobl/fault.ts';
 import { attachmentUrl } from '../silo/entry-view.ts';
 
 export type JobRow = Selectable<JobsTable>;
 export type IntentRow = Selectable<IntentsTable>;
+
+// Every job answered runs these, prepared once each (store.statement).
+const SQL = {
+  intents: 'SELECT * FROM intents WHERE company_id = ? AND job_id = ? ORDER BY seq',
+  attachments: 'SELECT * FROM attachments WHERE company_id = ? AND entry_id = ? ORDER BY created_at',
+  data: 'SELECT data FROM entries WHERE company_id = ? AND id = ?',
+};
 
 export interface IntentEvent {
   at: string;
@@ -22,22 +29,11 @@ export interface IntentEvent {
 export function jobView(store: Store, row: JobRow, withEnvelope = true) {
   // Job and entry ids are unique only within a company: every look-up names the job's.
   const company = row.company_id;
-  const intents = store.all(
-    store.q.selectFrom('intents').selectAll().where('company_id', '=', company).where('job_id', '=', row.id).orderBy('seq'),
-  );
-  const attachments = store.all(
-    store.q
-      .selectFrom('attachments')
-      .selectAll()
-      .where('company_id', '=', company)
-      .where('entry_id', '=', row.silo_entry_id)
-      .orderBy('created_at'),
-  );
+  const intents = store.statement(SQL.intents).all(company, row.id) as IntentRow[];
+  const attachments = store.statement(SQL.attachments).all(company, row.silo_entry_id) as Array<Selectable<AttachmentsTable>>;
   let envelope: Record<string, unknown> | undefined;
   if (withEnvelope) {
-    const text =
-      row.envelope ??
-      store.first(store.q.selectFrom('entries').select('data').where('company_id', '=', company).where('id', '=', row.silo_entry_id))?.data;
+    const text = row.envelope ?? (store.statement(SQL.data).get(company, row.silo_entry_id) as { data: string } | undefined)?.data;
     envelope = text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
   }
   return {

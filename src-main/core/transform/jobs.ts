@@ -7,6 +7,7 @@ import type { Ctx } from '../api/handler.ts';
 import { createdAtPage } from '../api/keyset-page.ts';
 import type { transformOperations } from '../api/contract/transform.ts';
 import { nowIso } from '../clock.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 import { createEntry, requireEntryRow } from '../silo/entries.ts';
 import { jobView, type JobRow, type JobView } from './job-view.ts';
 import { checkHostedLimit } from './list-limit.ts';
@@ -14,9 +15,20 @@ import { requireEnabledWorkflow } from './workflows.ts';
 
 type JobBody = z.output<(typeof transformOperations)['putJob']['body']>;
 
+// Statements every job's request runs, prepared once each (store.statement).
+const SQL = {
+  job: 'SELECT * FROM jobs WHERE company_id = ? AND id = ?',
+  hash: 'SELECT request_hash FROM jobs WHERE company_id = ? AND id = ?',
+  keyHolder: 'SELECT id, request_hash FROM jobs WHERE company_id = ? AND key = ?',
+  insertJob: `INSERT INTO jobs (id, company_id, workflow_id, workflow_version, silo_entry_id, key, status, tags, args, faults, request_hash,
+              current_intent_id, run_at, envelope, created_at, updated_at, completed_at)
+              VALUES (?, ?, ?, ?, ?, ?, 'QUEUED', ?, ?, '[]', ?, ?, ?, NULL, ?, ?, NULL)`,
+  insertIntent: `INSERT INTO intents (id, company_id, job_id, seq, step_id, name, provider, completed, events, created_at, updated_at)
+                 VALUES (?, ?, ?, 1, ?, ?, ?, 0, '[]', ?, ?)`,
+};
+
 function requireJob(ctx: Ctx, id: string): JobRow {
-  const { store } = ctx.service;
-  const row = store.first(store.q.selectFrom('jobs').selectAll().where('company_id', '=', ctx.caller.companyId).where('id', '=', id));
+  const row = ctx.service.store.statement(SQL.job).get(ctx.caller.companyId, id) as JobRow | undefined;
   if (!row) throw notFound(`job ${id}`);
   return row;
 }
@@ -50,17 +62,13 @@ export async function createJob(ctx: Ctx, id: string | undefined, body: JobBody,
   let jobId = id ?? uuidv1();
 
   const replay = (): boolean => {
-    const existing = store.first(
-      store.q.selectFrom('jobs').select('request_hash').where('company_id', '=', companyId).where('id', '=', jobId),
-    );
+    const existing = store.statement(SQL.hash).get(companyId, jobId) as { request_hash: string } | undefined;
     if (existing) {
       if (existing.request_hash === requestHash) return true;
       throw conflict(`job ${jobId} already exists with a different body`);
     }
     if (body.key === undefined) return false;
-    const holder = store.first(
-      store.q.selectFrom('jobs').select(['id', 'request_hash']).where('company_id', '=', companyId).where('key', '=', body.key),
-    );
+    const holder = store.statement(SQL.keyHolder).get(companyId, body.key) as { id: string; request_hash: string } | undefined;
     if (!holder) return false;
     // A PUT names its job: the key held by another id is not the same request.
     if (holder.request_hash !== requestHash || (id !== undefined && holder.id !== id)) {
@@ -80,34 +88,12 @@ export async function createJob(ctx: Ctx, id: string | undefined, body: JobBody,
         : createEntry(ctx, undefined, { data: body.data! }).id;
       const at = nowIso();
       const intentId = uuidv7();
-      store.run(
-        store.q.insertInto('jobs').values({
-          id: jobId,
-          company_id: companyId,
-          workflow_id: body.workflow_id,
-          workflow_version: workflow.version,
-          silo_entry_id: entryId,
-          key: body.key ?? null,
-          status: 'QUEUED',
-          tags: JSON.stringify(body.tags ?? []),
-          args: JSON.stringify(body.args ?? {}),
-          faults: '[]',
-          request_hash: requestHash,
-          current_intent_id: intentId,
-          run_at: Date.now(),
-          envelope: null,
-          created_at: at,
-          updated_at: at,
-          completed_at: null,
-        }),
+      store.statement(SQL.insertJob).run(
+        jobId, companyId, body.workflow_id, workflow.version, entryId, body.key ?? null, JSON.stringify(body.tags ?? []),
+        JSON.stringify(body.args ?? {}), requestHash, intentId, Date.now(), at, at,
       );
-      store.run(
-        store.q.insertInto('intents').values({
-          id: intentId, company_id: companyId, job_id: jobId, seq: 1, step_id: first.id, name: first.name, provider: first.provider,
-          completed: 0, events: '[]', created_at: at, updated_at: at,
-        }),
-      );
-    });
+      store.statement(SQL.insertIntent).run(intentId, companyId, jobId, first.id, first.name, first.provider, at, at);
+    }, { origin: LOCAL });
     ctx.service.jobs.notify();
   }
   return getJob(ctx, jobId, wait);

@@ -51,6 +51,13 @@ export interface StepContext {
   updateEntry(changes: { envelope?: Envelope; state?: string; folder?: string; tags?: string[] }): void;
   /** stores bytes and attaches them to the entry (call only inside `apply`); same id + bytes is a no-op */
   attach(file: NewAttachment): { id: string; hash: string; size: number };
+  /**
+   * `envelope` signed with this instance's key as GOBL signs (compact ES256 JWS over {uuid, dig, iat}).
+   * Sealing the envelope entry() handed out, unsigned and found clean by GOBL, lets updateEntry store
+   * it as PATCH with `sign` stores its own signature: taken as made, with no faults. Optional so a
+   * context made by hand may leave it out (a step then signs with signEnvelope).
+   */
+  seal?(envelope: Envelope): Envelope;
 }
 
 export interface Provider<C = unknown> {
@@ -63,6 +70,13 @@ export interface Provider<C = unknown> {
   secretFields?: string[];
   /** how long one attempt may run before it is routed as TIMEOUT (default 30 s) */
   timeoutMs?: number;
+  /**
+   * `run` answers at once, reads only the database, never changes what entry() hands it in
+   * place, and writes only in `apply`: the engine may then run the step inside the same
+   * transaction as the job's steps before it (runner.ts). A step that reaches anything
+   * outside the database (a file, the network) or answers later must leave this unset.
+   */
+  inline?: boolean;
   run(ctx: StepContext, config: C): StepResult | Promise<StepResult>;
 }
 

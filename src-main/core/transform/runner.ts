@@ -1,13 +1,14 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 import type { Service } from '../service.ts';
 import type { Step, WorkflowDefinition } from './definition.ts';
 import { resolveProvider } from './hosted-providers.ts';
 import type { IntentEvent, IntentRow, JobRow } from './job-view.ts';
 import type { StepResult } from './provider.ts';
-import { findStep, route, type RouteDecision } from './routing.ts';
-import { makeStepContext } from './step-context.ts';
+import { findStep, route } from './routing.ts';
+import { EntryReads, makeStepContext } from './step-context.ts';
 import { loadDefinition } from './workflows.ts';
 
 export interface RunnerOptions {
@@ -20,6 +21,11 @@ export interface RunnerOptions {
   /** steps one job may run before it is stopped as a loop */
   stepCap: number;
   defaultTimeoutMs: number;
+  /**
+   * How long one round of steps may hold the event loop (and the write lock) before it
+   * commits and lets requests in; a round that ran past it goes on at the next turn.
+   */
+  roundMs: number;
 }
 
 export const DEFAULT_RUNNER_OPTIONS: RunnerOptions = {
@@ -28,7 +34,20 @@ export const DEFAULT_RUNNER_OPTIONS: RunnerOptions = {
   maxAttempts: 5,
   stepCap: 100,
   defaultTimeoutMs: 30_000,
+  roundMs: 10,
 };
+
+/** Due jobs read at a time. */
+const PAGE = 32;
+
+/** Jobs one round takes on at most; the rest wait for the next turn of the loop. */
+const ROUND_JOBS = 64;
+
+/**
+ * Due jobs one turn looks at, at most. Past them (a long queue of steps waiting for a free
+ * slot to run alone), jobs wait for a later turn: a step that ends starts one.
+ */
+const LOOKED_AT = 256;
 
 /** A fault on a job or entry; a step's own faults carry JSON paths, the job's own (cancelled…) none. */
 type Fault = { code: string; message: string; provider: string; paths: string[]; stated?: string; calculated?: string };
@@ -43,12 +62,68 @@ const failure = (err: unknown): Outcome => ({
 
 type Outcome = { status: 'OK' | 'KO' | 'SKIP' | 'ERR' | 'TIMEOUT' | 'CANCEL'; code?: string; message?: string; faults?: Fault[] };
 
+/** The engine's transactions: its writes are this instance's own, whoever queued the job. */
+const OWN = { origin: LOCAL };
+
+const CANCELLED: Fault = { code: 'cancelled', message: 'the job was cancelled', provider: 'transform', paths: [] };
+
+// The runner's statements, prepared once each (store.statement): its loop runs them for every step.
+const SQL = {
+  job: 'SELECT * FROM jobs WHERE seq = ?',
+  finished: 'SELECT completed_at FROM jobs WHERE seq = ?',
+  // Due jobs in order, a page after (run_at, seq): the jobs_runnable index, walked.
+  due: `SELECT seq, run_at FROM jobs WHERE completed_at IS NULL AND run_at <= ? AND (run_at, seq) > (?, ?)
+        ORDER BY run_at, seq LIMIT ${PAGE}`,
+  later: 'SELECT min(run_at) AS at FROM jobs WHERE completed_at IS NULL AND run_at > ?',
+  intent: 'SELECT * FROM intents WHERE company_id = ? AND id = ?',
+  events: 'UPDATE intents SET events = ?, completed = ?, updated_at = ? WHERE company_id = ? AND id = ?',
+  newIntent: `INSERT INTO intents (id, company_id, job_id, seq, step_id, name, provider, completed, events, created_at, updated_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?, 0, '[]', ?, ?)`,
+  save: `UPDATE jobs SET status = ?, current_intent_id = ?, in_rescue = ?, attempt = ?, steps_run = ?, run_at = ?, faults = ?,
+         updated_at = ? WHERE seq = ?`,
+  // The document as the job left it is kept with the job: the entry may change after.
+  end: `UPDATE jobs SET status = ?, current_intent_id = NULL, in_rescue = ?, attempt = ?, steps_run = ?, run_at = ?, faults = ?, completed_at = ?,
+        updated_at = ?, envelope = (SELECT data FROM entries WHERE company_id = ? AND id = ?) WHERE seq = ?`,
+  stepFaults: 'SELECT seq, step_faults FROM entries WHERE company_id = ? AND id = ?',
+  setStepFaults: 'UPDATE entries SET step_faults = ? WHERE seq = ?',
+};
+
+/** A job as the engine works on it: its row as it will be written back, its faults so far, and what its steps share. */
+interface Working {
+  row: JobRow;
+  faults: Fault[];
+  ctx: Ctx;
+  def: WorkflowDefinition;
+  job: { id: string; key: string | null; args: Record<string, unknown>; tags: string[]; silo_entry_id: string; workflow_id: string };
+  /** the entry's parsed envelope, shared by the steps run back to back */
+  reads: EntryReads;
+}
+
+/** What a round leaves to do once it has committed. */
+interface Round {
+  ended: number[];
+  /** jobs whose step waits on something outside the database: they run on their own (#runAlone) */
+  launch: number[];
+  /** inline steps that answered with a promise after all */
+  pending: Array<{ seq: number; step: Step; inRescue: boolean; outcome: Promise<StepOutcome> }>;
+  /** the round stopped with work left (its time limit, or as many jobs as a round takes) */
+  more: boolean;
+}
+
 /**
- * The job engine: a queue that lives in SQLite (the jobs table) and a loop that
- * runs one step of a due job at a time per slot. Each step's effects, its outcome
- * event and the routing to the next step are written in one transaction, so a
- * crash at any moment either keeps a finished step or redoes an unfinished one;
- * on start every unfinished job simply becomes due again.
+ * The job engine: a queue that lives in SQLite (the jobs table) and a loop that runs the
+ * steps of due jobs. Each step's effects, its events and the routing to the next step are
+ * written in the transaction that records its outcome, so a crash at any moment either
+ * keeps a finished step or redoes an unfinished one; on start every unfinished job simply
+ * becomes due again.
+ *
+ * Steps that answer at once from the database (`inline` providers: state, validate, close…)
+ * run in rounds: every due job's such steps back to back, in one transaction, up to
+ * `roundMs`, and the round commits before any of its jobs is answered as ended. A step's
+ * outcome and its effects are still written together, and nothing outside the database
+ * sees them before the commit; a crash redoes the whole round, as nothing of it was kept.
+ * A step that reaches outside the database (a webhook, a file, a PDF renderer) runs alone
+ * after the round has committed, as `concurrency` allows, its RUN written first.
  *
  * A job is named here by its `seq`: the client's id is unique only within its
  * company, and two companies may run jobs under the same id at once.
@@ -82,7 +157,7 @@ export class JobRunner {
     await new Promise<void>((resolve) => this.#idle.push(resolve));
   }
 
-  /** Something changed (a job was queued, cancelled): look for due work soon. */
+  /** Something changed (a job was queued, cancelled, a step ended): run due work at the next turn of the loop. */
   notify(): void {
     if (this.#scheduled || !this.#running) return;
     this.#scheduled = true;
@@ -116,18 +191,24 @@ export class JobRunner {
   /** Ends a job (by its seq) that is not running right now; a running one ends after its step. */
   cancelIdle(jobSeq: number): void {
     if (this.#inFlight.has(jobSeq)) return;
-    const job = this.#job(jobSeq);
-    if (job && !job.completed_at) this.#cancelNow(job);
+    const row = this.#job(jobSeq);
+    if (!row || row.completed_at) return;
+    this.#service.store.tx(() => this.#cancel(this.#working(row)), OWN);
+    this.#wake(jobSeq);
   }
 
   #job(seq: number): JobRow | undefined {
-    const { store } = this.#service;
-    return store.first(store.q.selectFrom('jobs').selectAll().where('seq', '=', seq));
+    return this.#service.store.statement(SQL.job).get(seq) as JobRow | undefined;
+  }
+
+  #isFinished(jobSeq: number): boolean {
+    const row = this.#service.store.statement(SQL.finished).get(jobSeq) as { completed_at: string | null } | undefined;
+    return !row || row.completed_at !== null;
   }
 
   /** Workflow versions never change once written, so each is parsed once (per company: the id is the company's). */
   #definition(ctx: Ctx, workflowId: string, version: number): WorkflowDefinition {
-    const key = JSON.stringify([ctx.caller.companyId, workflowId, version]);
+    const key = `${ctx.caller.companyId}\u0000${workflowId}\u0000${version}`;
     let def = this.#definitions.get(key);
     if (!def) {
       def = loadDefinition(ctx, workflowId, version).def;
@@ -137,98 +218,257 @@ export class JobRunner {
     return def;
   }
 
-  #isFinished(jobSeq: number): boolean {
-    const { store } = this.#service;
-    const row = store.first(store.q.selectFrom('jobs').select('completed_at').where('seq', '=', jobSeq));
-    return !row || row.completed_at !== null;
+  #working(row: JobRow): Working {
+    // Everything a step reads or writes is the job's company's: its workflow, its entry, its series.
+    const ctx: Ctx = { service: this.#service, caller: { companyId: row.company_id, kind: 'owner' } };
+    let def: WorkflowDefinition | undefined;
+    const definition = () => this.#definition(ctx, row.workflow_id, row.workflow_version);
+    return {
+      row: { ...row },
+      faults: JSON.parse(row.faults) as Fault[],
+      ctx,
+      // Read when a step is looked up: a cancel needs none.
+      get def() {
+        return (def ??= definition());
+      },
+      job: {
+        id: row.id,
+        key: row.key,
+        args: JSON.parse(row.args) as Record<string, unknown>,
+        tags: JSON.parse(row.tags) as string[],
+        silo_entry_id: row.silo_entry_id,
+        workflow_id: row.workflow_id,
+      },
+      reads: new EntryReads(),
+    };
   }
 
+  /**
+   * One round: the due jobs in order, each as far as its inline steps take it, in one
+   * transaction (each job in a savepoint of its own, so one job's failure costs the others
+   * nothing). Then, committed: ended jobs are answered, and steps that run alone start.
+   */
   #pump(): void {
     if (!this.#running) return;
     const { store } = this.#service;
     clearTimeout(this.#timer);
-    const now = Date.now();
-    while (this.#inFlight.size < this.#opts.concurrency) {
-      const candidates = store.all(
-        store.q
-          .selectFrom('jobs')
-          .select(['seq', 'id'])
-          .where('completed_at', 'is', null)
-          .where('run_at', '<=', now)
-          .orderBy('run_at')
-          .orderBy('seq')
-          .limit(this.#inFlight.size + 1),
-      );
-      const next = candidates.find((c) => !this.#inFlight.has(c.seq));
-      if (!next) break;
-      this.#inFlight.add(next.seq);
-      this.#runStep(next.seq)
-        .catch((err) => this.#service.log?.(`job ${next.id}: ${(err as Error).stack ?? err}`))
-        .finally(() => {
-          this.#inFlight.delete(next.seq);
-          if (!this.#running && this.#inFlight.size === 0) this.#idle.splice(0).forEach((r) => r());
-          this.notify();
-        });
+    this.#timer = undefined;
+    const deadline = performance.now() + this.#opts.roundMs;
+    const round: Round = { ended: [], launch: [], pending: [], more: false };
+    const work = this.#dueWork(Date.now(), round);
+    if (work.length > 0) {
+      try {
+        store.tx(() => {
+          for (const [i, job] of work.entries()) {
+            if (i > 0 && performance.now() > deadline) {
+              round.more = true;
+              return;
+            }
+            try {
+              store.tx(() => this.#advance(job.w, job.intent, deadline, round), OWN);
+            } catch (err) {
+              // Rolled back to its savepoint: the job stays due, and waits for the next round.
+              this.#service.log?.(`job ${job.w.row.id}: ${(err as Error).stack ?? err}`);
+            }
+          }
+        }, OWN);
+      } catch (err) {
+        // Nothing of the round was kept: its jobs are due as they were, and run again at the next round.
+        this.#service.log?.(`job round: ${(err as Error).stack ?? err}`);
+        return;
+      }
     }
-    const later = store.first(
-      store.q
-        .selectFrom('jobs')
-        .select((eb) => eb.fn.min('run_at').as('at'))
-        .where('completed_at', 'is', null)
-        .where('run_at', '>', now),
-    );
-    if (later?.at != null) this.#timer = setTimeout(() => this.notify(), Math.max(0, Number(later.at) - Date.now()));
+    for (const seq of round.ended) this.#wake(seq);
+    for (const p of round.pending) this.#track(p.seq, () => p.outcome.then((outcome) => this.#finish(p.seq, p.step, p.inRescue, outcome)));
+    for (const seq of round.launch) {
+      if (this.#inFlight.size >= this.#opts.concurrency) break;
+      this.#track(seq, () => this.#runAlone(seq));
+    }
+    if (round.more) {
+      this.notify();
+      return;
+    }
+    const later = store.statement(SQL.later).get(Date.now()) as { at: number | null };
+    if (later.at != null) this.#timer = setTimeout(() => this.notify(), Math.max(0, later.at - Date.now()));
   }
 
-  async #runStep(jobSeq: number): Promise<void> {
-    const { store } = this.#service;
-    const job = this.#job(jobSeq);
-    if (!job || job.completed_at || !this.#running) return;
-    // Everything the step reads or writes is the job's company's: its workflow, its entry, its series.
-    const ctx: Ctx = { service: this.#service, caller: { companyId: job.company_id, kind: 'owner' } };
-    const def = this.#definition(ctx, job.workflow_id, job.workflow_version);
+  /**
+   * The due jobs in order, but those running a step alone now: each whose next step runs in
+   * a round, read as the round will start from it; those whose next step runs alone go to
+   * `round.launch`. Read outside any transaction, so a turn that only starts steps running
+   * alone, or finds nothing due, writes nothing; nothing can change what was read before the
+   * round begins (one synchronous turn, one connection).
+   */
+  #dueWork(now: number, round: Round): Array<{ w: Working; intent: IntentRow | undefined }> {
+    const work: Array<{ w: Working; intent: IntentRow | undefined }> = [];
+    let after: [number, number] = [-1, 0];
+    let looked = 0;
+    for (;;) {
+      const page = this.#service.store.statement(SQL.due).all(now, after[0], after[1]) as Array<{ seq: number; run_at: number }>;
+      for (const { seq, run_at } of page) {
+        after = [run_at, seq];
+        if (this.#inFlight.has(seq)) continue;
+        if (++looked > LOOKED_AT) return work;
+        const row = this.#job(seq);
+        if (!row || row.completed_at) continue;
+        const w = this.#working(row);
+        const intent = row.current_intent_id ? this.#intent(row, row.current_intent_id) : undefined;
+        let alone: boolean;
+        try {
+          alone = !row.cancel_requested && this.#runsAlone(w, intent);
+        } catch (err) {
+          // Its workflow cannot be read: the job stays as it is, and is logged, not run.
+          this.#service.log?.(`job ${row.id}: ${(err as Error).stack ?? err}`);
+          continue;
+        }
+        if (alone) round.launch.push(seq);
+        else work.push({ w, intent });
+        if (work.length >= ROUND_JOBS) {
+          round.more = true;
+          return work;
+        }
+      }
+      if (page.length < PAGE) return work;
+    }
+  }
 
-    if (job.cancel_requested) {
-      this.#cancelNow(job);
-      return;
-    }
-    const intent = job.current_intent_id ? this.#intent(job, job.current_intent_id) : undefined;
-    const located = intent ? findStep(def, intent.step_id) : undefined;
-    if (!intent || !located) {
-      store.tx(() => this.#end(job, 'KO', [{ code: 'broken-job', message: 'the job points at no step', provider: 'transform', paths: [] }]));
-      this.#wake(jobSeq);
-      return;
-    }
-    if (job.steps_run >= this.#opts.stepCap) {
-      store.tx(() => {
-        this.#appendEvent(intent, { status: 'KO', code: 'too-many-steps', message: `stopped after ${job.steps_run} steps` }, true);
-        this.#end(job, 'KO', [{ code: 'too-many-steps', message: `the job ran ${job.steps_run} steps; is there a loop?`, provider: 'transform', paths: [] }]);
+  /** Whether the job's next step is one that reaches outside the database (an unknown, missing or capped one is the engine's to end). */
+  #runsAlone(w: Working, intent: IntentRow | undefined): boolean {
+    const located = intent ? findStep(w.def, intent.step_id) : undefined;
+    if (!located || w.row.steps_run >= this.#opts.stepCap) return false;
+    const provider = resolveProvider(this.#service.providers, located.step.provider);
+    return provider !== undefined && !provider.inline;
+  }
+
+  /** A step running on its own: another round may start once it has ended. */
+  #track(seq: number, work: () => Promise<void>): void {
+    this.#inFlight.add(seq);
+    work()
+      .catch((err) => this.#service.log?.(`job ${seq}: ${(err as Error).stack ?? err}`))
+      .finally(() => {
+        this.#inFlight.delete(seq);
+        if (!this.#running && this.#inFlight.size === 0) this.#idle.splice(0).forEach((r) => r());
+        this.notify();
       });
-      this.#wake(jobSeq);
+  }
+
+  /** Runs a job's inline steps back to back, inside the round's transaction, until one runs alone, it waits or it ends. */
+  #advance(w: Working, first: IntentRow | undefined, deadline: number, round: Round): void {
+    const seq = w.row.seq;
+    if (w.row.cancel_requested) {
+      this.#cancel(w);
+      round.ended.push(seq);
       return;
     }
+    let intent = first;
+    for (let ran = 0; ; ran++) {
+      const located = intent ? findStep(w.def, intent.step_id) : undefined;
+      if (!intent || !located || w.row.steps_run >= this.#opts.stepCap) {
+        this.#stop(w, intent);
+        round.ended.push(seq);
+        return;
+      }
+      // The next step runs alone, once the round has committed: the job is saved as far as it got.
+      if (ran > 0 && this.#runsAlone(w, intent)) {
+        this.#save(w);
+        round.launch.push(seq);
+        return;
+      }
+      if (ran > 0 && performance.now() > deadline) {
+        this.#save(w);
+        round.more = true;
+        return;
+      }
+      const events = this.#markRun(w, intent);
+      const outcome = this.#execute(w, located.step, w.row.attempt);
+      if (outcome instanceof Promise) {
+        // An inline step that answered later after all: its RUN is kept with the round, its outcome once it comes.
+        this.#writeEvents(intent, events, false);
+        this.#save(w);
+        round.pending.push({ seq, step: located.step, inRescue: located.inRescue, outcome });
+        return;
+      }
+      const next = this.#settle(w, intent, events, located.step, located.inRescue, outcome);
+      if (next === 'ended') round.ended.push(seq);
+      if (typeof next === 'string') return;
+      intent = next;
+    }
+  }
 
-    const attempt = job.attempt + 1;
+  /** A step of a provider that reaches outside the database: run outside any transaction, its RUN committed while it waits. */
+  async #runAlone(seq: number): Promise<void> {
+    const { store } = this.#service;
+    const row = this.#job(seq);
+    if (!row || row.completed_at || !this.#running) return;
+    const w = this.#working(row);
+    if (row.cancel_requested) {
+      store.tx(() => this.#cancel(w), OWN);
+      this.#wake(seq);
+      return;
+    }
+    const intent = row.current_intent_id ? this.#intent(row, row.current_intent_id) : undefined;
+    const located = intent ? findStep(w.def, intent.step_id) : undefined;
+    if (!intent || !located || row.steps_run >= this.#opts.stepCap) {
+      store.tx(() => this.#stop(w, intent), OWN);
+      this.#wake(seq);
+      return;
+    }
     const startedAt = nowIso();
-    const markRun = () => {
-      this.#appendEvent(intent, { status: 'RUN' }, false, startedAt);
-      store.run(
-        store.q
-          .updateTable('jobs')
-          .set({ status: 'RUN', attempt, steps_run: job.attempt === 0 ? job.steps_run + 1 : job.steps_run, updated_at: startedAt })
-          .where('seq', '=', jobSeq),
-      );
-    };
-
-    const pending = this.#execute(ctx, job, located.step, attempt);
+    const pending = this.#execute(w, located.step, w.row.attempt + 1);
     if (pending instanceof Promise) {
       // A step that waits (on the network, on rendering): show it running meanwhile.
-      store.tx(markRun);
-      this.#record(ctx, jobSeq, def, located.step, located.inRescue, await pending);
-    } else {
-      // A step that answered at once: its RUN event, effects, outcome and routing in one commit.
-      this.#record(ctx, jobSeq, def, located.step, located.inRescue, pending, markRun);
+      store.tx(() => {
+        this.#writeEvents(intent, this.#markRun(w, intent, startedAt), false);
+        this.#save(w);
+      }, OWN);
+      await this.#finish(seq, located.step, located.inRescue, await pending);
+      return;
     }
+    // A step that answered at once: its RUN event, effects, outcome and routing in one commit.
+    let ended = false;
+    store.tx(() => {
+      const next = this.#settle(w, intent, this.#markRun(w, intent, startedAt), located.step, located.inRescue, pending);
+      if (typeof next !== 'string') this.#save(w);
+      ended = next === 'ended';
+    }, OWN);
+    if (ended) this.#wake(seq);
+  }
+
+  /** Records the outcome of a step that answered later, against the job as it stands now (it may have been cancelled meanwhile). */
+  async #finish(seq: number, step: Step, inRescue: boolean, outcome: StepOutcome): Promise<void> {
+    let ended = false;
+    this.#service.store.tx(() => {
+      const w = this.#working(this.#job(seq)!);
+      const intent = this.#intent(w.row, w.row.current_intent_id!);
+      const next = this.#settle(w, intent, JSON.parse(intent.events) as IntentEvent[], step, inRescue, outcome);
+      if (typeof next !== 'string') this.#save(w);
+      ended = next === 'ended';
+    }, OWN);
+    if (ended) this.#wake(seq);
+  }
+
+  /** Ends a job whose current step is missing, or that ran more steps than a job may: a loop. */
+  #stop(w: Working, intent: IntentRow | undefined): void {
+    if (!intent || !findStep(w.def, intent.step_id)) {
+      this.#end(w, 'KO', [{ code: 'broken-job', message: 'the job points at no step', provider: 'transform', paths: [] }]);
+      return;
+    }
+    const ran = w.row.steps_run;
+    const events = JSON.parse(intent.events) as IntentEvent[];
+    pushEvent(events, { status: 'KO', code: 'too-many-steps', message: `stopped after ${ran} steps` });
+    this.#writeEvents(intent, events, true);
+    this.#end(w, 'KO', [{ code: 'too-many-steps', message: `the job ran ${ran} steps; is there a loop?`, provider: 'transform', paths: [] }]);
+  }
+
+  /** The step starts: another try of it, a RUN event. Answers the intent's events with it. */
+  #markRun(w: Working, intent: IntentRow, at: string = nowIso()): IntentEvent[] {
+    const events = JSON.parse(intent.events) as IntentEvent[];
+    pushEvent(events, { status: 'RUN' }, at);
+    if (w.row.attempt === 0) w.row.steps_run += 1;
+    w.row.attempt += 1;
+    w.row.status = 'RUN';
+    w.row.updated_at = at;
+    return events;
   }
 
   /**
@@ -236,7 +476,7 @@ export class JobRunner {
    * raced against the step's timeout. An exception is an ERR (worth a retry),
    * never a crash of the engine.
    */
-  #execute(ctx: Ctx, job: JobRow, step: Step, attempt: number): StepOutcome | Promise<StepOutcome> {
+  #execute(w: Working, step: Step, attempt: number): StepOutcome | Promise<StepOutcome> {
     const provider = resolveProvider(this.#service.providers, step.provider);
     if (!provider) return { status: 'KO', code: 'unknown-provider', message: `no provider ${step.provider}` };
     const config = provider.config.safeParse(step.config);
@@ -244,20 +484,7 @@ export class JobRunner {
 
     const timeoutMs = provider.timeoutMs ?? this.#opts.defaultTimeoutMs;
     const abort = new AbortController();
-    const stepCtx = makeStepContext(
-      ctx,
-      {
-        id: job.id,
-        key: job.key,
-        args: JSON.parse(job.args),
-        tags: JSON.parse(job.tags),
-        silo_entry_id: job.silo_entry_id,
-        workflow_id: job.workflow_id,
-      },
-      { id: step.id, name: step.name },
-      attempt,
-      abort.signal,
-    );
+    const stepCtx = makeStepContext(w.ctx, w.job, { id: step.id, name: step.name }, attempt, abort.signal, w.reads);
     let answer: StepResult | Promise<StepResult>;
     try {
       answer = provider.run(stepCtx, config.data);
@@ -276,171 +503,141 @@ export class JobRunner {
     return Promise.race([answer.catch(failure), timeout]).finally(() => clearTimeout(timer));
   }
 
-  /** One transaction: the step's effects, its outcome, faults, and where the job goes next. */
-  #record(
-    ctx: Ctx,
-    jobSeq: number,
-    def: WorkflowDefinition,
+  /**
+   * A step's outcome, in the caller's transaction: its effects (`apply`), faults and
+   * events, and where the job goes next. Answers the next step's intent, `retry` (the
+   * job waits for its next try, saved) or `ended`. A job going on to a next step is
+   * saved by the caller (#save), once for all the steps it runs back to back.
+   */
+  #settle(
+    w: Working,
+    intent: IntentRow,
+    events: IntentEvent[],
     step: Step,
     inRescue: boolean,
     outcome: StepOutcome,
-    before?: () => void,
-  ): void {
+  ): IntentRow | 'retry' | 'ended' {
     const { store } = this.#service;
-    let ended = false;
-    store.tx(() => {
-      before?.();
-      const job = this.#job(jobSeq)!;
-      const intent = this.#intent(job, job.current_intent_id!);
-      let result: Outcome = outcome;
-
-      if (outcome.apply && (outcome.status === 'OK' || outcome.status === 'SKIP' || outcome.status === 'KO')) {
-        try {
-          store.tx(() => outcome.apply!());
-        } catch (err) {
-          result = { status: 'ERR', code: 'apply-failed', message: String((err as Error)?.message ?? err).slice(0, 500) };
-        }
+    let result: Outcome = outcome;
+    if (outcome.apply && (outcome.status === 'OK' || outcome.status === 'SKIP' || outcome.status === 'KO')) {
+      try {
+        store.tx(() => outcome.apply!(), OWN);
+      } catch (err) {
+        result = { status: 'ERR', code: 'apply-failed', message: String((err as Error)?.message ?? err).slice(0, 500) };
       }
-      // A fault belongs to the step that raised it, whatever checked the document underneath.
-      const faults = (result.faults ?? []).map((f) => ({ ...f, provider: step.provider }));
-      this.#setStepFaults(job, step.provider, faults);
-      const jobFaults = [...JSON.parse(job.faults), ...faults];
+    }
+    // A fault belongs to the step that raised it, whatever checked the document underneath.
+    const faults = (result.faults ?? []).map((f) => ({ ...f, provider: step.provider }));
+    this.#setStepFaults(w, step.provider, faults);
+    w.faults.push(...faults);
 
-      if (result.status === 'ERR') {
-        if (job.attempt < this.#opts.maxAttempts) {
-          this.#appendEvent(intent, result, false);
-          const delay = Math.min(60_000, this.#opts.retryBaseMs * 2 ** (job.attempt - 1));
-          store.run(
-            store.q
-              .updateTable('jobs')
-              .set({ status: 'ERR', run_at: Date.now() + delay, faults: JSON.stringify(jobFaults), updated_at: nowIso() })
-              .where('seq', '=', jobSeq),
-          );
-          return;
-        }
-        result = { status: 'KO', code: 'retries-exhausted', message: `gave up after ${job.attempt} tries: ${result.message ?? result.code}` };
+    if (result.status === 'ERR') {
+      if (w.row.attempt < this.#opts.maxAttempts) {
+        pushEvent(events, result);
+        this.#writeEvents(intent, events, false);
+        const delay = Math.min(60_000, this.#opts.retryBaseMs * 2 ** (w.row.attempt - 1));
+        w.row.status = 'ERR';
+        w.row.run_at = Date.now() + delay;
+        w.row.updated_at = nowIso();
+        this.#save(w);
+        return 'retry';
       }
-      this.#appendEvent(intent, result, true);
+      result = { status: 'KO', code: 'retries-exhausted', message: `gave up after ${w.row.attempt} tries: ${result.message ?? result.code}` };
+    }
+    pushEvent(events, result);
+    this.#writeEvents(intent, events, true);
 
-      const decision: RouteDecision =
-        job.cancel_requested === 1
-          ? { kind: 'end', status: 'KO', reason: 'cancelled' }
-          : route(def, step, inRescue, result.status as 'OK' | 'KO' | 'SKIP' | 'TIMEOUT', result.code);
-      const updatedJob = { ...job, faults: JSON.stringify(jobFaults) };
-      if (decision.kind === 'end') {
-        const extra = job.cancel_requested === 1 ? [{ code: 'cancelled', message: 'the job was cancelled', provider: 'transform', paths: [] }] : [];
-        this.#end(updatedJob, decision.status, extra);
-        ended = true;
-        return;
-      }
-      const nextIntent = this.#newIntent(job, intent.seq + 1, decision.step);
-      store.run(
-        store.q
-          .updateTable('jobs')
-          .set({
-            status: 'RUN',
-            current_intent_id: nextIntent,
-            in_rescue: decision.inRescue ? 1 : 0,
-            attempt: 0,
-            run_at: Date.now(),
-            faults: updatedJob.faults,
-            updated_at: nowIso(),
-          })
-          .where('seq', '=', jobSeq),
-      );
+    const decision =
+      w.row.cancel_requested === 1
+        ? ({ kind: 'end', status: 'KO', reason: 'cancelled' } as const)
+        : route(w.def, step, inRescue, result.status as 'OK' | 'KO' | 'SKIP' | 'TIMEOUT', result.code);
+    if (decision.kind === 'end') {
+      this.#end(w, decision.status, w.row.cancel_requested === 1 ? [CANCELLED] : []);
+      return 'ended';
+    }
+    const next = this.#newIntent(w.row, intent.seq + 1, decision.step);
+    Object.assign(w.row, {
+      status: 'RUN',
+      current_intent_id: next.id,
+      in_rescue: decision.inRescue ? 1 : 0,
+      attempt: 0,
+      run_at: Date.now(),
+      updated_at: nowIso(),
     });
-    if (ended) this.#wake(jobSeq);
+    return next;
   }
 
-  #cancelNow(job: JobRow): void {
-    const { store } = this.#service;
-    store.tx(() => {
-      const intent = job.current_intent_id ? this.#intent(job, job.current_intent_id) : undefined;
-      if (intent) this.#appendEvent(intent, { status: 'CANCEL', code: 'cancelled', message: 'cancelled by request' }, true);
-      this.#end(job, 'KO', [{ code: 'cancelled', message: 'the job was cancelled', provider: 'transform', paths: [] }]);
-    });
-    this.#wake(job.seq);
+  /** Ends a job on request: its current step's intent says so. */
+  #cancel(w: Working): void {
+    const intent = w.row.current_intent_id ? this.#intent(w.row, w.row.current_intent_id) : undefined;
+    if (intent) {
+      const events = JSON.parse(intent.events) as IntentEvent[];
+      pushEvent(events, { status: 'CANCEL', code: 'cancelled', message: 'cancelled by request' });
+      this.#writeEvents(intent, events, true);
+    }
+    this.#end(w, 'KO', [CANCELLED]);
   }
 
   #intent(job: JobRow, id: string): IntentRow {
-    const { store } = this.#service;
-    return store.first(store.q.selectFrom('intents').selectAll().where('company_id', '=', job.company_id).where('id', '=', id))!;
+    return this.#service.store.statement(SQL.intent).get(job.company_id, id) as IntentRow;
   }
 
-  #newIntent(job: JobRow, seq: number, step: Step): string {
-    const { store } = this.#service;
+  #newIntent(job: JobRow, seq: number, step: Step): IntentRow {
     const id = uuidv7();
     const at = nowIso();
-    store.run(
-      store.q.insertInto('intents').values({
-        id, company_id: job.company_id, job_id: job.id, seq, step_id: step.id, name: step.name, provider: step.provider, completed: 0, events: '[]',
-        created_at: at, updated_at: at,
-      }),
-    );
-    return id;
+    this.#service.store.statement(SQL.newIntent).run(id, job.company_id, job.id, seq, step.id, step.name, step.provider, at, at);
+    return {
+      id, company_id: job.company_id, job_id: job.id, seq, step_id: step.id, name: step.name, provider: step.provider, completed: 0, events: '[]',
+      created_at: at, updated_at: at,
+    };
   }
 
-  #appendEvent(
-    intent: IntentRow,
-    outcome: { status: string; code?: string; message?: string },
-    completed: boolean,
-    at: string = nowIso(),
-  ): void {
-    const { store } = this.#service;
-    const fresh = store.first(
-      store.q.selectFrom('intents').select('events').where('company_id', '=', intent.company_id).where('id', '=', intent.id),
-    )!;
-    const events = JSON.parse(fresh.events) as IntentEvent[];
-    events.push({
-      at,
-      index: events.length + 1,
-      status: outcome.status,
-      ...(outcome.code !== undefined ? { code: outcome.code } : {}),
-      ...(outcome.message !== undefined ? { message: outcome.message } : {}),
-    });
-    store.run(
-      store.q
-        .updateTable('intents')
-        .set({ events: JSON.stringify(events), completed: completed ? 1 : 0, updated_at: nowIso() })
-        .where('company_id', '=', intent.company_id)
-        .where('id', '=', intent.id),
-    );
+  /** The intent's events as they now stand (the list is the intent's whole story: it is rewritten, not appended to). */
+  #writeEvents(intent: IntentRow, events: IntentEvent[], completed: boolean): void {
+    const text = JSON.stringify(events);
+    this.#service.store.statement(SQL.events).run(text, completed ? 1 : 0, nowIso(), intent.company_id, intent.id);
+    intent.events = text;
+  }
+
+  /** Writes the job's row as the engine holds it (a job going on: status, next step, tries, faults). */
+  #save(w: Working): void {
+    const r = w.row;
+    this.#service.store
+      .statement(SQL.save)
+      .run(r.status, r.current_intent_id, r.in_rescue, r.attempt, r.steps_run, r.run_at, JSON.stringify(w.faults), r.updated_at, r.seq);
   }
 
   /** Faults a provider raised on the job's entry replace what the same provider raised before. */
-  #setStepFaults(job: JobRow, provider: string, faults: Fault[]): void {
+  #setStepFaults(w: Working, provider: string, faults: Fault[]): void {
     const { store } = this.#service;
-    const row = store.first(
-      store.q.selectFrom('entries').select(['seq', 'step_faults']).where('company_id', '=', job.company_id).where('id', '=', job.silo_entry_id),
-    );
+    const row = store.statement(SQL.stepFaults).get(w.row.company_id, w.row.silo_entry_id) as { seq: number; step_faults: string } | undefined;
     if (!row) return;
+    // Nothing raised now, nothing held: no write (the usual case, a clean step on a clean entry).
+    if (faults.length === 0 && row.step_faults === '[]') return;
     const kept = (JSON.parse(row.step_faults) as Fault[]).filter((f) => f.provider !== provider);
-    if (kept.length === 0 && faults.length === 0 && row.step_faults === '[]') return;
-    store.run(store.q.updateTable('entries').set({ step_faults: JSON.stringify([...kept, ...faults]) }).where('seq', '=', row.seq));
+    store.statement(SQL.setStepFaults).run(JSON.stringify([...kept, ...faults]), row.seq);
   }
 
-  #end(job: JobRow, status: 'OK' | 'KO', extraFaults: Fault[]): void {
-    const { store } = this.#service;
+  #end(w: Working, status: 'OK' | 'KO', extraFaults: Fault[]): void {
+    const r = w.row;
     const at = nowIso();
-    const entry = store.first(
-      store.q.selectFrom('entries').select('data').where('company_id', '=', job.company_id).where('id', '=', job.silo_entry_id),
-    );
-    store.run(
-      store.q
-        .updateTable('jobs')
-        .set({
-          status,
-          current_intent_id: null,
-          completed_at: at,
-          updated_at: at,
-          envelope: entry?.data ?? null,
-          faults: JSON.stringify([...JSON.parse(job.faults), ...extraFaults]),
-        })
-        .where('seq', '=', job.seq),
-    );
+    w.faults.push(...extraFaults);
+    this.#service.store
+      .statement(SQL.end)
+      .run(status, r.in_rescue, r.attempt, r.steps_run, r.run_at, JSON.stringify(w.faults), at, at, r.company_id, r.silo_entry_id, r.seq);
   }
 
   #wake(jobSeq: number): void {
     for (const done of [...(this.#waiters.get(jobSeq) ?? [])]) done();
   }
+}
+
+function pushEvent(events: IntentEvent[], outcome: { status: string; code?: string; message?: string }, at: string = nowIso()): void {
+  events.push({
+    at,
+    index: events.length + 1,
+    status: outcome.status,
+    ...(outcome.code !== undefined ? { code: outcome.code } : {}),
+    ...(outcome.message !== undefined ? { message: outcome.message } : {}),
+  });
 }

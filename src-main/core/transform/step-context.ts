@@ -1,11 +1,48 @@
 import type { Ctx } from '../api/handler.ts';
 import { parseFaults } from '../gobl/fault.ts';
+import { signEnvelope } from '../gobl/sign/index.ts';
 import { storeAttachment } from '../silo/attachments.ts';
-import { deriveDocument, toEnvelope, type Envelope } from '../silo/document.ts';
+import { deriveDocument, isSigned, toEnvelope, type DerivedDocument, type Envelope } from '../silo/document.ts';
 import { requireEntryRow } from '../silo/entries.ts';
+import type { EntryRow } from '../silo/entry-view.ts';
 import { writeEntryChange } from '../silo/patch.ts';
 import { sameSignatures, sigsCheckFor } from '../silo/signatures.ts';
 import type { StepContext } from './provider.ts';
+import { checkedBefore } from './providers/checked-document.ts';
+
+/**
+ * The entry's envelope as the steps of one job read it, parsed once while its stored text
+ * stays the same: the runner hands one of these to every step it runs back to back
+ * (runner.ts), so a job of three steps parses the document once, not at every step, and
+ * GOBL's check of it is found once (checked-document.ts). Whatever wrote the entry in
+ * between, a changed text is parsed anew.
+ */
+export class EntryReads {
+  #data: string | undefined;
+  #envelope: Envelope | undefined;
+
+  envelopeOf(row: EntryRow): Envelope {
+    if (this.#data !== row.data || !this.#envelope) {
+      this.#envelope = JSON.parse(row.data) as Envelope;
+      this.#data = row.data;
+    }
+    return this.#envelope;
+  }
+
+  /** The stored text `envelope` was parsed from, if it is the one handed out (not a copy a step made). */
+  textOf(envelope: Envelope): string | undefined {
+    return this.#envelope === envelope ? this.#data : undefined;
+  }
+
+  /** After a write that stored `envelope` as `data`: an envelope parsed from text, and so plain JSON, is kept. */
+  wrote(data: string, envelope: Envelope | undefined): void {
+    this.#data = envelope ? data : undefined;
+    this.#envelope = envelope;
+  }
+}
+
+/** An envelope this context signed (seal), with the stored text it was made from. */
+type Sealed = { from: string };
 
 /** The silo as a step sees it: reads of its job's entry, and writes for `apply`. */
 export function makeStepContext(
@@ -14,8 +51,28 @@ export function makeStepContext(
   step: StepContext['step'],
   attempt: number,
   signal: AbortSignal,
+  reads: EntryReads = new EntryReads(),
 ): StepContext {
   const entryId = job.silo_entry_id;
+  const sealed = new WeakMap<Envelope, Sealed>();
+
+  /**
+   * The document to write for `next`. An envelope this context sealed from the stored one,
+   * unsigned and found clean by GOBL, is taken as PATCH with `sign` takes the instance's own
+   * signature (admit.ts): the signature as made, the document's digest and its faults
+   * (none) as found; anything else is checked like a PATCH.
+   */
+  const documentFor = (row: EntryRow, next: Envelope): DerivedDocument => {
+    const seal = sealed.get(next);
+    if (seal && seal.from === row.data) {
+      return deriveDocument(next, { alg: row.digest_alg, val: row.digest_val }, []);
+    }
+    const { envelope } = toEnvelope(entryId, next as Record<string, unknown>);
+    // A step (silo.modify's patch) can no more seal a document with a signature nobody checked than PATCH can.
+    if (!sameSignatures(reads.envelopeOf(row), envelope)) sigsCheckFor(ctx, '$.envelope')(envelope);
+    return deriveDocument(envelope);
+  };
+
   return {
     service: ctx.service,
     companyId: ctx.caller.companyId,
@@ -26,7 +83,7 @@ export function makeStepContext(
     entry() {
       const row = requireEntryRow(ctx, entryId);
       return {
-        envelope: JSON.parse(row.data) as Envelope,
+        envelope: reads.envelopeOf(row),
         state: row.state,
         folder: row.folder,
         tags: JSON.parse(row.tags) as string[],
@@ -38,18 +95,26 @@ export function makeStepContext(
       const row = requireEntryRow(ctx, entryId);
       // A new document is checked by GOBL; a change of state, folder or tags keeps what the
       // stored one was found to be (checking it again would rebuild it for nothing).
-      const next = changes.envelope ? toEnvelope(entryId, changes.envelope as Record<string, unknown>).envelope : undefined;
-      // A step (silo.modify's patch) can no more seal a document with a signature nobody checked than PATCH can.
-      if (next && !sameSignatures(JSON.parse(row.data) as Envelope, next)) sigsCheckFor(ctx, '$.envelope')(next);
-      const doc = next
-        ? deriveDocument(next)
-        : deriveDocument(JSON.parse(row.data) as Envelope, { alg: row.digest_alg, val: row.digest_val }, parseFaults(row.faults));
-      writeEntryChange(ctx, row, doc, { state: changes.state, folder: changes.folder, tags: changes.tags });
+      const current = changes.envelope ? undefined : reads.envelopeOf(row);
+      const doc = changes.envelope
+        ? documentFor(row, changes.envelope)
+        : deriveDocument(current!, { alg: row.digest_alg, val: row.digest_val }, parseFaults(row.faults));
+      const written = writeEntryChange(ctx, row, doc, { state: changes.state, folder: changes.folder, tags: changes.tags });
+      // Only labels changed: the parsed envelope still is the stored document.
+      reads.wrote(written.data, current);
     },
     attach(file) {
       const id = file.id ?? (file.name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 128) || 'file');
       const row = storeAttachment(ctx, entryId, { id, name: file.name, mime: file.mime, desc: file.desc, bytes: file.bytes });
       return { id: row.id, hash: row.hash, size: row.size };
+    },
+    seal(envelope) {
+      const { keys } = ctx.service;
+      const signed = signEnvelope(envelope, { kid: keys.kid, sign: (payload) => keys.sign(payload) }) as Envelope;
+      // Only the stored envelope as handed out, unsigned and found clean, may skip the checks (documentFor).
+      const from = reads.textOf(envelope);
+      if (from !== undefined && !isSigned(envelope) && checkedBefore(envelope)?.length === 0) sealed.set(signed, { from });
+      return signed;
     },
   };
 }

@@ -12,6 +12,7 @@ export const goblBuild = defineProvider({
   id: 'gobl.build',
   description: "Builds the entry's document with GOBL (normalise, calculate, validate) and stores it; KO with the faults when GOBL cannot",
   config: z.object({}).strict(),
+  inline: true,
   run(ctx) {
     const entry = ctx.entry();
     if (entry.signed) return { status: 'SKIP', code: 'signed', message: 'the envelope is signed; its document cannot be rebuilt' };

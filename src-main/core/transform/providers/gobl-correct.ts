@@ -31,6 +31,7 @@ export const goblCorrect = defineProvider({
   id: 'gobl.correct',
   description: "Stores GOBL's correction of the entry (config: correction options, e.g. {\"type\": \"credit-note\", \"reason\": \"…\"}) as a new related entry",
   config: correctionOptions,
+  inline: true,
   run(ctx, options) {
     const api: Ctx = { service: ctx.service, caller: { companyId: ctx.companyId, kind: 'owner' } };
     let prepared;

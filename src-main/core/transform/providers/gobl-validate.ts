@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { checkDocument } from '../../gobl/engine/index.ts';
 import { faultOf } from '../../gobl/fault.ts';
 import { defineProvider } from '../provider.ts';
+import { documentCheck } from './checked-document.ts';
 import type { StepResult } from '../provider.ts';
 
 const config = z
@@ -17,9 +17,10 @@ export const goblValidate = defineProvider({
     "Checks the entry's document as GOBL does: its schema, GOBL's rules for its regime and addons, and every figure "
     + '(line sums, discounts, charges, taxes, totals) against what GOBL calculates; KO with every fault found.',
   config,
+  inline: true,
   run(ctx, options): StepResult {
     const { envelope } = ctx.entry();
-    const found = checkDocument(envelope).filter((f) => options.arithmetic || f.code !== 'calculation');
+    const found = documentCheck(envelope).filter((f) => options.arithmetic || f.code !== 'calculation');
     if (found.length === 0) return { status: 'OK', code: 'valid', message: 'no faults' };
     const faults = found.map((f) => faultOf(f, 'gobl.validate'));
     const [first] = faults;

@@ -20,6 +20,7 @@ export const sequenceEnumerate = defineProvider({
   id: 'sequence.enumerate',
   description: "Numbers the document from a series: issues the series' next entry and sets the document's series and code",
   config: z.object({ series_id: uuid }).strict(),
+  inline: true,
   run(ctx, config) {
     const api: Ctx = { service: ctx.service, caller: { companyId: ctx.companyId, kind: 'owner' } };
     const series = findSeriesRow(api, config.series_id);

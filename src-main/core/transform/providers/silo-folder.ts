@@ -6,6 +6,7 @@ export const siloFolder = defineProvider({
   id: 'silo.folder',
   description: 'Moves the entry to a folder',
   config: z.object({ folder }).strict(),
+  inline: true,
   run: (ctx, config) =>
     ctx.entry().folder === config.folder
       ? { status: 'SKIP', code: 'unchanged', message: `already in ${config.folder}` }

@@ -23,6 +23,7 @@ export const siloIf = defineProvider({
     })
     .strict()
     .refine((c) => (c.equals === undefined) !== (c.exists === undefined), { message: 'give exactly one of equals and exists' }),
+  inline: true,
   run: (ctx, config) => {
     const value = valueAt(ctx.entry().envelope, config.path);
     const holds = config.exists !== undefined ? (value !== undefined) === config.exists : value === config.equals;

@@ -26,6 +26,7 @@ export const siloModify = defineProvider({
     .refine((c) => (c.merge_patch === undefined) !== (c.json_patch === undefined), {
       message: 'give exactly one of merge_patch and json_patch',
     }),
+  inline: true,
   run: (ctx, config) => {
     const entry = ctx.entry();
     if (entry.signed) return { status: 'KO', code: 'signed', message: 'the envelope is signed; its document cannot change' };

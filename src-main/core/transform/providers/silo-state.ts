@@ -6,6 +6,7 @@ export const siloState = defineProvider({
   id: 'silo.state',
   description: "Sets the entry's state label (draft, registered, sent, paid, …)",
   config: z.object({ state }).strict(),
+  inline: true,
   run: (ctx, config) =>
     ctx.entry().state === config.state
       ? { status: 'SKIP', code: 'unchanged', message: `already ${config.state}` }

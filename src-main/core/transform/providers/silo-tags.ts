@@ -9,6 +9,7 @@ export const siloTags = defineProvider({
     .object({ add: tags.optional(), remove: tags.optional() })
     .strict()
     .refine((c) => (c.add?.length ?? 0) + (c.remove?.length ?? 0) > 0, { message: 'give tags to add or remove' }),
+  inline: true,
   run: (ctx, config) => {
     const remove = new Set(config.remove ?? []);
     const next = [...new Set([...ctx.entry().tags, ...(config.add ?? [])])].filter((t) => !remove.has(t));
