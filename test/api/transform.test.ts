@@ -50,8 +50,8 @@ async function workflow(steps: unknown[], extra: Record<string, unknown> = {}) {
   return res.body;
 }
 
-async function run(workflowId: string, body: Record<string, unknown> = {}) {
-  const res = await t.call('POST', '/transform/v1/jobs?wait=10', { workflow_id: workflowId, silo_entry_id: entryId, ...body });
+async function run(workflowId: string, body: Record<string, unknown> = {}, waitSeconds = 10) {
+  const res = await t.call('POST', `/transform/v1/jobs?wait=${waitSeconds}`, { workflow_id: workflowId, silo_entry_id: entryId, ...body });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
 }
@@ -197,7 +197,7 @@ describe('jobs', () => {
 
   it('retries ERR with backoff, then succeeds; gives up after the limit as KO', async () => {
     const flaky = await workflow([{ provider: 'test.scripted', config: { status: 'OK', err_times: 2 } }]);
-    const ok = await run(flaky.id);
+    const ok = await run(flaky.id, {}, 60);
     expect(ok.status).toBe('OK');
     expect(ok.intents[0].events.map((e: any) => e.status)).toEqual(['RUN', 'ERR', 'RUN', 'ERR', 'RUN', 'OK']);
     const events = ok.intents[0].events;
@@ -205,7 +205,8 @@ describe('jobs', () => {
     expect(gap(3)).toBeGreaterThanOrEqual(gap(1)); // backoff grows
 
     const broken = await workflow([{ provider: 'test.scripted', config: { status: 'OK', err_times: 99 } }]);
-    const ko = await run(broken.id);
+    // five attempts with backoff: on a machine busy with the rest of the suite this has taken over 10 s
+    const ko = await run(broken.id, {}, 60);
     expect(ko.status).toBe('KO');
     const last = ko.intents[0].events.at(-1);
     expect(last).toMatchObject({ status: 'KO', code: 'retries-exhausted' });
