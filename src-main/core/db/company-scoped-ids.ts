@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { LIVE_ENTRY_COUNT_TRIGGERS } from '../silo/record-keeping-schema.ts';
 
 /**
  * Ids a client chooses (entries, series, workflows, jobs) are unique per company, not
@@ -435,38 +436,7 @@ const ENTRY_TRIGGERS = [
    BEGIN
      INSERT INTO entry_states (entry_id, company_id, at, key, src) VALUES (NEW.id, NEW.company_id, NEW.updated_at, NEW.state, 'silo');
    END`,
-  `CREATE TRIGGER entries_count_insert AFTER INSERT ON entries WHEN NEW.trashed_at IS NULL BEGIN
-     INSERT INTO entry_folder_counts (company_id, folder, count) VALUES (NEW.company_id, NEW.folder, 1)
-       ON CONFLICT (company_id, folder) DO UPDATE SET count = count + 1;
-     INSERT INTO entry_tag_counts (company_id, tag, count) SELECT DISTINCT NEW.company_id, value, 1 FROM json_each(NEW.tags) WHERE true
-       ON CONFLICT (company_id, tag) DO UPDATE SET count = count + 1;
-   END`,
-  `CREATE TRIGGER entries_count_delete AFTER DELETE ON entries WHEN OLD.trashed_at IS NULL BEGIN
-     UPDATE entry_folder_counts SET count = count - 1 WHERE company_id = OLD.company_id AND folder = OLD.folder;
-     DELETE FROM entry_folder_counts WHERE company_id = OLD.company_id AND folder = OLD.folder AND count <= 0;
-     UPDATE entry_tag_counts SET count = count - 1
-       WHERE company_id = OLD.company_id AND tag IN (SELECT value FROM json_each(OLD.tags));
-     DELETE FROM entry_tag_counts WHERE company_id = OLD.company_id AND count <= 0;
-   END`,
-  `CREATE TRIGGER entries_count_folder AFTER UPDATE OF company_id, folder, trashed_at ON entries
-     WHEN (OLD.trashed_at IS NULL OR NEW.trashed_at IS NULL)
-      AND (OLD.company_id IS NOT NEW.company_id OR OLD.folder IS NOT NEW.folder OR (OLD.trashed_at IS NULL) <> (NEW.trashed_at IS NULL)) BEGIN
-     UPDATE entry_folder_counts SET count = count - 1
-       WHERE OLD.trashed_at IS NULL AND company_id = OLD.company_id AND folder = OLD.folder;
-     DELETE FROM entry_folder_counts WHERE company_id = OLD.company_id AND folder = OLD.folder AND count <= 0;
-     INSERT INTO entry_folder_counts (company_id, folder, count) SELECT NEW.company_id, NEW.folder, 1 WHERE NEW.trashed_at IS NULL
-       ON CONFLICT (company_id, folder) DO UPDATE SET count = count + 1;
-   END`,
-  `CREATE TRIGGER entries_count_tags AFTER UPDATE OF company_id, tags, trashed_at ON entries
-     WHEN (OLD.trashed_at IS NULL OR NEW.trashed_at IS NULL)
-      AND (OLD.company_id IS NOT NEW.company_id OR OLD.tags IS NOT NEW.tags OR (OLD.trashed_at IS NULL) <> (NEW.trashed_at IS NULL)) BEGIN
-     UPDATE entry_tag_counts SET count = count - 1
-       WHERE OLD.trashed_at IS NULL AND company_id = OLD.company_id AND tag IN (SELECT value FROM json_each(OLD.tags));
-     DELETE FROM entry_tag_counts WHERE company_id = OLD.company_id AND count <= 0;
-     INSERT INTO entry_tag_counts (company_id, tag, count)
-       SELECT DISTINCT NEW.company_id, value, 1 FROM json_each(NEW.tags) WHERE NEW.trashed_at IS NULL
-       ON CONFLICT (company_id, tag) DO UPDATE SET count = count + 1;
-   END`,
+  ...LIVE_ENTRY_COUNT_TRIGGERS,
   `CREATE TRIGGER entries_keep_superseded AFTER UPDATE OF data ON entries WHEN OLD.data IS NOT NEW.data BEGIN
      UPDATE entry_versions SET data = OLD.data
        WHERE company_id = OLD.company_id AND entry_id = OLD.id AND data IS NULL

@@ -1,32 +1,10 @@
 /**
- * Trash, entry history and the audit log (issue 16): nothing is lost, every version
- * is kept, and every change is on record.
- *
- * - `entries.trashed_at`: an entry in the trash keeps its row (with its files, meta,
- *   jobs and indexes) and is left out of lists, search, related, sums and exports
- *   until it is restored or purged. The folder and tag counts (scale-migration.ts)
- *   count live entries only: their triggers are made again here, aware of the trash.
- * - `trash_files`: a file moved to the trash leaves `attachments` (so no view or
- *   download finds it) and waits here, its bytes still in the content store; `row`
- *   is its whole attachment row, so a restore puts back every column it had.
- * - `entry_versions`: one row per version of an entry (document, state, folder, tags,
- *   key, in the trash or not), who made it and from where. `data` holds a document
- *   once a later version replaced it; NULL means "the same document as the next
- *   version that holds one, or as the entry now", so a change of labels or a new
- *   entry costs no copy of the document.
- * - `audit_log`: append-only (triggers refuse UPDATE and DELETE), each row chained to
- *   the one before it in its company by a SHA-256, so an edit made behind the app's
- *   back (the file opened with another tool) is found by verification.
+ * The counts of live entries per folder and tag (scale-migration.ts made the tables): an
+ * entry in the trash counts nowhere. Shared by the migrations that make entries' triggers
+ * again (this one, and 0015 when it makes the entries table anew); a shipped migration
+ * runs this same text.
  */
-export const RECORD_KEEPING_SCHEMA = [
-  `ALTER TABLE entries ADD COLUMN trashed_at TEXT`,
-  `CREATE INDEX entries_trashed ON entries(company_id, trashed_at, id) WHERE trashed_at IS NOT NULL`,
-
-  // The counts of live entries per folder and tag: an entry in the trash counts nowhere.
-  `DROP TRIGGER IF EXISTS entries_count_insert`,
-  `DROP TRIGGER IF EXISTS entries_count_delete`,
-  `DROP TRIGGER IF EXISTS entries_count_folder`,
-  `DROP TRIGGER IF EXISTS entries_count_tags`,
+export const LIVE_ENTRY_COUNT_TRIGGERS = [
   `CREATE TRIGGER entries_count_insert AFTER INSERT ON entries WHEN NEW.trashed_at IS NULL BEGIN
      INSERT INTO entry_folder_counts (company_id, folder, count) VALUES (NEW.company_id, NEW.folder, 1)
        ON CONFLICT (company_id, folder) DO UPDATE SET count = count + 1;
@@ -60,6 +38,38 @@ export const RECORD_KEEPING_SCHEMA = [
        SELECT DISTINCT NEW.company_id, value, 1 FROM json_each(NEW.tags) WHERE NEW.trashed_at IS NULL
        ON CONFLICT (company_id, tag) DO UPDATE SET count = count + 1;
    END`,
+];
+
+/**
+ * Trash, entry history and the audit log (issue 16): nothing is lost, every version
+ * is kept, and every change is on record.
+ *
+ * - `entries.trashed_at`: an entry in the trash keeps its row (with its files, meta,
+ *   jobs and indexes) and is left out of lists, search, related, sums and exports
+ *   until it is restored or purged. The folder and tag counts (scale-migration.ts)
+ *   count live entries only: their triggers are made again here, aware of the trash.
+ * - `trash_files`: a file moved to the trash leaves `attachments` (so no view or
+ *   download finds it) and waits here, its bytes still in the content store; `row`
+ *   is its whole attachment row, so a restore puts back every column it had.
+ * - `entry_versions`: one row per version of an entry (document, state, folder, tags,
+ *   key, in the trash or not), who made it and from where. `data` holds a document
+ *   once a later version replaced it; NULL means "the same document as the next
+ *   version that holds one, or as the entry now", so a change of labels or a new
+ *   entry costs no copy of the document.
+ * - `audit_log`: append-only (triggers refuse UPDATE and DELETE), each row chained to
+ *   the one before it in its company by a SHA-256, so an edit made behind the app's
+ *   back (the file opened with another tool) is found by verification.
+ */
+export const RECORD_KEEPING_SCHEMA = [
+  `ALTER TABLE entries ADD COLUMN trashed_at TEXT`,
+  `CREATE INDEX entries_trashed ON entries(company_id, trashed_at, id) WHERE trashed_at IS NOT NULL`,
+
+  // The counts of live entries per folder and tag: an entry in the trash counts nowhere.
+  `DROP TRIGGER IF EXISTS entries_count_insert`,
+  `DROP TRIGGER IF EXISTS entries_count_delete`,
+  `DROP TRIGGER IF EXISTS entries_count_folder`,
+  `DROP TRIGGER IF EXISTS entries_count_tags`,
+  ...LIVE_ENTRY_COUNT_TRIGGERS,
 
   `CREATE TABLE trash_files (
      trash_id TEXT PRIMARY KEY,
