@@ -1,8 +1,20 @@
-// A TCP port nobody listens on right now, found synchronously (Playwright reads its
-// config synchronously): a child process binds port 0 on 127.0.0.1 and reports the
-// port the OS gave it. Lets two test runs, or a test run and `npm run serve`, coexist.
+// A TCP port nobody listens on right now: port 0 on 127.0.0.1 is bound and the port the
+// OS gave is handed back. Lets two test runs, or a test run and `npm run serve`, coexist.
 import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
 
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** The same, synchronously (Playwright reads its config synchronously): a child process does the probing. */
 const PROBE =
   "const s=require('node:net').createServer();" +
   "s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close();});";

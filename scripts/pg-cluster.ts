@@ -5,9 +5,9 @@
 //   node scripts/pg-cluster.ts     starts one, prints its URL, stops on Ctrl-C
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.ts';
 
 export interface Cluster {
   url: string;
@@ -22,17 +22,6 @@ export function postgresBinDir(): string | undefined {
   if (!existsSync(debian)) return undefined;
   const newest = readdirSync(debian).filter((v) => existsSync(join(debian, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a))[0];
   return newest ? join(debian, newest, 'bin') : undefined;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startCluster(): Promise<Cluster> {

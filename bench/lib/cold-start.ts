@@ -6,9 +6,10 @@
 // first finds it; one more start without it shows what the very first start costs.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../scripts/free-port.ts';
 import type { Aim, Figure } from './report.ts';
 import { median, spreadOf } from './stats.ts';
 
@@ -87,17 +88,6 @@ async function portOpen(port: number): Promise<void> {
     if (open) return;
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 export const COLD_AIM: Aim = { op: '<=', value: 300, on: 'figure', goal: 'cold start < 0.3 s at 1M entries' };
