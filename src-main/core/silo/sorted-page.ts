@@ -1,6 +1,6 @@
 import type { EntrySort } from '../api/contract/silo.ts';
 import { invalidCursor, type KeyValue } from '../api/cursor.ts';
-import { keysetPage, type KeyShape } from '../api/keyset-page.ts';
+import { afterPosition, keysetPage, type KeyShape } from '../api/keyset-page.ts';
 import type { Ctx } from '../api/handler.ts';
 import { VIEW_COLUMNS, type ViewRow } from './entry-view.ts';
 import { filterSql, type EntryFilter } from './entry-filters.ts';
@@ -48,7 +48,6 @@ export function sortedPage(ctx: Ctx, scope: string, filter: EntryFilter, q: Sort
   const { store, cursorSecret } = ctx.service;
   const { column, index, notNull } = SORTS[q.sort];
   const dir = q.ascending ? 'ASC' : 'DESC';
-  const cmp = q.ascending ? '>' : '<';
 
   const base = filterSql(filter, 'e');
   const where = ['e.company_id = ?', ...base.where];
@@ -74,7 +73,7 @@ export function sortedPage(ctx: Ctx, scope: string, filter: EntryFilter, q: Sort
       if (after && !(after[0] === 'v' ? after[1] !== null : after[0] === 'n' && after[1] === null)) throw invalidCursor();
       const rows: ViewRow[] = [];
       if (!after || after[0] === 'v') {
-        const keyset = after ? [`(e.${column}, e.created_at, e.id) ${cmp} (?, ?, ?)`] : [];
+        const keyset = after ? [afterPosition([`e.${column}`, 'e.created_at', 'e.id'], q.ascending)] : [];
         rows.push(
           ...(store
             .statement(
@@ -86,7 +85,7 @@ export function sortedPage(ctx: Ctx, scope: string, filter: EntryFilter, q: Sort
         );
       }
       if (rows.length < take && !notNull) {
-        const keyset = after?.[0] === 'n' ? [`(e.created_at, e.id) ${cmp} (?, ?)`] : [];
+        const keyset = after?.[0] === 'n' ? [afterPosition(['e.created_at', 'e.id'], q.ascending)] : [];
         rows.push(
           ...(store
             .statement(
