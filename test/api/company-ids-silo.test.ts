@@ -6,7 +6,7 @@ import { relatedQuery } from '../../src-main/core/silo/list.ts';
 import { exactNumberQuery } from '../../src-main/core/silo/search.ts';
 import { csvObjects, download, textOf, unzip } from './exports-helpers.ts';
 import { partialInvoice } from './gobl-helpers.ts';
-import { startTestServer, type TestServer } from './harness.ts';
+import { openCompany, startTestServer, type TestServer } from './harness.ts';
 import { creditNote, invoiceDoc } from './perf-helpers.ts';
 
 /**
@@ -20,10 +20,7 @@ let companyB: string;
 let tokenB: string;
 beforeAll(async () => {
   t = await startTestServer();
-  const b = await t.call('POST', '/access/v1/companies', { name: 'Client B' });
-  expect(b.status, JSON.stringify(b.body)).toBe(200);
-  companyB = b.body.id;
-  tokenB = b.body.owner_token;
+  ({ id: companyB, owner: tokenB } = await openCompany(t));
 });
 afterAll(() => t.close());
 

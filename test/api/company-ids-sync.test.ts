@@ -1,7 +1,8 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { v4 as uuidv4, v7 as uuidv7 } from 'uuid';
-import { afterEach, describe, expect, it } from 'vitest';
-import { attach, connect, invoiceDoc, putMeta, sha256, startInstance, sync, type Instance } from './sync-helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { attach, connect, instancesClosedAfterEach, invoiceDoc, putMeta, sha256, sync } from './sync-helpers.ts';
+import { openCompany } from './harness.ts';
 
 /**
  * Ids a client chooses are unique per company, not per install (issue 12): two
@@ -9,26 +10,15 @@ import { attach, connect, invoiceDoc, putMeta, sha256, startInstance, sync, type
  * series, series entry, workflow and trusted-signer ids, and whatever one company's
  * sync does under such an id never reads or changes the other's record.
  */
-let open: Instance[] = [];
-afterEach(async () => {
-  await Promise.all(open.map((i) => i.close()));
-  open = [];
-});
+const instances = instancesClosedAfterEach();
 
 type Call = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
 
-/** A second company on `t`, made by the install's owner; answers its owner token. */
-async function companyB(t: Instance): Promise<{ id: string; owner: string }> {
-  const res = await t.call('POST', '/access/v1/companies', { name: 'Client B' });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return { id: res.body.id, owner: res.body.owner_token };
-}
 
 /** Company A (the remote's first) synced from laptop A, company B from laptop B. */
 async function twoCompaniesOnOneRemote() {
-  const [remote, laptopA, laptopB] = await Promise.all([startInstance(), startInstance(), startInstance()]);
-  open.push(remote, laptopA, laptopB);
-  const b = await companyB(remote);
+  const [remote, laptopA, laptopB] = await instances(3);
+  const b = await openCompany(remote);
   await connect(laptopA, remote);
   await connect(laptopB, remote, b.owner);
   const asA: Call = (method, path, body) => remote.call(method, path, body);
@@ -195,10 +185,9 @@ describe('the same ids in two companies of one remote', () => {
   });
 
   it('one laptop syncing two companies that hold the same id pulls each into its own company, conflicts and deletions included', async () => {
-    const [remote, laptop] = await Promise.all([startInstance(), startInstance()]);
-    open.push(remote, laptop);
-    const remoteB = await companyB(remote);
-    const laptopB = await companyB(laptop);
+    const [remote, laptop] = await instances(2);
+    const remoteB = await openCompany(remote);
+    const laptopB = await openCompany(laptop);
     await connect(laptop, remote);
     await ok(laptop.call('PUT', '/sync/v1/settings', { remote_url: remote.url, token: remoteB.owner, interval_minutes: 0 }, laptopB.owner));
     const syncB = async () => {

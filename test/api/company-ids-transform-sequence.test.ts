@@ -6,7 +6,7 @@ import { v1 as uuidv1, v4 as uuidv4, v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { holdSeries } from '../../src-main/core/sequence/holds.ts';
 import { oneLineInvoice } from './gobl-helpers.ts';
-import { startTestServer, type TestServer } from './harness.ts';
+import { openCompany, startTestServer, type TestServer } from './harness.ts';
 
 /**
  * Workflow, job, series and series entry ids are the company's own (issue 12): two
@@ -25,11 +25,10 @@ let companyB: string;
 beforeAll(async () => {
   t = await startTestServer();
   companyA = (await t.call('GET', '/access/v1/companies')).body.list[0].id;
-  const made = await t.call('POST', '/access/v1/companies', { name: 'Client B' });
-  expect(made.status, JSON.stringify(made.body)).toBe(200);
-  companyB = made.body.id;
+  const made = await openCompany(t);
+  companyB = made.id;
   A = (method, path, body) => t.call(method, path, body);
-  B = (method, path, body) => t.call(method, path, body, { authorization: `Bearer ${made.body.owner_token}` });
+  B = (method, path, body) => t.call(method, path, body, { authorization: `Bearer ${made.owner}` });
 });
 afterAll(() => t.close());
 

@@ -111,3 +111,13 @@ export function checkedFetchFor(url: string): typeof fetch {
     return inner(input, init);
   };
 }
+
+/** Another company, opened by the install's owner: its id and its owner token. */
+export async function openCompany(
+  t: { call(method: string, path: string, body?: unknown, ...rest: any[]): Promise<{ status: number; body: any }> },
+  name = 'Client B',
+): Promise<{ id: string; owner: string }> {
+  const res = await t.call('POST', '/access/v1/companies', { name });
+  if (res.status !== 200) throw new Error(`opening company ${name}: ${res.status} ${JSON.stringify(res.body)}`);
+  return { id: res.body.id, owner: res.body.owner_token };
+}

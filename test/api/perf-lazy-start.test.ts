@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import { pdfKit, renderInvoicePdf } from '../../src-main/core/pdf/invoice-pdf.ts
 import { openService, openServiceCore, startService } from '../../src-main/core/service.ts';
 import { startHttpServer } from '../../src-main/http/server.ts';
 import { loadEnvelope } from '../fixtures/gobl/load.ts';
+import { startServe } from './serve-process.ts';
 
 /**
  * `serve` opens its port before most of the service's code is loaded (issue 13, cold start):
@@ -111,26 +111,14 @@ describe('PDFKit', () => {
 
 describe('serve', () => {
   it('opens its port, then answers its first requests with the whole service', async () => {
-    const dataDir = tempDir();
-    const child = spawn(process.execPath, ['src-main/http/serve-command.ts', '--data', dataDir, '--port', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // the real entry (src-main/serve.ts), as a user starts it
+    const serve = await startServe(tempDir());
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout!.on('data', (d) => {
-          out += d;
-          const m = /silodesk listening on (http:\/\/\S+)/.exec(out);
-          if (m) resolve(m[1]);
-        });
-        child.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
-      });
-      const headers = { authorization: `Bearer ${readFileSync(join(dataDir, 'api-token'), 'utf8').trim()}` };
-      const page = await fetch(`${url}/silo/v1/entries?limit=20`, { headers });
-      expect(page.status).toBe(200);
-      const providers = (await (await fetch(`${url}/transform/v1/providers`, { headers })).json()) as { list: Array<{ id: string }> };
-      expect(providers.list.map((p) => p.id)).toContain('gobl.build');
+      expect((await serve.call('GET', '/silo/v1/entries?limit=20')).status).toBe(200);
+      const providers = await serve.call('GET', '/transform/v1/providers');
+      expect(providers.body.list.map((p: { id: string }) => p.id)).toContain('gobl.build');
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
+      await serve.kill('SIGTERM');
     }
   });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { v4 as uuidv4, v7 as uuidv7 } from 'uuid';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { ensureDefaultCompany, ensureOwnerTokenFile } from '../../src-main/core/access/bootstrap.ts';
 import type { ApiClient } from '../../src-main/core/api/client/client.ts';
 import type { Ctx } from '../../src-main/core/api/handler.ts';
@@ -122,6 +122,24 @@ export async function startInstance(
 }
 
 /** `local` syncs with `remote` (owner token of the remote's default company). */
+/**
+ * The instances a test file starts, each closed after the test that started it: call it
+ * once at the top of the file, then `instances(n)` starts n at once.
+ */
+export function instancesClosedAfterEach(): (n: number) => Promise<Instance[]> {
+  let open: Instance[] = [];
+  afterEach(async () => {
+    const closing = open;
+    open = [];
+    await Promise.all(closing.map((t) => t.close()));
+  });
+  return async (n) => {
+    const list = await Promise.all(Array.from({ length: n }, () => startInstance()));
+    open.push(...list);
+    return list;
+  };
+}
+
 export async function connect(local: Instance, remote: Instance, token = remote.token): Promise<void> {
   await local.api.putSyncSettings({ body: { remote_url: remote.url, token, interval_minutes: 0 } });
 }

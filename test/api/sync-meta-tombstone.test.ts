@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createEntry } from '../../src-main/core/silo/entries.ts';
 import { deleteMeta, putMeta } from '../../src-main/core/silo/meta.ts';
-import { connect, invoiceDoc, snapshot, startInstance, sync, type Instance } from './sync-helpers.ts';
+import { connect, instancesClosedAfterEach, invoiceDoc, snapshot, sync } from './sync-helpers.ts';
 
 /**
  * A meta key the remote put and deleted, pulled as a tombstone, then put again on
@@ -10,15 +10,11 @@ import { connect, invoiceDoc, snapshot, startInstance, sync, type Instance } fro
  */
 const ID = '0190c1a0-4444-7000-8000-000000000000';
 const meta = (value: number) => ({ src: 'erp', ref: '', value, shared: false, link_scope: '', link_url: '' });
-let open: Instance[] = [];
-afterEach(async () => {
-  await Promise.all(open.map((t) => t.close()));
-  open = [];
-});
+const instances = instancesClosedAfterEach();
 
 describe('sync of meta put again after its tombstone was pulled', () => {
   it('reaches the remote', async () => {
-    const [local, remote] = (open = await Promise.all([startInstance(), startInstance()]));
+    const [local, remote] = await instances(2);
     await connect(local, remote);
     createEntry(local.ctx, ID, { data: invoiceDoc('TOMB-1') });
     await sync(local);

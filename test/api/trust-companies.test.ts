@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ensureDefaultCompany, ensureOwnerTokenFile } from '../../src-main/core/access/bootstrap.ts';
 import { createToken } from '../../src-main/core/access/tokens.ts';
 import { attach, connect, invoiceDoc, putEntry, sha256, startInstance, type Instance } from './sync-helpers.ts';
+import { openCompany } from './harness.ts';
 
 let open: Instance[] = [];
 afterEach(async () => {
@@ -19,12 +20,6 @@ async function instance(): Promise<Instance> {
   return t;
 }
 
-/** A second company on `t`, made by the install's owner; answers its owner token. */
-async function companyB(t: Instance): Promise<{ id: string; owner: string }> {
-  const res = await t.call('POST', '/access/v1/companies', { name: 'Client B' });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return { id: res.body.id, owner: res.body.owner_token };
-}
 
 const webhookWorkflow = {
   name: 'notify',
@@ -34,7 +29,7 @@ const webhookWorkflow = {
 describe('every company is a wall', () => {
   it("an owner of one company cannot list, rename or even find another company", async () => {
     const t = await instance();
-    const b = await companyB(t);
+    const b = await openCompany(t);
     const listed = await t.call('GET', '/access/v1/companies', undefined, b.owner);
     expect(listed.body.list.map((c: any) => c.id)).toEqual([b.id]);
     const rename = await t.call('PATCH', `/access/v1/companies/${t.companyId}`, { name: 'Taken over' }, b.owner);
@@ -52,7 +47,7 @@ describe('every company is a wall', () => {
 
   it("a file of company A can be neither attached nor read nor probed from company B by naming its hash", async () => {
     const t = await instance();
-    const b = await companyB(t);
+    const b = await openCompany(t);
     const bytes = randomBytes(4000);
     const hash = sha256(bytes);
     const a = await putEntry(t);

@@ -1,20 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
-import { attach, connect, conflicts, invoiceDoc, patch, putEntry, putMeta, sha256, snapshot, startInstance, sync, trashedEntry, type Instance } from './sync-helpers.ts';
+import { attach, conflicts, connect, type Instance, instancesClosedAfterEach, invoiceDoc, patch, putEntry, putMeta, sha256, snapshot, sync, trashedEntry } from './sync-helpers.ts';
 import { COPIES_AND_SIGNERS } from '../../src-main/core/sync/migration-copies-signers.ts';
 
-let open: Instance[] = [];
-afterEach(async () => {
-  await Promise.all(open.map((i) => i.close()));
-  open = [];
-});
-
-async function instances(n: number): Promise<Instance[]> {
-  const list = await Promise.all(Array.from({ length: n }, () => startInstance()));
-  open.push(...list);
-  return list;
-}
+const instances = instancesClosedAfterEach();
 
 const get = async (t: Instance, id: string) => (await t.call('GET', `/silo/v1/entries/${id}`)).body;
 const code = async (t: Instance, id: string) => (await get(t, id)).data.doc.code;

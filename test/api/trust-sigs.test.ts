@@ -1,23 +1,13 @@
 import { exportJWK, generateKeyPair } from 'jose';
 import { generateKeyPairSync } from 'node:crypto';
 import { v4 as uuidv4, v7 as uuidv7 } from 'uuid';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createToken } from '../../src-main/core/access/tokens.ts';
 import { signEnvelope } from '../../src-main/core/gobl/sign/index.ts';
 import { oneLineInvoice } from './gobl-helpers.ts';
-import { connect, startInstance, sync, type Instance } from './sync-helpers.ts';
+import { connect, type Instance, instancesClosedAfterEach, sync } from './sync-helpers.ts';
 
-let open: Instance[] = [];
-afterEach(async () => {
-  await Promise.all(open.map((i) => i.close()));
-  open = [];
-});
-
-async function instances(n: number): Promise<Instance[]> {
-  const list = await Promise.all(Array.from({ length: n }, () => startInstance()));
-  open.push(...list);
-  return list;
-}
+const instances = instancesClosedAfterEach();
 
 /** A built, valid, unsigned envelope under a new v7 uuid (GOBL signs only time-based uuids). */
 async function builtEnvelope(t: Instance, code: string): Promise<any> {

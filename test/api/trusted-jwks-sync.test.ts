@@ -1,10 +1,10 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { v4 as uuidv4, v7 as uuidv7 } from 'uuid';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createToken } from '../../src-main/core/access/tokens.ts';
 import { signEnvelope } from '../../src-main/core/gobl/sign/index.ts';
 import { oneLineInvoice } from './gobl-helpers.ts';
-import { connect, startInstance, sync, type Instance } from './sync-helpers.ts';
+import { connect, type Instance, instancesClosedAfterEach, sync } from './sync-helpers.ts';
 
 /**
  * A company's trusted signers (their JWKS) sync like any record: a document signed
@@ -12,17 +12,7 @@ import { connect, startInstance, sync, type Instance } from './sync-helpers.ts';
  * company, a signer no longer trusted stops verifying everywhere, and only an owner
  * changes the list, wherever the change is made.
  */
-let open: Instance[] = [];
-afterEach(async () => {
-  await Promise.all(open.map((i) => i.close()));
-  open = [];
-});
-
-async function instances(n: number): Promise<Instance[]> {
-  const list = await Promise.all(Array.from({ length: n }, () => startInstance()));
-  open.push(...list);
-  return list;
-}
+const instances = instancesClosedAfterEach();
 
 /** A signer outside Silodesk (a tax authority, a partner's GOBL install): its key pair and public keys. */
 function outsideSigner() {
