@@ -62,7 +62,7 @@ async function run(): Promise<BenchOutput> {
   const service = await openService(dataDir);
   let imported: { perSecond: number; spread: [number, number] };
   try {
-    const company = ensureDefaultCompany(service.store);
+    const company = await ensureDefaultCompany(service.db);
     const ctx: Ctx = { service, caller: { companyId: company.id, kind: 'owner' } };
     let n = 0;
     const rates: number[] = [];
@@ -74,7 +74,7 @@ async function run(): Promise<BenchOutput> {
         return { id: uuidv7(), data: doc };
       });
       const t0 = performance.now();
-      importEntries(ctx, batch);
+      await importEntries(ctx, batch);
       rates.push(batch.length / ((performance.now() - t0) / 1000));
     }
     const sorted = [...rates].sort((a, b) => a - b);

@@ -161,10 +161,10 @@ async function importCost(dataDir: string, companyId: string, runs: number): Pro
   const service = await openService(dataDir, { runJobs: false, autoSync: false });
   try {
     const factory = new EntryFactory(loadEnvelopes(), { seed: 31 });
-    importCostRound(service, companyId, Array.from({ length: 200 }, () => factory.next())); // warm-up
+    await importCostRound(service, companyId, Array.from({ length: 200 }, () => factory.next())); // warm-up
     const perEntry: number[] = [];
     for (let i = 0; i < runs; i++) {
-      const r = importCostRound(service, companyId, Array.from({ length: 1000 }, () => factory.next()));
+      const r = await importCostRound(service, companyId, Array.from({ length: 1000 }, () => factory.next()));
       perEntry.push(((r.goblMs + r.writeMs) * 1000) / r.entries);
     }
     return median(perEntry);

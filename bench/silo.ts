@@ -113,8 +113,8 @@ export async function importSection(dataDir: string, companyId: string, runs: nu
   const rounds: ImportCost[] = [];
   try {
     const factory = new EntryFactory(loadEnvelopes(), { seed: 7 });
-    importCostRound(service, companyId, Array.from({ length: 200 }, () => factory.next())); // warm-up
-    for (let i = 0; i < runs; i++) rounds.push(importCostRound(service, companyId, Array.from({ length: IMPORT_BATCH }, () => factory.next())));
+    await importCostRound(service, companyId, Array.from({ length: 200 }, () => factory.next())); // warm-up
+    for (let i = 0; i < runs; i++) rounds.push(await importCostRound(service, companyId, Array.from({ length: IMPORT_BATCH }, () => factory.next())));
   } finally {
     await service.close();
   }

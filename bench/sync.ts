@@ -44,7 +44,7 @@ async function run(): Promise<BenchOutput> {
   try {
     // the remote: its owner token, then served from a worker thread
     const remoteSetup = await openService(remoteDir, { runJobs: false, autoSync: false });
-    ensureOwnerTokenFile(remoteSetup.store, ensureDefaultCompany(remoteSetup.store), join(remoteDir, 'api-token'));
+    await ensureOwnerTokenFile(remoteSetup.db, await ensureDefaultCompany(remoteSetup.db), join(remoteDir, 'api-token'));
     await remoteSetup.close();
     const token = readFileSync(join(remoteDir, 'api-token'), 'utf8').trim();
     servers = await startServers(remoteDir);
@@ -52,27 +52,27 @@ async function run(): Promise<BenchOutput> {
     // the local side: N entries, one attachment each (not timed)
     const local = await openService(localDir, { runJobs: false, autoSync: false });
     services.push(local);
-    const company = ensureDefaultCompany(local.store);
+    const company = await ensureDefaultCompany(local.db);
     const ctx: Ctx = { service: local, caller: { companyId: company.id, kind: 'owner' } };
     const factory = new EntryFactory(loadEnvelopes(), { seed: 7 });
     const ids: string[] = [];
     let attachmentTotal = 0;
     for (let done = 0; done < ENTRIES; done += 1000) {
       const batch = Array.from({ length: Math.min(1000, ENTRIES - done) }, () => factory.next());
-      const { failed } = importEntries(ctx, batch.map((e) => ({ id: e.id, data: e.data, allow_invalid: true })));
+      const { failed } = await importEntries(ctx, batch.map((e) => ({ id: e.id, data: e.data, allow_invalid: true })));
       if (failed > 0) throw new Error(`${failed} bench entries failed to import`);
       // bytes stored ahead, many at a time (setup only: storeAttachment then finds them in place)
       const files = batch.map(() => randomBytes(ATTACHMENT_BYTES));
       await storeBlobs(local.blobs, files);
-      local.store.tx(() => {
-        batch.forEach((e, i) => {
-          storeAttachment(ctx, e.id, { id: 'scan', name: 'scan.pdf', mime: 'application/pdf', bytes: files[i] });
+      await local.db.tx(async () => {
+        for (const [i, e] of batch.entries()) {
+          await storeAttachment(ctx, e.id, { id: 'scan', name: 'scan.pdf', mime: 'application/pdf', bytes: files[i] });
           attachmentTotal += ATTACHMENT_BYTES;
           ids.push(e.id);
-        });
+        }
       }, { origin: 'local' });
     }
-    local.sync.configure(company.id, { remote_url: servers.apiUrl, token, interval_minutes: 0, paused: false });
+    await local.sync.configure(company.id, { remote_url: servers.apiUrl, token, interval_minutes: 0, paused: false });
 
     // ── the first sync, one way
     await servers.loopDelay();
@@ -85,7 +85,7 @@ async function run(): Promise<BenchOutput> {
     const sent = first.progress!.bytes_sent;
 
     // ── an incremental sync of 100 changes
-    for (const id of ids.slice(0, CHANGES)) patchEntry(ctx, id, { content_type: 'application/json', tags: ['bench', 'changed'] });
+    for (const id of ids.slice(0, CHANGES)) await patchEntry(ctx, id, { content_type: 'application/json', tags: ['bench', 'changed'] });
     const t1 = performance.now();
     const incremental = await local.sync.syncNow(company.id);
     const incrementalMs = performance.now() - t1;
@@ -96,8 +96,8 @@ async function run(): Promise<BenchOutput> {
     // ── a fresh instance pulls it all
     const third = await openService(thirdDir, { runJobs: false, autoSync: false });
     services.push(third);
-    const thirdCompany = ensureDefaultCompany(third.store);
-    third.sync.configure(thirdCompany.id, { remote_url: servers.apiUrl, token, interval_minutes: 0, paused: false });
+    const thirdCompany = await ensureDefaultCompany(third.db);
+    await third.sync.configure(thirdCompany.id, { remote_url: servers.apiUrl, token, interval_minutes: 0, paused: false });
     const t2 = performance.now();
     const pulled = await third.sync.syncNow(thirdCompany.id);
     const pullMs = performance.now() - t2;
@@ -108,14 +108,14 @@ async function run(): Promise<BenchOutput> {
     const bareMs = await bareUpload(servers.bareUrl, sent);
 
     // ── check: same entries and files on the pulling instance as on the pushing one
-    const count = (s: Service, sql: string) => (s.store.sqlite.prepare(sql).get() as { n: number }).n;
+    const count = async (s: Service, sql: string) => (await s.db.sqlFirst<{ n: number }>(sql))!.n;
     for (const [s, name] of [[third, 'pulled'], [local, 'local']] as const) {
-      const entries = count(s, 'SELECT count(*) AS n FROM entries');
-      const files = count(s, 'SELECT count(*) AS n FROM attachments');
+      const entries = await count(s, 'SELECT count(*) AS n FROM entries');
+      const files = await count(s, 'SELECT count(*) AS n FROM attachments');
       if (entries !== ENTRIES || files !== ENTRIES) throw new Error(`${name} holds ${entries} entries and ${files} files, not ${ENTRIES}`);
     }
-    const digests = (s: Service) => s.store.sqlite.prepare('SELECT id, digest_val, tags FROM entries ORDER BY id').all();
-    if (JSON.stringify(digests(local)) !== JSON.stringify(digests(third))) throw new Error('the pulled entries differ from the pushed ones');
+    const digests = (s: Service) => s.db.sql('SELECT id, digest_val, tags FROM entries ORDER BY id');
+    if (JSON.stringify(await digests(local)) !== JSON.stringify(await digests(third))) throw new Error('the pulled entries differ from the pushed ones');
 
     const group = `sync, ${ENTRIES} entries + ${ENTRIES} attachments of ${ATTACHMENT_BYTES / 1024} KiB`;
     const mb = (bytes: number) => bytes / 1024 / 1024;

@@ -38,8 +38,8 @@ async function run(options: BenchOptions): Promise<BenchOutput> {
   const dataDir = mkdtempSync(join(tmpdir(), 'silodesk-bench-transform-'));
   try {
     const service = await openService(dataDir, { runJobs: false, autoSync: false });
-    const company = ensureDefaultCompany(service.store);
-    ensureOwnerTokenFile(service.store, company, join(dataDir, 'api-token'));
+    const company = await ensureDefaultCompany(service.db);
+    await ensureOwnerTokenFile(service.db, company, join(dataDir, 'api-token'));
     const token = readFileSync(join(dataDir, 'api-token'), 'utf8').trim();
     const ctx: Ctx = { service, caller: { companyId: company.id, kind: 'owner' } };
     // Invoices only, each with its own uuid and code, so close signs a valid, numbered document.
@@ -54,11 +54,11 @@ async function run(options: BenchOptions): Promise<BenchOutput> {
           doc.code = `B${r}-${done + i}`;
           return { id: uuidv7(), data: doc };
         });
-        ids.push(...importEntries(ctx, batch).results.map((x) => x.id!));
+        ids.push(...(await importEntries(ctx, batch)).results.map((x) => x.id!));
       }
       entriesOfRun.push(ids);
     }
-    const workflow = putWorkflow(ctx, uuidv7(), {
+    const workflow = await putWorkflow(ctx, uuidv7(), {
       name: 'register, check, close',
       steps: STEPS.map((provider) => ({ provider, config: provider === 'silo.state' ? { state: 'registered' } : {} })),
     });

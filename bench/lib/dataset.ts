@@ -96,8 +96,8 @@ function spread<T>(list: T[], n: number): T[] {
 async function build(dataDir: string, entries: number, log: (line: string) => void): Promise<Dataset> {
   const started = performance.now();
   const service = await openService(dataDir, { runJobs: false, autoSync: false });
-  const company = ensureDefaultCompany(service.store);
-  ensureOwnerTokenFile(service.store, company, join(dataDir, 'api-token'));
+  const company = await ensureDefaultCompany(service.db);
+  await ensureOwnerTokenFile(service.db, company, join(dataDir, 'api-token'));
   const ctx: Ctx = { service, caller: { companyId: company.id, kind: 'owner' } };
   const factory = new EntryFactory(loadEnvelopes());
   const sampleIds: string[] = [];
@@ -105,7 +105,7 @@ async function build(dataDir: string, entries: number, log: (line: string) => vo
   try {
     for (let done = 0; done < entries; done += BATCH) {
       const batch = Array.from({ length: Math.min(BATCH, entries - done) }, () => factory.next());
-      const result = importEntries(ctx, batch.map((e) => ({ id: e.id, data: e.data })));
+      const result = await importEntries(ctx, batch.map((e) => ({ id: e.id, data: e.data })));
       if (result.failed > 0) throw new Error(`${result.failed} dataset entries failed: ${JSON.stringify(result.results.find((r) => r.error))}`);
       if (done % Math.max(BATCH, Math.floor(entries / 10 / BATCH) * BATCH) === 0) sampleIds.push(batch[0].id);
       if (!rare && done >= entries / 2) {

@@ -58,21 +58,21 @@ const CAPTURED: Array<[table: string, select: string, remove: string]> = [
 ];
 
 /** One round: import `batch` (timed in two parts), take what it wrote out again, write the same rows raw (timed). */
-export function importCostRound(service: Service, companyId: string, batch: BenchEntry[]): ImportCost {
-  const { store } = service;
-  const db = store.sqlite;
+export async function importCostRound(service: Service, companyId: string, batch: BenchEntry[]): Promise<ImportCost> {
+  const db = service.db.sqlite!;
   const ctx: Ctx = { service, caller: { companyId, kind: 'owner' } };
 
   const t0 = cpuMs();
-  const prepared: PreparedItem[] = batch.map((e, index) => {
+  const prepared: PreparedItem[] = [];
+  for (const [index, e] of batch.entries()) {
     try {
-      return { index, p: prepareNewEntry(ctx, e.id, { data: e.data }) };
+      prepared.push({ index, p: await prepareNewEntry(ctx, e.id, { data: e.data }) });
     } catch (err) {
-      return { index, error: toApiError(err).toBody() };
+      prepared.push({ index, error: toApiError(err).toBody() });
     }
-  });
+  }
   const t1 = cpuMs();
-  const results = store.tx(() => commitSlice(ctx, prepared, 'store', new Map()), { origin: 'local' });
+  const results = await service.db.tx(() => commitSlice(ctx, prepared, 'store', new Map()), { origin: 'local' });
   const t2 = cpuMs();
   const failed = results.filter((r) => r.status !== 'created');
   if (failed.length > 0) throw new Error(`${failed.length} entries not created: ${JSON.stringify(failed[0])}`);
@@ -83,28 +83,21 @@ export function importCostRound(service: Service, companyId: string, batch: Benc
   for (const [table, select] of CAPTURED) if (select) rows.set(table, db.prepare(select).all(ids) as Row[]);
   const bySeq = new Map(prepared.map((p) => [p.p!.id, p.p!]));
   const search = rows.get('entries')!.map((e) => [e.seq, ...searchRowOf(bySeq.get(String(e.id))!.doc, JSON.parse(String(e.tags))), companyToken(companyId)]);
-  // Raw writes to synced tables run inside a write scope with its origin, as any transaction must (write-scopes.ts).
-  const raw = (fn: () => void) => () => {
-    const scope = store.openWrites('local');
-    try {
-      fn();
-      store.keepWrites(scope);
-    } finally {
-      store.closeWrites(scope);
-    }
-  };
-  db.transaction(raw(() => {
+  // Raw writes to synced tables run inside a write scope with its origin, as any transaction must (write-scopes.ts):
+  // the data layer's transaction opens it; the statements in it are raw and synchronous.
+  const raw = (fn: () => void) => service.db.tx(async () => fn(), { origin: 'local' });
+  await raw(() => {
     for (const e of rows.get('entries')!) db.prepare('DELETE FROM entries_fts WHERE rowid = ?').run(e.seq);
     for (const [, , remove] of CAPTURED) if (remove) db.prepare(remove).run(ids);
-  }))();
+  });
 
   const statements = [...rows].filter(([, list]) => list.length > 0).map(([table, list]) => ({ list, stmt: db.prepare(insertSql(table, list[0])) }));
   const fts = db.prepare('INSERT INTO entries_fts (rowid, title, body, company) VALUES (?, ?, ?, ?)');
   const t3 = cpuMs();
-  db.transaction(raw(() => {
+  await raw(() => {
     for (const { list, stmt } of statements) for (const r of list) stmt.run(Object.values(r));
     for (const r of search) fts.run(r);
-  })).immediate();
+  });
   const t4 = cpuMs();
   return { entries: batch.length, goblMs: t1 - t0, writeMs: t2 - t1, floorMs: t4 - t3 };
 }

@@ -35,7 +35,7 @@ export async function httpImport(rounds: number, batches: number, batchSize = 10
   try {
     if (!into) {
       const setup = await openService(dataDir, { runJobs: false, autoSync: false });
-      ensureOwnerTokenFile(setup.store, ensureDefaultCompany(setup.store), join(dataDir, 'api-token'));
+      await ensureOwnerTokenFile(setup.db, await ensureDefaultCompany(setup.db), join(dataDir, 'api-token'));
       await setup.close();
     }
     const token = readFileSync(join(dataDir, 'api-token'), 'utf8').trim();

@@ -58,7 +58,7 @@ try {
   });
   const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
 
-  port.on('message', async (msg: { type: string }) => {
+  const onMessage = async (msg: { type: string }) => {
     if (msg.type === 'loop-delay') {
       const ms = (ns: number) => ns / 1e6;
       port.postMessage({
@@ -79,6 +79,12 @@ try {
     await service.close();
     port.postMessage({ type: 'closed' } satisfies ServerWorkerMessage);
     port.close();
+  };
+  // a close that fails is told to the main thread, as a failed start is
+  port.on('message', (msg: { type: string }) => {
+    void onMessage(msg).catch((err: unknown) => {
+      port.postMessage({ type: 'error', message: (err as Error)?.stack ?? String(err) } satisfies ServerWorkerMessage);
+    });
   });
   loop.reset();
   port.postMessage({ type: 'ready', apiUrl: api.url, bareUrl, yardstickUrl: yardstick?.url } satisfies ServerWorkerMessage);

@@ -5,7 +5,8 @@
 // HMAC, and byte-identical JSON. What the service takes beyond this is what its
 // framework, validation and layering cost. The SQL of related and search is the
 // service's own (relatedQuery, searchQuery), so both sides always run the same
-// statements with the same values, and a row
+// statements with the same values (they read what they need through the service's own
+// SQLite adapter over this connection, as they do in the service), and a row
 // becomes JSON through the service's own view function (entry-view.ts), so the bytes
 // stay the same while the API's shape evolves.
 import Database from 'better-sqlite3';
@@ -13,7 +14,7 @@ import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObjec
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { entryView, VIEW_COLUMNS } from '../../src-main/core/silo/entry-view.ts';
-import { Store } from '../../src-main/core/db/store.ts';
+import { sqliteDb } from '../../src-main/core/db/sqlite-db.ts';
 import { relatedQuery } from '../../src-main/core/silo/list.ts';
 import { searchQuery } from '../../src-main/core/silo/search.ts';
 
@@ -34,8 +35,14 @@ export async function startYardstick(dbFile: string): Promise<Yardstick> {
   const db = new Database(dbFile, { readonly: true });
   db.pragma('cache_size = -32000');
   db.pragma('temp_store = MEMORY');
-  // Only for its cache of prepared statements: no Kysely is used here.
-  const raw = new Store(db);
+  // What relatedQuery and searchQuery read through (they take the data layer's Db); what they build runs raw here.
+  const serviceDb = sqliteDb(db);
+  const statements = new Map<string, Database.Statement>();
+  const statement = (sql: string) => {
+    let stmt = statements.get(sql);
+    if (!stmt) statements.set(sql, (stmt = db.prepare(sql)));
+    return stmt;
+  };
   const secretHex = (db.prepare(`SELECT value FROM settings WHERE key = 'cursor_secret'`).get() as { value: string }).value;
   const secret = Buffer.from(secretHex, 'hex');
   const key: KeyObject = createSecretKey(secret);
@@ -122,12 +129,12 @@ export async function startYardstick(dbFile: string): Promise<Yardstick> {
     return views([row], true)[0];
   };
 
-  const relatedOf = (c: Caller, id: string, q: URLSearchParams) => {
+  const relatedOf = async (c: Caller, id: string, q: URLSearchParams) => {
     const limit = Number(q.get('limit') ?? 20);
-    const query = relatedQuery(raw, c.companyId, id, { limit: limit + 1, ascending: false });
+    const query = await relatedQuery(serviceDb, c.companyId, id, { limit: limit + 1, ascending: false });
     if (!query) throw new NotFound();
     const scope = JSON.stringify(['related', c.companyId, id, undefined, undefined, false, undefined]);
-    const rows = raw.statement(query.sql).all(...query.params) as Row[];
+    const rows = statement(query.sql).all(...query.params) as Row[];
     const contexts = new Map<string, string>();
     for (const r of rows) {
       contexts.set(r.id, String(r.related_context));
@@ -136,13 +143,13 @@ export async function startYardstick(dbFile: string): Promise<Yardstick> {
     return page(rows, limit, scope, undefined, contexts);
   };
 
-  const search = (c: Caller, q: URLSearchParams) => {
+  const search = async (c: Caller, q: URLSearchParams) => {
     const text = q.get('q') ?? '';
     const limit = Number(q.get('limit') ?? 20);
     const offset = Number(q.get('offset') ?? 0);
-    const plan = searchQuery(raw, c.companyId, { q: text, limit, offset });
+    const plan = await searchQuery(serviceDb, c.companyId, { q: text, limit, offset });
     if (!plan) return { list: [], limit, offset, query: text };
-    const rows = raw.statement(plan.sql).all(...plan.params) as Row[];
+    const rows = statement(plan.sql).all(...plan.params) as Row[];
     const more = rows.length > plan.ftsLimit;
     if (more) rows.pop();
     // As the handler answers it: the text as `query` (the hosted service's name), last.
@@ -150,7 +157,7 @@ export async function startYardstick(dbFile: string): Promise<Yardstick> {
   };
 
   let allowedHost = '';
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const answer = async (req: IncomingMessage, res: ServerResponse) => {
     const send = (status: number, body: unknown) => {
       const text = JSON.stringify(body);
       res.writeHead(status, {
@@ -172,14 +179,18 @@ export async function startYardstick(dbFile: string): Promise<Yardstick> {
       const parts = path.split('/');
       // /silo/v1/entries[/{id}[/related]], /silo/v1/search, /silo/v1/folders
       if (path === '/silo/v1/entries') return send(200, list(caller, query));
-      if (path === '/silo/v1/search') return send(200, search(caller, query));
+      if (path === '/silo/v1/search') return send(200, await search(caller, query));
       if (path === '/silo/v1/folders') return send(200, { list: folderCounts.all(caller.companyId) });
       if (parts.length === 5 && parts[3] === 'entries') return send(200, entry(caller, decodeURIComponent(parts[4])));
-      if (parts.length === 6 && parts[3] === 'entries' && parts[5] === 'related') return send(200, relatedOf(caller, decodeURIComponent(parts[4]), query));
+      if (parts.length === 6 && parts[3] === 'entries' && parts[5] === 'related') return send(200, await relatedOf(caller, decodeURIComponent(parts[4]), query));
       return send(404, { key: 'not-found' });
     } catch (err) {
       return send(err instanceof NotFound ? 404 : 500, { key: err instanceof NotFound ? 'not-found' : 'internal', message: String(err) });
     }
+  };
+  // answer sends every error it meets; one that escapes it (the response already half sent) ends the connection
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    void answer(req, res).catch((err: unknown) => res.destroy(err as Error));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

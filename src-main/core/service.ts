@@ -4,7 +4,8 @@ import { v7 as uuidv7 } from 'uuid';
 import { backupScheduler } from './backup/scheduler.ts';
 import { openSqlite } from './db/connection.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { Store } from './db/store.ts';
+import type { Db } from './db/engine.ts';
+import { sqliteDb } from './db/sqlite-db.ts';
 import { BlobStore } from './files/blob-store.ts';
 import { securePrivateDataDir } from './files/private-data-dir.ts';
 import { InstanceKeys, type KeySealer } from './keys/instance-keys.ts';
@@ -12,6 +13,7 @@ import type { Provider } from './transform/provider.ts';
 import type { JobRunner, RunnerOptions } from './transform/runner.ts';
 import type { SyncController } from './sync/controller.ts';
 import { detachRunner } from './silo/audit-actor.ts';
+import { recordKeeping } from './silo/record-keeping.ts';
 import type { SyncOptions } from './sync/run-context.ts';
 
 /** Deployment choices that are not data: who may be called, where files may go. */
@@ -32,11 +34,18 @@ export interface ServiceConfig {
   autoSync: boolean;
 }
 
+/** Where the service keeps its records: the data dir's SQLite file (the default), or a PostgreSQL database. */
+export interface DatabaseChoice {
+  /** `postgres://…`: a firm's shared remote on a database server; files and keys stay in the data dir */
+  databaseUrl?: string;
+}
+
 /** The whole service of one data dir: database, files and instance identity. */
 export interface Service {
   dataDir: string;
   config: ServiceConfig;
-  store: Store;
+  /** the database: SQLite in the data dir, or a PostgreSQL server's */
+  db: Db;
   blobs: BlobStore;
   instanceId: string;
   /** signs list cursors */
@@ -68,7 +77,7 @@ export interface ServiceSecrets {
 /** Opens the service of a data dir, whole: its database, files and keys, the job engine, sync and the timers. */
 export async function openService(
   dataDir: string,
-  config: Partial<ServiceConfig> & ServiceSecrets & { log?: (line: string) => void } = {},
+  config: Partial<ServiceConfig> & ServiceSecrets & DatabaseChoice & { log?: (line: string) => void } = {},
 ): Promise<Service> {
   const service = await openServiceCore(dataDir, config);
   await startService(service);
@@ -86,25 +95,25 @@ const starts = new WeakMap<Service, { done?: Promise<void>; settle(done: Promise
  */
 export async function openServiceCore(
   dataDir: string,
-  config: Partial<ServiceConfig> & ServiceSecrets & { log?: (line: string) => void } = {},
+  config: Partial<ServiceConfig> & ServiceSecrets & DatabaseChoice & { log?: (line: string) => void } = {},
 ): Promise<Service> {
   securePrivateDataDir(dataDir);
-  const sqlite = openSqlite(join(dataDir, 'silodesk.db'));
-  const store = new Store(sqlite);
-  await migrateToLatest(sqlite, store.q, join(dataDir, 'backups'));
+  const db = await openDatabase(dataDir, config.databaseUrl);
 
   const blobs = new BlobStore(join(dataDir, 'files'));
   blobs.sweepTemp();
 
-  const instanceId = setting(store, 'instance_id', () => uuidv7());
-  const cursorSecret = Buffer.from(setting(store, 'cursor_secret', () => randomBytes(32).toString('hex')), 'hex');
+  const instanceId = await setting(db, 'instance_id', () => uuidv7());
+  const cursorSecret = Buffer.from(await setting(db, 'cursor_secret', () => randomBytes(32).toString('hex')), 'hex');
   const keys = await InstanceKeys.load(join(dataDir, 'keys'), config.protectKey);
   // again, for the folders made since (files, backups, keys)
   securePrivateDataDir(dataDir);
 
   let settle!: (done: Promise<void>) => void;
   const started = new Promise<void>((resolve, reject) => {
-    settle = (done) => done.then(resolve, reject);
+    settle = (done) => {
+      done.then(resolve, reject);
+    };
   });
   // A failed start is reported to whoever started it; the promise itself must not also crash the process.
   started.catch(() => undefined);
@@ -119,7 +128,7 @@ export async function openServiceCore(
       sync: config.sync ?? {},
       autoSync: config.autoSync ?? true,
     },
-    store,
+    db,
     blobs,
     instanceId,
     cursorSecret,
@@ -133,7 +142,7 @@ export async function openServiceCore(
       const start = starts.get(service);
       await start?.done?.catch(() => undefined);
       await start?.stop?.();
-      sqlite.close();
+      await db.close();
     },
   };
   starts.set(service, { settle });
@@ -171,7 +180,7 @@ async function startParts(service: Service): Promise<() => Promise<void>> {
   service.sync = new SyncController(service, service.config.sync);
   if (service.config.autoSync) service.sync.start();
   // The scheduled backup of the data folder (off until the owner sets a folder).
-  backupScheduler(service).start();
+  await backupScheduler(service).start();
   // What has waited in the trash past its retention goes now, then daily.
   trashPurger(service).start();
   // Unfinished jobs from before a crash or a quit are due again: they resume here.
@@ -184,10 +193,31 @@ async function startParts(service: Service): Promise<() => Promise<void>> {
   };
 }
 
-function setting(store: Store, key: string, make: () => string): string {
-  const row = store.first(store.q.selectFrom('settings').select('value').where('key', '=', key));
+/** The database, migrated to the latest schema. */
+async function openDatabase(dataDir: string, databaseUrl: string | undefined): Promise<Db> {
+  if (databaseUrl) {
+    // Loaded only for a remote that uses it: the desktop never pays for pg.
+    const [{ pgDb }, { migratePostgres }] = await Promise.all([import('./db/pg/pg-db.ts'), import('./db/pg/migrate.ts')]);
+    const db = pgDb(databaseUrl, { hooks: recordKeeping });
+    try {
+      await migratePostgres(db.q);
+    } catch (err) {
+      await db.close();
+      throw err;
+    }
+    return db;
+  }
+  const sqlite = openSqlite(join(dataDir, 'silodesk.db'));
+  const db = sqliteDb(sqlite, recordKeeping);
+  await migrateToLatest(sqlite, db.q, join(dataDir, 'backups'));
+  return db;
+}
+
+async function setting(db: Db, key: string, make: () => string): Promise<string> {
+  const row = await db.first(db.q.selectFrom('settings').select('value').where('key', '=', key));
   if (row) return row.value;
   const value = make();
-  store.run(store.q.insertInto('settings').values({ key, value }).onConflict((oc) => oc.doNothing()));
-  return store.first(store.q.selectFrom('settings').select('value').where('key', '=', key))!.value;
+  // Two instances starting on one database at once: the first value written is everyone's.
+  await db.run(db.q.insertInto('settings').values({ key, value }).onConflict((oc) => oc.doNothing()));
+  return (await db.first(db.q.selectFrom('settings').select('value').where('key', '=', key)))!.value;
 }

@@ -1,6 +1,6 @@
 import { requireCompany } from '../core/access/companies.ts';
 import type { Caller } from '../core/access/tokens.ts';
-import type { Store } from '../core/db/store.ts';
+import type { Db } from '../core/db/engine.ts';
 
 /**
  * Who the desktop window acts as: the install's owner (it manages every company),
@@ -8,6 +8,6 @@ import type { Store } from '../core/db/store.ts';
  * chosen). An unknown company is a 404, never a silent fallback to another
  * company's data.
  */
-export function desktopCaller(store: Store, defaultCompanyId: string, companyId?: string): Caller {
-  return { companyId: companyId ? requireCompany(store, companyId).id : defaultCompanyId, kind: 'owner', install: true };
+export async function desktopCaller(db: Db, defaultCompanyId: string, companyId?: string): Promise<Caller> {
+  return { companyId: companyId ? (await requireCompany(db, companyId)).id : defaultCompanyId, kind: 'owner', install: true };
 }

@@ -50,7 +50,8 @@ export function nodeFront(endpoints: HttpEndpoints, options: { origins: () => Lo
 
     const started = performance.now();
     const method = req.method!;
-    call(found.op, {
+    // Not awaited: the answer is sent when ready (an error of the call becomes an error answer below).
+    void call(found.op, {
       label: () => `${method} ${pathname}`,
       params: found.params,
       // Hono's own reading of a query string: the first of a repeated name, `+` as a space.

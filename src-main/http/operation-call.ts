@@ -61,7 +61,7 @@ export function operationCaller(service: Service, limits: CallLimits): Operation
     const { contract } = op;
     let bodyRead = !contract.body;
     try {
-      const caller = contract.access === 'public' ? ANONYMOUS : authenticateLimited(service, request, anonymous);
+      const caller = contract.access === 'public' ? ANONYMOUS : await authenticateLimited(service, request, anonymous);
       const exempt = exemptLocalOwner && isOwnersLocalTool(caller, request.remoteAddress);
       const wait = exempt ? 0 : caller.tokenId ? limiter.take(caller.tokenId) : anonymous.take(clientKey(request));
       if (wait > 0) throw rateLimited(wait);
@@ -93,9 +93,9 @@ function headersOf(request: OperationRequest, contract: OperationContract): Reco
 }
 
 /** The bearer token's caller; a call without a valid one is counted against its address first. */
-function authenticateLimited(service: Service, request: OperationRequest, anonymous: RateLimiter): Caller {
+async function authenticateLimited(service: Service, request: OperationRequest, anonymous: RateLimiter): Promise<Caller> {
   try {
-    return authenticate(service, request);
+    return await authenticate(service, request);
   } catch (err) {
     const wait = anonymous.take(clientKey(request));
     if (wait > 0) throw rateLimited(wait);
@@ -103,11 +103,11 @@ function authenticateLimited(service: Service, request: OperationRequest, anonym
   }
 }
 
-function authenticate(service: Service, request: OperationRequest): Caller {
+async function authenticate(service: Service, request: OperationRequest): Promise<Caller> {
   const header = request.header('authorization') ?? '';
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw new ApiError('unauthorized', 'an Authorization: Bearer <token> header is required', undefined, { 'WWW-Authenticate': 'Bearer' });
-  const caller = resolveToken(service.store, match[1]);
+  const caller = await resolveToken(service.db, match[1]);
   if (!caller) throw new ApiError('unauthorized', 'the token is not valid', undefined, { 'WWW-Authenticate': 'Bearer' });
   return caller;
 }

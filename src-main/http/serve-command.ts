@@ -58,8 +58,8 @@ if (values['build-web'] || values.rebuild) {
 
 const dataDir = resolve(values.data!);
 const service = await openServiceCore(dataDir, { log: (line) => console.error(line) });
-const company = ensureDefaultCompany(service.store);
-ensureOwnerTokenFile(service.store, company, join(dataDir, 'api-token'));
+const company = await ensureDefaultCompany(service.db);
+await ensureOwnerTokenFile(service.db, company, join(dataDir, 'api-token'));
 if (values.remote) {
   // The token comes from a file, never the command line, where any user could read it.
   if (!values['remote-token-file']) {
@@ -70,7 +70,7 @@ if (values.remote) {
   try {
     // Sync is set up before the port opens, as it always was: a bad remote stops serve here.
     await startService(service);
-    service.sync.configure(company.id, {
+    await service.sync.configure(company.id, {
       remote_url: values.remote,
       token: readFileSync(resolve(values['remote-token-file']), 'utf8').trim(),
       interval_minutes: Number.isInteger(interval) && interval >= 0 ? interval : 15,
@@ -107,8 +107,8 @@ async function stop(): Promise<void> {
   await service.close();
   process.exit(0);
 }
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());
 
 // The job engine (resuming unfinished jobs), sync and the timers: the port is already open.
 startService(service).catch((err: unknown) => {

@@ -4,7 +4,7 @@ import { operations } from '../../src-main/core/api/contract/index.ts';
 import { callService } from '../../src-main/service-process/host.ts';
 import { desktopCaller } from '../../src-main/desktop/desktop-caller.ts';
 import { callAs, oneLineInvoice } from './gobl-helpers.ts';
-import { startTestServer, type TestServer } from './harness.ts';
+import { atOnce, startTestServer, type TestServer } from './harness.ts';
 
 let t: TestServer;
 let companyId: string;
@@ -19,6 +19,7 @@ beforeAll(async () => {
   userToken = (await t.call('POST', '/access/v1/tokens', { name: 'clerk', kind: 'user' })).body.token;
 });
 afterAll(() => t.close());
+
 
 /** Every row of the log about `target`, oldest first. */
 async function about(target: string): Promise<any[]> {
@@ -44,7 +45,7 @@ describe('the audit log', () => {
     await t.call('DELETE', `/silo/v1/entries/${entry.id}/meta/erp?src=erp`);
     await t.call('DELETE', `/silo/v1/entries/${entry.id}/files/a.txt`);
     await t.call('POST', `/silo/v1/entries/${entry.id}/files/a.txt/restore`);
-    await callService(t.service, desktopCaller(t.service.store, companyId), 'patchEntry', { params: { id: entry.id }, body: { state: 'sent' } });
+    await callService(t.service, await desktopCaller(t.service.db, companyId), 'patchEntry', { params: { id: entry.id }, body: { state: 'sent' } });
     // A workflow step attaches a PDF while the request that queued it waits: the file is the workflow's.
     const wf = (await t.call('PUT', `/transform/v1/workflows/${uuidv7()}`, { name: 'Render', steps: [{ provider: 'pdf', config: {} }] })).body;
     const job = (await t.call('POST', '/transform/v1/jobs?wait=20', { workflow_id: wf.id, silo_entry_id: entry.id })).body;
@@ -135,7 +136,7 @@ describe('the audit log', () => {
     );
     expect(mutating).toEqual([]);
 
-    const db = t.service.store.sqlite;
+    const db = t.service.db.sqlite!;
     expect(() => db.prepare("UPDATE audit_log SET actor_name = 'someone else'").run()).toThrow(/append-only/);
     expect(() => db.prepare('DELETE FROM audit_log').run()).toThrow(/append-only/);
     expect((await t.call('GET', '/silo/v1/audit/verify')).body).toMatchObject({ ok: true });
@@ -152,6 +153,14 @@ describe('the audit log', () => {
       db.exec(`CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END`);
     }
     expect((await t.call('GET', '/silo/v1/audit/verify')).body.ok).toBe(true);
+  });
+
+  it('keeps the chain whole when operations answered at once are put on record together', async () => {
+    const ids = Array.from({ length: 4 }, () => uuidv4());
+    const desktop = await desktopCaller(t.service.db, companyId);
+    await atOnce(t.service, ids.map((id) => () => callService(t.service, desktop, 'putView', { params: { id }, body: { name: `View ${id}`, columns: ['total'] } })));
+    for (const id of ids) expect((await about(id)).map((r) => r.action)).toEqual(['view.saved']);
+    expect((await t.call('GET', '/silo/v1/audit/verify')).body).toMatchObject({ ok: true });
   });
 
   it('keeps one log per company', async () => {

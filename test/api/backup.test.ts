@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
+import type { Db } from '../../src-main/core/db/engine.ts';
+import { takeBackup } from '../../src-main/core/backup/take-backup.ts';
 import { openService } from '../../src-main/core/service.ts';
 import { loadEnvelope } from '../fixtures/gobl/load.ts';
 import { callAs, partialInvoice } from './gobl-helpers.ts';
@@ -105,9 +107,9 @@ describe('a backup', () => {
     cpSync(join(target, status.body.backups[0].name), restored, { recursive: true });
     const service = await openService(restored, { autoSync: false, runJobs: false });
     try {
-      const row = service.store.first(service.store.q.selectFrom('entries').selectAll().where('id', '=', entryId));
+      const row = await service.db.first(service.db.q.selectFrom('entries').selectAll().where('id', '=', entryId));
       expect(row?.id).toBe(entryId);
-      const file = service.store.first(service.store.q.selectFrom('attachments').select('hash').where('entry_id', '=', entryId))!;
+      const file = (await service.db.first(service.db.q.selectFrom('attachments').select('hash').where('entry_id', '=', entryId)))!;
       expect(readFileSync(service.blobs.pathOf(file.hash))).toEqual(PDF);
     } finally {
       await service.close();
@@ -124,7 +126,7 @@ describe('a backup', () => {
     expect(names).toEqual([second.body.last.name, first.body.last.name]);
     expect(readdirSync(target).sort()).toEqual([...names].sort());
 
-    const file = t.service.store.first(t.service.store.q.selectFrom('attachments').select('hash').where('entry_id', '=', entryId))!;
+    const file = (await t.service.db.first(t.service.db.q.selectFrom('attachments').select('hash').where('entry_id', '=', entryId)))!;
     const inode = (name: string) => statSync(join(target, name, 'files', file.hash.slice(0, 2), file.hash)).ino;
     expect(inode(names[0])).toBe(inode(names[1]));
   });
@@ -141,5 +143,13 @@ describe('a backup', () => {
     const status = await t.call('GET', '/utils/v1/backup');
     expect(status.body.last).toMatchObject({ ok: false });
     rmSync(blocked, { force: true });
+  });
+
+  it('is refused on PostgreSQL, whose backups are the database server\'s own, and writes nothing', async () => {
+    // A service on PostgreSQL has no SQLite connection: there is no database file to copy.
+    const onPostgres = { ...t.service, db: { dialect: 'postgres', sqlite: undefined } as unknown as Db };
+    const before = readdirSync(target);
+    await expect(takeBackup(onPostgres, target)).rejects.toThrow(/PostgreSQL.*pg_dump/);
+    expect(readdirSync(target)).toEqual(before);
   });
 });

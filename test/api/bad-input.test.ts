@@ -123,7 +123,7 @@ describe('bad input gets a clear JSON error', () => {
       expect(a.status).toBe(200);
       expect(a.body).toEqual(answers[0].body);
     }
-    const count = t.service.store.sqlite.prepare('SELECT count(*) AS n FROM entries WHERE id = ?').get(id) as { n: number };
+    const count = (await t.service.db.sqlFirst<{ n: number }>('SELECT count(*) AS n FROM entries WHERE id = ?', [id]))!;
     expect(count.n).toBe(1);
   });
 

@@ -420,14 +420,14 @@ describe('one id, two companies: purge, derived indexes, jobs and exports', () =
   it('looks related entries and exact numbers up by the company’s keys, never walking the company', async () => {
     const { id, code } = await sharedEntry();
     await B('POST', '/silo/v1/entries', { data: creditNote({ uuid: id, series: 'INV', code, issue_date: '2026-03-02' }, `CN-P-${code}`) });
-    const db = t.service.store.sqlite;
+    const db = t.service.db.sqlite!;
     const plan = (q: { sql: string; params: unknown[] }) =>
       (db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.params) as Array<{ detail: string }>).map((r) => r.detail);
     // A step that reads every row of a table, or of the company (a key searched by the company alone, or with a range).
     const walks = (lines: string[]) => lines.filter((l) => /^SCAN (?!h$)/.test(l) || /\(company_id=\?(?: AND \w+[<>]=?\?)*\)$/.test(l));
     for (const prepare of [() => {}, () => db.exec('ANALYZE')]) {
       prepare();
-      const related = plan(relatedQuery(t.service.store, companyB, id, { limit: 20, ascending: false })!);
+      const related = plan((await relatedQuery(t.service.db, companyB, id, { limit: 20, ascending: false }))!);
       expect(walks(related), related.join('\n')).toEqual([]);
       expect(related.some((l) => /SEARCH e USING INDEX sqlite_autoindex_entries_1 \(company_id=\? AND id=\?\)/.test(l)), related.join('\n')).toBe(true);
       const exact = plan(exactNumberQuery(companyB, `INV-${code}`, filterSql({}, 'e', false))!);

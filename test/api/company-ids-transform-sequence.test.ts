@@ -355,9 +355,9 @@ describe('series under one id in two companies', () => {
     const id = uuidv4();
     await ok(A, 'PUT', `/sequence/v1/series/${id}`, { name: 'A held', code: 'H', prefix: 'H-' });
     await ok(B, 'PUT', `/sequence/v1/series/${id}`, { name: 'B free', code: 'F', prefix: 'F-' });
-    holdSeries(t.service.store, companyA, id, 'restored');
+    await holdSeries(t.service.db, companyA, id, 'restored');
     // a fork outranks the restore on the same (company, series) row
-    holdSeries(t.service.store, companyA, id, 'fork');
+    await holdSeries(t.service.db, companyA, id, 'fork');
     expect((await ok(A, 'GET', `/sequence/v1/series/${id}`)).hold?.reason).toBe('fork');
     expect((await ok(B, 'GET', `/sequence/v1/series/${id}`)).hold).toBeUndefined();
 

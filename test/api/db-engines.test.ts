@@ -8,7 +8,8 @@ import { migrateToLatest } from '../../src-main/core/db/migrate.ts';
 import { migratePostgres } from '../../src-main/core/db/pg/migrate.ts';
 import { pgDb } from '../../src-main/core/db/pg/pg-db.ts';
 import { sqliteDb } from '../../src-main/core/db/sqlite-db.ts';
-import { Store } from '../../src-main/core/db/store.ts';
+import type { WriteHooks } from '../../src-main/core/db/write-scopes.ts';
+import { NO_ORIGIN } from '../../src-main/core/db/change-triggers.ts';
 import { freshDatabase } from '../support/pg-database.ts';
 
 /**
@@ -20,12 +21,21 @@ interface Engine {
   close(): Promise<void>;
 }
 
+/** What the engines hand the service to put on record as a transaction ends (the service's is record-keeping.ts). */
+const kept: Array<{ origin: string; records: Array<{ record_id: string; deleted: boolean; context: unknown }> }> = [];
+let writing = 'nobody';
+const hooks = (): WriteHooks<string> => ({
+  context: () => writing,
+  async keep(records, origin) {
+    kept.push({ origin, records: records.map((r) => ({ record_id: r.record_id, deleted: r.deleted, context: r.context })) });
+  },
+});
+
 async function sqliteEngine(): Promise<Engine> {
   const dir = mkdtempSync(join(tmpdir(), 'silodesk-engine-'));
   const sqlite = openSqlite(join(dir, 'silodesk.db'));
-  const store = new Store(sqlite);
-  await migrateToLatest(sqlite, store.q, join(dir, 'backups'));
-  const db = sqliteDb(store);
+  const db = sqliteDb(sqlite, hooks);
+  await migrateToLatest(sqlite, db.q, join(dir, 'backups'));
   return {
     db,
     async close() {
@@ -37,7 +47,7 @@ async function sqliteEngine(): Promise<Engine> {
 
 async function postgresEngine(): Promise<Engine> {
   const database = await freshDatabase(inject('pgUrl'));
-  const db = pgDb(database.url);
+  const db = pgDb(database.url, { hooks });
   await migratePostgres(db.q);
   return {
     db,
@@ -57,9 +67,9 @@ describe.each(engines)('on %s', (_name, open) => {
   beforeAll(async () => {
     engine = await open();
     db = engine.db;
-    await db.tx(async (tx) => {
-      await tx.sql(`INSERT INTO companies (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)`, ['c1', 'Acme', AT, AT]);
-      await tx.sql(
+    await db.tx(async () => {
+      await db.sql(`INSERT INTO companies (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)`, ['c1', 'Acme', AT, AT]);
+      await db.sql(
         `INSERT INTO series (id, company_id, name, description, code, prefix, padding, suffix, start, issuer, last_index, sigs, request_hash, created_at, updated_at)
          VALUES ('s1', 'c1', 'Sales', '', 'FA', 'FA-', 4, '', 1, 'me', 0, '[]', '', ?, ?)`,
         [AT, AT],
@@ -69,7 +79,7 @@ describe.each(engines)('on %s', (_name, open) => {
   afterAll(() => engine.close());
 
   const entry = (tx: Db, id: string, folder: string, tags: string[]) =>
-    tx.run(
+    db.run(
       tx.q.insertInto('entries').values({
         id, company_id: 'c1', key: null, folder, state: 'draft', context: '', draft: 1, invalid: 0, signed: 0, doc_schema: 'x', doc_uuid: null,
         env_schema: 'x', digest_alg: 'sha256', digest_val: id, snippet: '{}', tags: JSON.stringify(tags), faults: '[]', data: '{}', request_hash: '',
@@ -82,10 +92,10 @@ describe.each(engines)('on %s', (_name, open) => {
   });
 
   it('commits a transaction whole, and rolls one back whole when it throws', async () => {
-    await db.tx((tx) => entry(tx, 'e1', 'sales', ['a']), { origin: 'local' });
+    await db.tx(() => entry(db, 'e1', 'sales', ['a']), { origin: 'local' });
     await expect(
-      db.tx(async (tx) => {
-        await entry(tx, 'e2', 'sales', []);
+      db.tx(async () => {
+        await entry(db, 'e2', 'sales', []);
         throw new Error('half-way');
       }, { origin: 'local' }),
     ).rejects.toThrow('half-way');
@@ -93,13 +103,13 @@ describe.each(engines)('on %s', (_name, open) => {
   });
 
   it('undoes a failed savepoint only, and the outer transaction goes on', async () => {
-    await db.tx(async (tx) => {
-      await entry(tx, 'e3', 'sales', []);
-      await expect(tx.tx(async (inner) => {
-        await entry(inner, 'e4', 'sales', []);
-        await entry(inner, 'e4', 'sales', []); // the same id twice: the savepoint fails
+    await db.tx(async () => {
+      await entry(db, 'e3', 'sales', []);
+      await expect(db.tx(async () => {
+        await entry(db, 'e4', 'sales', []);
+        await entry(db, 'e4', 'sales', []); // the same id twice: the savepoint fails
       }, { origin: 'peer' })).rejects.toThrow();
-      expect(tx.origin).toBe('local');
+      expect(db.origin).toBe('local');
     }, { origin: 'local' });
     expect((await db.sql<{ id: string }>(`SELECT id FROM entries ORDER BY id`)).map((r) => r.id)).toEqual(['e1', 'e3']);
   });
@@ -107,8 +117,8 @@ describe.each(engines)('on %s', (_name, open) => {
   it('hands out gapless numbers to concurrent writers', async () => {
     const issued = await Promise.all(
       Array.from({ length: 40 }, () =>
-        db.tx(async (tx) => {
-          const [row] = await tx.sql<{ last_index: number }>(
+        db.tx(async () => {
+          const [row] = await db.sql<{ last_index: number }>(
             `UPDATE series SET last_index = last_index + 1 WHERE company_id = ? AND id = ? RETURNING last_index`,
             ['c1', 's1'],
           );
@@ -120,20 +130,129 @@ describe.each(engines)('on %s', (_name, open) => {
   });
 
   it('keeps the live counts per folder and tag through moves, trash and deletes (the schema’s triggers)', async () => {
-    await db.tx(async (tx) => {
-      await entry(tx, 'e5', 'purchases', ['a', 'b']);
-      await tx.sql(`UPDATE entries SET folder = 'purchases', tags = ? WHERE company_id = 'c1' AND id = 'e3'`, [JSON.stringify(['b'])]);
-      await tx.sql(`UPDATE entries SET trashed_at = ? WHERE company_id = 'c1' AND id = 'e1'`, [AT]);
+    await db.tx(async () => {
+      await entry(db, 'e5', 'purchases', ['a', 'b']);
+      await db.sql(`UPDATE entries SET folder = 'purchases', tags = ? WHERE company_id = 'c1' AND id = 'e3'`, [JSON.stringify(['b'])]);
+      await db.sql(`UPDATE entries SET trashed_at = ? WHERE company_id = 'c1' AND id = 'e1'`, [AT]);
     }, { origin: 'local' });
     expect(await counts()).toEqual({ folders: [{ folder: 'purchases', count: 2 }], tags: [{ tag: 'a', count: 1 }, { tag: 'b', count: 2 }] });
     // A write to a synced table names its origin, or is refused (change-triggers.ts).
-    await db.tx((tx) => tx.sql(`DELETE FROM entries WHERE company_id = 'c1' AND id = 'e5'`), { origin: 'local' });
+    await db.tx(() => db.sql(`DELETE FROM entries WHERE company_id = 'c1' AND id = 'e5'`), { origin: 'local' });
     expect(await counts()).toEqual({ folders: [{ folder: 'purchases', count: 1 }], tags: [{ tag: 'b', count: 1 }] });
     // each entry got its first state
     expect(await db.sql(`SELECT entry_id, key FROM entry_states ORDER BY entry_id`)).toEqual([
       { entry_id: 'e1', key: 'draft' },
       { entry_id: 'e3', key: 'draft' },
     ]);
+  });
+
+  it('keeps a transaction to itself: a read from elsewhere waits for its commit, its own flow reads its writes', async () => {
+    let insideSaw: unknown;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const writing = db.tx(async () => {
+      await entry(db, 'e6', 'sales', []);
+      insideSaw = (await db.sql<{ id: string }>(`SELECT id FROM entries WHERE id = 'e6'`)).length;
+      await held;
+    }, { origin: 'local' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // A read from outside: on SQLite it waits for the transaction; on PostgreSQL it does not see its rows.
+    const outside = db.sql<{ id: string }>(`SELECT id FROM entries WHERE id = 'e6'`);
+    const early = await Promise.race([outside.then((rows) => rows.length), new Promise((resolve) => setTimeout(() => resolve('waiting'), 50))]);
+    expect(db.origin).toBeUndefined();
+    release();
+    await writing;
+    expect(insideSaw).toBe(1);
+    expect(early === 'waiting' || early === 0).toBe(true);
+    expect((await outside).length).toBe(db.dialect === 'sqlite' ? 1 : 0);
+    await db.tx(() => db.sql(`DELETE FROM entries WHERE id = 'e6'`), { origin: 'local' });
+  });
+
+  it('runs work a transaction left scheduled outside it, once it has ended', async () => {
+    let later!: Promise<string | undefined>;
+    let go!: () => void;
+    const ended = new Promise<void>((resolve) => (go = resolve));
+    await db.tx(async () => {
+      later = ended.then(() => db.origin);
+    }, { origin: 'peer' });
+    go();
+    expect(await later).toBeUndefined();
+  });
+
+  const changeOf = async (id: string) =>
+    (await db.sql<{ seq: number; version: number; deleted: number; origin: string }>(
+      `SELECT seq, version, deleted, origin FROM sync_changes WHERE company_id = 'c1' AND kind = 'entry' AND record_id = ?`,
+      [id],
+    ))[0];
+
+  it('records every write to a synced table with its transaction’s origin, and refuses one made outside a transaction', async () => {
+    await expect(entry(db, 'r1', 'sales', [])).rejects.toThrow(NO_ORIGIN);
+    expect(await changeOf('r1')).toBeUndefined();
+    await db.tx(async () => {
+      await entry(db, 'r1', 'sales', []);
+      // written again by the same transaction: one change
+      await db.sql(`UPDATE entries SET folder = 'other' WHERE company_id = 'c1' AND id = 'r1'`);
+    }, { origin: 'peer' });
+    const first = await changeOf('r1');
+    expect(first).toMatchObject({ version: 1, deleted: 0, origin: 'peer' });
+    await db.tx(() => db.sql(`UPDATE entries SET folder = 'sales' WHERE company_id = 'c1' AND id = 'r1'`), { origin: 'local' });
+    const second = await changeOf('r1');
+    expect(second).toMatchObject({ version: 2, origin: 'local' });
+    expect(second.seq).toBeGreaterThan(first.seq);
+    // a column the record does not carry is no change
+    await db.tx(() => db.sql(`UPDATE entries SET updated_at = 'later' WHERE company_id = 'c1' AND id = 'r1'`), { origin: 'local' });
+    expect(await changeOf('r1')).toEqual(second);
+    // a savepoint with another origin is a write of its own, and so is the outer transaction's write after it
+    await db.tx(async () => {
+      await db.tx(() => db.sql(`UPDATE entries SET folder = 'x' WHERE company_id = 'c1' AND id = 'r1'`), { origin: 'peer' });
+      expect(await changeOf('r1')).toMatchObject({ version: 3, origin: 'peer' });
+      await db.sql(`UPDATE entries SET folder = 'y' WHERE company_id = 'c1' AND id = 'r1'`);
+    }, { origin: 'local' });
+    expect(await changeOf('r1')).toMatchObject({ version: 4, origin: 'local' });
+  });
+
+  it('hands what a transaction changed to be put on record before it commits, each record with the context of its write', async () => {
+    kept.length = 0;
+    await db.tx(async () => {
+      writing = 'clerk';
+      await entry(db, 'k1', 'sales', []);
+      writing = 'workflow';
+      await entry(db, 'k2', 'sales', []);
+      await db.sql(`DELETE FROM entries WHERE company_id = 'c1' AND id = 'k1'`);
+    }, { origin: 'local' });
+    writing = 'nobody';
+    expect(kept).toEqual([{
+      origin: 'local',
+      records: [
+        { record_id: 'k2', deleted: false, context: 'workflow' },
+        { record_id: 'k1', deleted: true, context: 'workflow' },
+      ],
+    }]);
+    // a transaction that fails keeps nothing
+    kept.length = 0;
+    await expect(db.tx(async () => {
+      await entry(db, 'k3', 'sales', []);
+      throw new Error('half-way');
+    }, { origin: 'local' })).rejects.toThrow('half-way');
+    expect(kept).toEqual([]);
+  });
+
+  it('commits synced writes in the order of their seqs, so a feed read by seq never passes one committed later', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const first = db.tx(async () => {
+      await entry(db, 'o1', 'sales', []);
+      await held;
+    }, { origin: 'local' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    let secondDone = false;
+    const second = db.tx(() => entry(db, 'o2', 'sales', []), { origin: 'local' }).then(() => (secondDone = true));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // the second writer waits for the first to commit
+    expect(secondDone).toBe(false);
+    release();
+    await Promise.all([first, second]);
+    expect((await changeOf('o2')).seq).toBeGreaterThan((await changeOf('o1')).seq);
   });
 
   it('refuses to change or delete the audit log', async () => {

@@ -14,23 +14,25 @@ describe('migration 0009_desk_list', () => {
     const dir = mkdtempSync(join(tmpdir(), 'silodesk-desk-list-'));
     const service = await openService(dir, { runJobs: false, autoSync: false });
     try {
-      const company = ensureDefaultCompany(service.store);
+      const company = await ensureDefaultCompany(service.db);
       const ctx = { service, caller: { companyId: company.id, kind: 'owner' as const } };
-      const big = createEntry(ctx, undefined, { data: invoice({ code: 'OLD-2', quantity: 50, due_date: '2025-04-01' }) });
-      const credit = createEntry(ctx, undefined, { data: invoice({ code: 'OLD-1', quantity: 2, type: 'credit-note' }) });
-      const small = createEntry(ctx, undefined, { data: invoice({ code: 'OLD-10', quantity: 1 }) });
+      const big = await createEntry(ctx, undefined, { data: invoice({ code: 'OLD-2', quantity: 50, due_date: '2025-04-01' }) });
+      const credit = await createEntry(ctx, undefined, { data: invoice({ code: 'OLD-1', quantity: 2, type: 'credit-note' }) });
+      const small = await createEntry(ctx, undefined, { data: invoice({ code: 'OLD-10', quantity: 1 }) });
 
       // The database as it was before 0009: no sort columns, views or indexes, snippets without net/tax/due_date.
-      const { sqlite } = service.store;
+      const sqlite = service.db.sqlite!;
       for (const index of ['issue_date', 'due_date', 'number', 'supplier', 'customer', 'net', 'tax', 'total', 'state']) sqlite.exec(`DROP INDEX entries_sort_${index}`);
       sqlite.exec('DROP TABLE entry_views');
       for (const column of ['due_date', 'number_key', 'supplier_key', 'customer_key', 'currency', 'net_e4', 'tax_e4', 'total_e4']) sqlite.exec(`ALTER TABLE entries DROP COLUMN ${column}`);
       sqlite.exec(`CREATE INDEX entries_company_issue_date ON entries(company_id, issue_date) WHERE issue_date IS NOT NULL`);
       sqlite.exec(`UPDATE entries SET snippet = json_remove(snippet, '$.net', '$.tax', '$.due_date')`);
-      service.store.tx(() => sqlite.exec(`UPDATE entries SET data = 'not json' WHERE id = '${small.id}'`), { origin: 'local' });
+      await service.db.tx(async () => {
+        sqlite.exec(`UPDATE entries SET data = 'not json' WHERE id = '${small.id}'`);
+      }, { origin: 'local' });
 
       // Later migrations stay applied (Kysely refuses to run one out of order), so 0009 runs on its own.
-      await migrations['0009_desk_list'].up(service.store.q);
+      await migrations['0009_desk_list'].up(service.db.q);
 
       const row = (id: string) => sqlite.prepare('SELECT snippet, due_date, number_key, net_e4, total_e4, currency FROM entries WHERE id = ?').get(id) as any;
       expect(JSON.parse(row(big.id).snippet)).toMatchObject({ net: '500.00', tax: '105.00', due_date: '2025-04-01' });
@@ -40,7 +42,7 @@ describe('migration 0009_desk_list', () => {
       // A row whose data does not parse is left as it was, and sorts with those without a value.
       expect(row(small.id)).toMatchObject({ net_e4: null, number_key: null });
 
-      const byTotal = listEntries(ctx, { sort: 'total', ascending: true, limit: 10 });
+      const byTotal = await listEntries(ctx, { sort: 'total', ascending: true, limit: 10 });
       expect(byTotal.list.map((e) => e.id)).toEqual([credit.id, big.id, small.id]);
       expect(sqlite.prepare(`SELECT name FROM sqlite_master WHERE name = 'entries_company_issue_date'`).get()).toBeUndefined();
     } finally {

@@ -114,13 +114,13 @@ describe('sorting the entry list', () => {
   });
 
   it('walks one index for every sort, never sorting the table (the plan SQLite chooses)', async () => {
-    const { store } = t.service;
+    const { db } = t.service;
     const seen: string[] = [];
-    const statement = store.statement.bind(store);
-    store.statement = ((text: string) => {
+    const sql = db.sql.bind(db);
+    db.sql = ((text: string, params?: readonly unknown[]) => {
       if (text.includes('INDEXED BY')) seen.push(text);
-      return statement(text);
-    }) as typeof store.statement;
+      return sql(text, params);
+    }) as typeof db.sql;
     try {
       for (const sort of ['issue_date', 'due_date', 'number', 'supplier', 'customer', 'net', 'tax', 'total', 'state']) {
         for (const filter of ['', '&folder=invoices', '&tag=x&date_from=2025-01-01']) {
@@ -129,12 +129,12 @@ describe('sorting the entry list', () => {
         }
       }
     } finally {
-      store.statement = statement;
+      db.sql = sql;
     }
     expect(seen.length).toBeGreaterThan(18);
     for (const text of new Set(seen)) {
       const params = (text.match(/\?/g) ?? []).map(() => 'x');
-      const plan = (store.sqlite.prepare(`EXPLAIN QUERY PLAN ${text}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail).join('\n');
+      const plan = (db.sqlite!.prepare(`EXPLAIN QUERY PLAN ${text}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail).join('\n');
       expect(plan, text).not.toMatch(/TEMP B-TREE|SCAN e\b(?! USING)/);
       expect(plan, text).toMatch(/USING INDEX entries_sort_/);
     }

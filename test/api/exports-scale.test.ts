@@ -21,8 +21,8 @@ beforeAll(async () => {
   expect(first.status).toBe(200);
   // Copies of the stored row straight in SQLite: the export is under test here, not the 10,000 builds.
   // (Written with an origin, as every write to a synced table: its triggers record the changes.)
-  const { sqlite } = t.service.store;
-  t.service.store.tx(() => sqlite.exec(`
+  const { db } = t.service;
+  await db.tx(async () => db.sqlRun(`
     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${COUNT - 1})
     INSERT INTO entries (id, company_id, key, folder, state, context, draft, invalid, signed, doc_schema, doc_uuid, env_schema,
       digest_alg, digest_val, snippet, tags, faults, data, issue_date, request_hash, version, created_at, updated_at)

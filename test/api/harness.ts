@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,7 @@ import { createClient, type ApiClient } from '../../src-main/core/api/client/cli
 import { httpTransport } from '../../src-main/core/api/client/http-transport.ts';
 import { openService, type Service } from '../../src-main/core/service.ts';
 import { startHttpServer, type RunningServer } from '../../src-main/http/server.ts';
+import { serverDatabase } from '../support/server-database.ts';
 import { checkedFetch, OpenApiCheck } from './openapi-check.ts';
 
 export interface TestServer {
@@ -29,9 +31,10 @@ export interface TestServer {
 /** A real service on a temp data dir, served over HTTP on 127.0.0.1 with a random port. */
 export async function startTestServer(config: Parameters<typeof openService>[1] = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'silodesk-api-'));
-  const service = await openService(dataDir, { runner: { retryBaseMs: 20 }, ...config });
-  const company = ensureDefaultCompany(service.store);
-  ensureOwnerTokenFile(service.store, company, join(dataDir, 'api-token'));
+  const database = await serverDatabase();
+  const service = await openService(dataDir, { runner: { retryBaseMs: 20 }, databaseUrl: database.databaseUrl, ...config });
+  const company = await ensureDefaultCompany(service.db);
+  await ensureOwnerTokenFile(service.db, company, join(dataDir, 'api-token'));
   const token = readFileSync(join(dataDir, 'api-token'), 'utf8').trim();
   const server = await startHttpServer(service, {
     host: '127.0.0.1',
@@ -78,6 +81,7 @@ export async function startTestServer(config: Parameters<typeof openService>[1] 
     async close() {
       await server.close();
       await service.close();
+      await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -120,4 +124,23 @@ export async function openCompany(
   const res = await t.call('POST', '/access/v1/companies', { name });
   if (res.status !== 200) throw new Error(`opening company ${name}: ${res.status} ${JSON.stringify(res.body)}`);
   return { id: res.body.id, owner: res.body.owner_token };
+}
+
+/**
+ * Starts `calls` while the database is busy with another transaction, so they queue and then
+ * take turns statement by statement, as requests at once do on PostgreSQL (on SQLite a call
+ * that awaits only the database otherwise runs to its end before the next one starts).
+ */
+export async function atOnce<T>(service: Service, calls: Array<() => Promise<T>>): Promise<T[]> {
+  let release!: () => void;
+  const holding = service.db.tx(() => new Promise<void>((resolve) => (release = resolve)), { origin: 'local' });
+  const running = Promise.allSettled(calls.map((call) => call()));
+  // One turn of the event loop: every call is waiting for the connection now.
+  await setImmediate();
+  release();
+  await holding;
+  return (await running).map((r) => {
+    if (r.status === 'rejected') throw r.reason;
+    return r.value;
+  });
 }

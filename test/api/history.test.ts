@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqlite } from '../../src-main/core/db/connection.ts';
 import { migrateToLatest } from '../../src-main/core/db/migrate.ts';
 import { migrations } from '../../src-main/core/db/migrations.ts';
-import { Store } from '../../src-main/core/db/store.ts';
+import { sqliteDb } from '../../src-main/core/db/sqlite-db.ts';
+import { recordKeeping } from '../../src-main/core/silo/record-keeping.ts';
 import { callService } from '../../src-main/service-process/host.ts';
 import { desktopCaller } from '../../src-main/desktop/desktop-caller.ts';
 import { callAs, oneLineInvoice } from './gobl-helpers.ts';
@@ -143,7 +144,7 @@ describe('entry history', () => {
     expect((await versions(id)).list).toEqual([expect.objectContaining({ version: '1', action: 'created', actor: expect.objectContaining({ via: 'http' }) })]);
 
     const session = await t.call('GET', '/access/v1/session');
-    const desktop = desktopCaller(t.service.store, session.body.company.id);
+    const desktop = await desktopCaller(t.service.db, session.body.company.id);
     await callService(t.service, desktop, 'patchEntry', { params: { id }, body: { state: 'received' } });
 
     const wf = await t.call('PUT', `/transform/v1/workflows/${uuidv7()}`, { name: 'Mark paid', steps: [{ provider: 'silo.state', config: { state: 'paid' } }] });
@@ -182,9 +183,9 @@ describe('entry history', () => {
     const dir = mkdtempSync(join(tmpdir(), 'silodesk-history-mig-'));
     const sqlite = openSqlite(join(dir, 'silodesk.db'));
     try {
-      const store = new Store(sqlite);
+      const db = sqliteDb(sqlite, recordKeeping);
       const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0013'));
-      await migrateToLatest(sqlite, store.q, join(dir, 'backups'), before);
+      await migrateToLatest(sqlite, db.q, join(dir, 'backups'), before);
       sqlite.prepare(`INSERT INTO companies VALUES ('c1', 'Acme', 'x', 'x')`).run();
       const insert = sqlite.prepare(`INSERT INTO entries (id, company_id, key, folder, state, context, draft, invalid, signed, doc_schema, doc_uuid,
         env_schema, digest_alg, digest_val, snippet, tags, faults, data, request_hash, version, created_at, updated_at)
@@ -193,7 +194,7 @@ describe('entry history', () => {
       insert.run('e1', 'draft', 'd1', '{"doc":{"code":"OLD-1"}}', 1);
       insert.run('e2', 'sent', 'd2', '{"doc":{"code":"OLD-2"}}', 4);
 
-      const { applied } = await migrateToLatest(sqlite, store.q, join(dir, 'backups'));
+      const { applied } = await migrateToLatest(sqlite, db.q, join(dir, 'backups'));
       // Later migrations may follow; this one is the first to run on such a folder.
       expect(applied[0]).toBe('0013_trash_history_audit');
       const rows = sqlite.prepare('SELECT entry_id, version, action, state, tags, data, via FROM entry_versions ORDER BY entry_id').all();
@@ -204,7 +205,7 @@ describe('entry history', () => {
       // The folder and tag counts still count both (nothing is in the trash yet).
       expect(sqlite.prepare(`SELECT count FROM entry_folder_counts WHERE company_id = 'c1' AND folder = 'invoices'`).get()).toEqual({ count: 2 });
       // A later change keeps the document it replaces in the version that held it.
-      store.tx(() => sqlite.prepare(`UPDATE entries SET data = '{"doc":{"code":"NEW-2"}}', version = 5 WHERE id = 'e2'`).run(), { origin: 'local' });
+      await db.tx(() => db.sqlRun(`UPDATE entries SET data = '{"doc":{"code":"NEW-2"}}', version = 5 WHERE id = 'e2'`), { origin: 'local' });
       expect(sqlite.prepare(`SELECT data FROM entry_versions WHERE entry_id = 'e2' AND version = 4`).get()).toEqual({ data: '{"doc":{"code":"OLD-2"}}' });
     } finally {
       sqlite.close();

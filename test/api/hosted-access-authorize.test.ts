@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { v4 as uuidv4, v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authorizeEnrollment } from '../../src-main/core/access/authorize.ts';
 import { startTestServer, type TestServer } from './harness.ts';
 
 /**
@@ -68,7 +69,7 @@ describe('POST /access/v1/enrollment/authorize', () => {
   });
 
   it('keeps only the SHA-256 of the client secret', async () => {
-    const row = t.service.store.sqlite.prepare('SELECT * FROM enrollments WHERE id = ?').get(enrollmentId) as any;
+    const row = (await t.service.db.sqlFirst('SELECT * FROM enrollments WHERE id = ?', [enrollmentId])) as any;
     expect(row.client_secret_hash).toBe(createHash('sha256').update(CLIENT_SECRET).digest('hex'));
     expect(JSON.stringify(row)).not.toContain(CLIENT_SECRET);
   });
@@ -87,6 +88,20 @@ describe('POST /access/v1/enrollment/authorize', () => {
     expect(renewed).toMatch(/^sd_/);
     expect(renewed).not.toBe(first);
     expect((await asToken(renewed, '/access/v1/enrollment')).status).toBe(200);
+  });
+
+  it('answers one token to first authorizations that arrive together', async () => {
+    const clientId = 'together-app';
+    const id = uuidv7();
+    expect((await t.call('PUT', `/access/v1/enrollment/${id}`, { owner_id: workspaceId, client_id: clientId, client_secret: CLIENT_SECRET })).status).toBe(200);
+    const body = { id, client_id: clientId, client_secret: CLIENT_SECRET };
+    // Called in-process, so that they interleave at every step of the database (HTTP would space them out).
+    const ctx = { service: t.service, caller: { companyId: workspaceId, kind: 'owner' as const } };
+    const answers = await Promise.all(Array.from({ length: 4 }, () => authorizeEnrollment(ctx, body, undefined)));
+    expect(new Set(answers.map((r) => r.token)).size).toBe(1);
+    expect((await asToken(answers[0].token!, '/access/v1/enrollment')).body.id).toBe(id);
+    const tokens = (await t.call('GET', '/access/v1/tokens')).body.list.filter((k: any) => k.enrollment_id === id && k.name.endsWith('(authorized)'));
+    expect(tokens).toHaveLength(1);
   });
 
   it('Authorize with a session token: a Bearer application token is answered back; a person’s token names its workspace', async () => {

@@ -77,7 +77,7 @@ describe('enrollment as the hosted Go client makes it', () => {
     // tokens here last until revoked: far enough that the Go session never tries to renew
     expect(created.body.token_expires).toBeGreaterThan(Date.now() / 1000 + 100 * 365 * 24 * 3600);
     expect(JSON.stringify(created.body)).not.toContain(body.client_secret);
-    const stored = JSON.stringify(t.service.store.sqlite.prepare('SELECT * FROM enrollments WHERE id = ?').get(id));
+    const stored = JSON.stringify(await t.service.db.sqlFirst('SELECT * FROM enrollments WHERE id = ?', [id]));
     expect(stored).not.toContain(body.client_secret);
 
     // the same request again is the same enrollment (no new token); the same client_id is the same application

@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { desktopCaller } from '../../src-main/desktop/desktop-caller.ts';
+import { callService } from '../../src-main/service-process/host.ts';
 import { oneLineInvoice } from './gobl-helpers.ts';
-import { startTestServer, type TestServer } from './harness.ts';
+import { atOnce, startTestServer, type TestServer } from './harness.ts';
 
 /** Issue 15: files as the hosted service takes them: POST without an id, hash first, multipart. */
 let t: TestServer;
@@ -14,6 +16,7 @@ afterAll(() => t.close());
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 const files = (id = entryId) => `/silo/v1/entries/${id}/files`;
+
 const download = async (url: string) => Buffer.from(await (await t.fetch(t.url + url, { headers: { authorization: `Bearer ${t.token}` } })).arrayBuffer());
 
 describe('POST /silo/v1/entries/{entry_id}/files', () => {
@@ -44,6 +47,15 @@ describe('POST /silo/v1/entries/{entry_id}/files', () => {
     expect(c.status).toBe(409);
     // and a PUT under another id with the key
     expect((await t.call('PUT', `${files()}/other-pdf`, body)).status).toBe(409);
+  });
+
+  it('two POSTs of one key at once store one file: the second is its replay', async () => {
+    const body = { name: 'twice.xml', key: 'twice', data: randomBytes(64).toString('base64') };
+    const desktop = await desktopCaller(t.service.db, (await t.call('GET', '/access/v1/session')).body.company.id);
+    const [a, b] = await atOnce(t.service, [0, 1].map(() => () => callService(t.service, desktop, 'createFile', { params: { entry_id: entryId }, body })));
+    expect(b).toEqual(a);
+    const entry = (await t.call('GET', `/silo/v1/entries/${entryId}`)).body;
+    expect(entry.attachments.filter((f: any) => f.key === 'twice')).toHaveLength(1);
   });
 
   it('refuses a size that is not the data, meta that is not text, and an entry it cannot see', async () => {
@@ -107,7 +119,7 @@ describe('hash first: the client announces the hash, the service says whether it
     expect(first.body.stored).toBe(false);
     expect((await t.call('PUT', `${files()}/pending`, { name: 'p.pdf', sha256: 'b'.repeat(64), size: 10, mime: 'application/pdf' })).status).toBe(409);
 
-    t.service.store.statement("UPDATE attachment_uploads SET expires_at = '2000-01-01T00:00:00.000Z' WHERE id = 'pending'").run();
+    await t.service.db.sqlRun("UPDATE attachment_uploads SET expires_at = '2000-01-01T00:00:00.000Z' WHERE id = 'pending'");
     expect((await t.fetch(t.url + first.body.url, { method: 'PUT', body: randomBytes(10) })).status).toBe(410);
     expect((await t.fetch(`${t.url}/silo/v1/uploads/${'x'.repeat(43)}`, { method: 'PUT', body: 'hi' })).status).toBe(404);
     expect((await t.fetch(`${t.url}/silo/v1/uploads/short`, { method: 'PUT', body: 'hi' })).status).toBe(400);

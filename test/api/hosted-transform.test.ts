@@ -52,7 +52,7 @@ describe('workflow lists, paged the hosted way', () => {
     for (let i = 0; i < 23; i++) made.push((await workflow(tagStep, { name: `wf ${i}` })).id);
     // Twelve made in one millisecond (a bulk import): more than a page of 10 shares a timestamp.
     const same = '2024-05-01T10:00:00.000Z';
-    const setAt = t.service.store.sqlite.prepare('UPDATE workflows SET created_at = ? WHERE id = ?');
+    const setAt = t.service.db.sqlite!.prepare('UPDATE workflows SET created_at = ? WHERE id = ?');
     made.slice(0, 12).forEach((id) => setAt.run(same, id));
     made.slice(12, 15).forEach((id) => setAt.run('2024-05-01T09:00:00.000Z', id));
 
@@ -74,11 +74,11 @@ describe('workflow lists, paged the hosted way', () => {
     } while (createdAt && pages < 20);
     // A page never splits one millisecond: it stops before the run, or takes a run longer than a page whole.
     expect(sizes.slice(-2)).toEqual([12, 3]);
-    const all = t.service.store.sqlite.prepare('SELECT id FROM workflows').pluck().all() as string[];
+    const all = t.service.db.sqlite!.prepare('SELECT id FROM workflows').pluck().all() as string[];
     expect(seen.length).toBe(all.length);
     expect(new Set(seen)).toEqual(new Set(all));
     // newest first
-    const times = seen.map((id) => t.service.store.sqlite.prepare('SELECT created_at FROM workflows WHERE id = ?').pluck().get(id) as string);
+    const times = seen.map((id) => t.service.db.sqlite!.prepare('SELECT created_at FROM workflows WHERE id = ?').pluck().get(id) as string);
     expect([...times].sort().reverse()).toEqual(times);
   });
 
@@ -144,7 +144,7 @@ describe('replays', () => {
     expect(b.status).toBe(200);
     expect(b.body.id).toBe(a.body.id);
     expect(b.body.intents).toEqual(a.body.intents);
-    const count = t.service.store.sqlite.prepare('SELECT count(*) FROM jobs WHERE key = ?').pluck().get(key);
+    const count = t.service.db.sqlite!.prepare('SELECT count(*) FROM jobs WHERE key = ?').pluck().get(key);
     expect(count).toBe(1);
     const other = await t.call('POST', '/transform/v1/jobs', { ...body, tags: ['other'] });
     expect(other.status).toBe(409);

@@ -13,12 +13,12 @@ let t: TestServer;
 let company: string;
 beforeAll(async () => {
   t = await startTestServer();
-  company = ensureDefaultCompany(t.service.store).id;
+  company = (await ensureDefaultCompany(t.service.db)).id;
 });
 afterAll(() => t.close());
 
 function counted() {
-  const db = t.service.store.sqlite;
+  const db = t.service.db.sqlite!;
   return {
     folders: db
       .prepare('SELECT folder, count(*) AS count FROM entries WHERE company_id = ? AND trashed_at IS NULL GROUP BY folder ORDER BY folder')

@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const db = () => t.service.store.sqlite;
+const db = () => t.service.db.sqlite!;
 type Row = Record<string, unknown>;
 const without = (row: Row | undefined, ...keys: string[]) => Object.fromEntries(Object.entries(row ?? {}).filter(([k]) => !keys.includes(k)));
 const rowsOf = (sql: string, id: string, ...skip: string[]) => (db().prepare(sql).all(id) as Row[]).map((r) => without(r, ...skip));
@@ -49,10 +49,11 @@ describe('bulk import', () => {
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     // The same document under another id (built the same, so the same digest: a duplicate, stored), written
     // by the bulk path itself: commitSlice throws rather than fall back, so these rows are its own.
-    const ctx = { service: t.service, caller: resolveToken(t.service.store, t.token)! };
+    const ctx = { service: t.service, caller: (await resolveToken(t.service.db, t.token))! };
     const input = { data: { ...put.body.data, head: { ...put.body.data.head, uuid: undefined } }, key: 'in-bulk', ...labels };
     const bulkId = uuidv7();
-    const [result] = t.service.store.tx(() => commitSlice(ctx, [{ index: 0, p: prepareNewEntry(ctx, bulkId, input) }], 'store', new Map()), { origin: 'local' });
+    const p = await prepareNewEntry(ctx, bulkId, input);
+    const [result] = await t.service.db.tx(() => commitSlice(ctx, [{ index: 0, p }], 'store', new Map()), { origin: 'local' });
     expect(result).toMatchObject({ status: 'created', id: bulkId, duplicate_of: put.body.id, duplicate_by: 'digest' });
     const one = stored(put.body.id);
     const bulk = stored(bulkId);

@@ -199,28 +199,30 @@ describe('jobs run in rounds', () => {
       await t.service.jobs.stop();
       const queued = await t.call('POST', '/transform/v1/jobs', { workflow_id: workflowId, silo_entry_id: entry.body.id });
       expect(queued.status, JSON.stringify(queued.body)).toBe(200);
-      const seq = t.service.store.sqlite.prepare('SELECT seq FROM jobs WHERE id = ?').pluck().get(queued.body.id) as number;
+      const seq = t.service.db.sqlite!.prepare('SELECT seq FROM jobs WHERE id = ?').pluck().get(queued.body.id) as number;
 
-      const { store } = t.service;
-      const tx = store.tx.bind(store);
+      const { db } = t.service;
+      const tx = db.tx.bind(db);
       let transactions = 0;
-      store.tx = ((...args: Parameters<typeof tx>) => {
-        if (!store.sqlite.inTransaction) transactions++;
+      db.tx = ((...args: Parameters<typeof tx>) => {
+        // Outside every transaction of its flow: one of its own, not a savepoint.
+        if (db.origin === undefined) transactions++;
         return tx(...args);
-      }) as typeof store.tx;
+      }) as typeof db.tx;
       counts.checks = 0;
       counts.verifies = 0;
       try {
         t.service.jobs.start();
         await t.service.jobs.waitFor(seq, 30_000);
       } finally {
-        store.tx = tx;
+        db.tx = tx;
       }
-      const status = t.service.store.sqlite.prepare('SELECT status FROM jobs WHERE seq = ?').pluck().get(seq);
+      const status = t.service.db.sqlite!.prepare('SELECT status FROM jobs WHERE seq = ?').pluck().get(seq);
       return { status, transactions, checks: counts.checks, verifies: counts.verifies };
     };
-    // One step at a time: a transaction per step, each step checking the document, the seal verified.
-    expect(await costOf(alone)).toEqual({ status: 'OK', transactions: 3, checks: 3, verifies: 1 });
+    // One step at a time: two transactions per step (its RUN committed before it runs, its outcome after),
+    // each step checking the document, the seal verified.
+    expect(await costOf(alone)).toEqual({ status: 'OK', transactions: 6, checks: 3, verifies: 1 });
     expect(await costOf(rounds)).toEqual({ status: 'OK', transactions: 1, checks: 1, verifies: 0 });
   });
 });

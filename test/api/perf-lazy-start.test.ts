@@ -29,7 +29,7 @@ describe('a service opened in two halves', () => {
   it('has its database first, and its job engine, sync and providers once started', async () => {
     const service = await openServiceCore(tempDir(), { runJobs: false, autoSync: false });
     try {
-      expect(ensureDefaultCompany(service.store).id).toBeTruthy();
+      expect((await ensureDefaultCompany(service.db)).id).toBeTruthy();
       expect(service.jobs).toBeUndefined();
       expect(service.sync).toBeUndefined();
       expect(service.providers.size).toBe(0);
@@ -75,8 +75,8 @@ describe('the HTTP API of a service not yet started', () => {
   it('starts the service for its first request, and answers it', async () => {
     const dataDir = tempDir();
     const service = await openServiceCore(dataDir, { runJobs: false, autoSync: false });
-    const company = ensureDefaultCompany(service.store);
-    ensureOwnerTokenFile(service.store, company, join(dataDir, 'api-token'));
+    const company = await ensureDefaultCompany(service.db);
+    await ensureOwnerTokenFile(service.db, company, join(dataDir, 'api-token'));
     const token = readFileSync(join(dataDir, 'api-token'), 'utf8').trim();
     const server = await startHttpServer(service, { host: '127.0.0.1', port: 0 });
     try {

@@ -17,7 +17,7 @@ let company: string;
 let invoiceId: string;
 beforeAll(async () => {
   t = await startTestServer();
-  company = ensureDefaultCompany(t.service.store).id;
+  company = (await ensureDefaultCompany(t.service.db)).id;
   const invoice = await t.call('POST', '/silo/v1/entries', { data: invoiceDoc('PLAN-1') });
   invoiceId = invoice.body.id;
   for (const code of ['PLAN-C1', 'PLAN-C2', 'PLAN-C3']) {
@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const db = () => t.service.store.sqlite;
+const db = () => t.service.db.sqlite!;
 
 function plan(sql: string, params: unknown[]): string[] {
   return (db().prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail);
@@ -61,7 +61,7 @@ describe.each(statistics)('with %s', (_name, prepare) => {
   beforeAll(() => prepare());
 
   it('finds related entries by their ids, never by walking the company', async () => {
-    const q = relatedQuery(t.service.store, company, invoiceId, { limit: 20, ascending: false })!;
+    const q = (await relatedQuery(t.service.db, company, invoiceId, { limit: 20, ascending: false }))!;
     const lines = plan(q.sql, q.params);
     expect(scansEntries(lines), lines.join('\n')).toEqual([]);
     expect(lines.some((l) => /SEARCH e USING INDEX sqlite_autoindex_entries_1 \(company_id=\? AND id=\?\)/.test(l)), lines.join('\n')).toBe(true);

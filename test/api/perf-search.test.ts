@@ -50,7 +50,7 @@ describe('search', () => {
   it('matches the last word as a prefix from three characters on, and never the company column', async () => {
     expect((await search('zyl')).list.length).toBe(20);
     expect((await search('zy')).list).toEqual([]);
-    const own = companyToken(ensureDefaultCompany(t.service.store).id);
+    const own = companyToken((await ensureDefaultCompany(t.service.db)).id);
     expect((await search(own)).list).toEqual([]);
     expect((await search(own.slice(0, 6))).list).toEqual([]);
   });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { openSqlite } from '../../src-main/core/db/connection.ts';
 import { migrateToLatest } from '../../src-main/core/db/migrate.ts';
 import { migrations } from '../../src-main/core/db/migrations.ts';
-import { Store } from '../../src-main/core/db/store.ts';
+import { sqliteDb } from '../../src-main/core/db/sqlite-db.ts';
 import { openService } from '../../src-main/core/service.ts';
 import { listRelated } from '../../src-main/core/silo/list.ts';
 import { callAs, example, partialInvoice, related } from './gobl-helpers.ts';
@@ -122,13 +122,13 @@ describe('migration 0007_document_references', () => {
   it('back-fills identities and references of stored entries, and reshapes stored faults to paths', async () => {
     const invoice = await store(partialInvoice({ code: 'MIG-1' }));
     const credit = await store(creditNoteFor({ series: 'INV', code: 'MIG-1' }, 'CN-MIG'));
-    const rowOf = (id: string) => t.service.store.sqlite.prepare('SELECT * FROM entries WHERE id = ?').get(id) as Record<string, any>;
+    const rowOf = (id: string) => t.service.db.sqlite!.prepare('SELECT * FROM entries WHERE id = ?').get(id) as Record<string, any>;
 
     // A database as it was before 0007 (no reference tables, faults with one `path`) holding these two
     // documents; then every migration from 0007 on runs, as on an accountant's laptop that updates.
     const dir = mkdtempSync(join(tmpdir(), 'silodesk-mig07-'));
     const sqlite = openSqlite(join(dir, 'silodesk.db'));
-    await migrateToLatest(sqlite, new Store(sqlite).q, join(dir, 'backups'), Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0007')));
+    await migrateToLatest(sqlite, sqliteDb(sqlite).q, join(dir, 'backups'), Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0007')));
     sqlite.prepare(`INSERT INTO companies VALUES ('c1', 'Acme', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`).run();
     const oldFaults = JSON.stringify([{ code: 'calculation', message: 'old', provider: 'silo', path: '$.doc.totals.payable' }, { code: 'x', message: 'no path', provider: 'silo' }]);
     for (const [id, faults] of [[invoice.id, oldFaults], [credit.id, '[]']]) {
@@ -146,10 +146,10 @@ describe('migration 0007_document_references', () => {
     const service = await openService(dir, { runJobs: false, autoSync: false });
     try {
       const ctx = { service, caller: { companyId: 'c1', kind: 'owner' as const } };
-      const relatedIds = (id: string) => listRelated(ctx, id, { limit: 10, ascending: false }).list.map((e) => [e.id, e.context]);
-      expect(relatedIds(invoice.id)).toEqual([[credit.id, 'preceding']]);
-      expect(relatedIds(credit.id)).toEqual([[invoice.id, 'preceding']]);
-      const faults = JSON.parse((service.store.sqlite.prepare('SELECT faults FROM entries WHERE id = ?').get(invoice.id) as { faults: string }).faults);
+      const relatedIds = async (id: string) => (await listRelated(ctx, id, { limit: 10, ascending: false })).list.map((e) => [e.id, e.context]);
+      expect(await relatedIds(invoice.id)).toEqual([[credit.id, 'preceding']]);
+      expect(await relatedIds(credit.id)).toEqual([[invoice.id, 'preceding']]);
+      const faults = JSON.parse((service.db.sqlite!.prepare('SELECT faults FROM entries WHERE id = ?').get(invoice.id) as { faults: string }).faults);
       expect(faults).toEqual([
         { code: 'calculation', message: 'old', provider: 'silo', paths: ['$.doc.totals.payable'] },
         { code: 'x', message: 'no path', provider: 'silo', paths: [] },

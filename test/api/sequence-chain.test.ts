@@ -12,9 +12,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 // Tampering behind the API: a write to a synced table still names its origin, or the database refuses it.
-const sql = (text: string, ...args: unknown[]) => t.service.store.tx(() => t.service.store.sqlite.prepare(text).run(...args), { origin: 'local' });
-const sigsOf = (id: string): string[] =>
-  JSON.parse((t.service.store.sqlite.prepare('SELECT sigs FROM series_entries WHERE id = ?').get(id) as { sigs: string }).sigs);
+const sql = (text: string, ...args: unknown[]) => t.service.db.tx(() => t.service.db.sqlRun(text, args), { origin: 'local' });
+const sigsOf = async (id: string): Promise<string[]> =>
+  JSON.parse((await t.service.db.sqlFirst<{ sigs: string }>('SELECT sigs FROM series_entries WHERE id = ?', [id]))!.sigs);
 const payloadBytes = (jws: string) => Buffer.from(jws.split('.')[1], 'base64url');
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -91,7 +91,7 @@ describe('verify names the first broken entry', () => {
     ];
     for (const [what, set, reason] of edits) {
       const { series, entries } = await seriesWithEntries(t, 6);
-      sql(`UPDATE series_entries SET ${set} WHERE id = ?`, entries[3].id);
+      await sql(`UPDATE series_entries SET ${set} WHERE id = ?`, entries[3].id);
       const result = await verify(t, series.id);
       expect(result, what).toMatchObject({ valid: false, count: 3, broken: { id: entries[3].id } });
       expect(result.broken!.reason, what).toMatch(reason);
@@ -100,14 +100,14 @@ describe('verify names the first broken entry', () => {
 
   it('the earliest of several edits', async () => {
     const { series, entries } = await seriesWithEntries(t, 8);
-    sql(`UPDATE series_entries SET meta = '{"n":"x"}' WHERE id = ?`, entries[6].id);
-    sql(`UPDATE series_entries SET code = 'X' WHERE id = ?`, entries[2].id);
+    await sql(`UPDATE series_entries SET meta = '{"n":"x"}' WHERE id = ?`, entries[6].id);
+    await sql(`UPDATE series_entries SET code = 'X' WHERE id = ?`, entries[2].id);
     expect(await verify(t, series.id)).toMatchObject({ valid: false, count: 2, broken: { id: entries[2].id } });
   });
 
   it('a deleted entry: the one after the gap', async () => {
     const { series, entries } = await seriesWithEntries(t, 7);
-    sql('DELETE FROM series_entries WHERE id = ?', entries[4].id);
+    await sql('DELETE FROM series_entries WHERE id = ?', entries[4].id);
     const result = await verify(t, series.id);
     expect(result).toMatchObject({ valid: false, count: 4, broken: { id: entries[5].id } });
     expect(result.broken!.reason).toMatch(/gap: index 5 is missing/);
@@ -115,11 +115,11 @@ describe('verify names the first broken entry', () => {
 
   it('a deleted first entry, and a deleted last entry (named by the series head)', async () => {
     const a = await seriesWithEntries(t, 3);
-    sql('DELETE FROM series_entries WHERE id = ?', a.entries[0].id);
+    await sql('DELETE FROM series_entries WHERE id = ?', a.entries[0].id);
     expect(await verify(t, a.series.id)).toMatchObject({ valid: false, count: 0, broken: { id: a.entries[1].id } });
 
     const b = await seriesWithEntries(t, 4);
-    sql('DELETE FROM series_entries WHERE id = ?', b.entries[3].id);
+    await sql('DELETE FROM series_entries WHERE id = ?', b.entries[3].id);
     const result = await verify(t, b.series.id);
     expect(result).toMatchObject({ valid: false, count: 3, broken: { id: b.entries[3].id } });
     expect(result.broken!.reason).toMatch(/missing/);
@@ -127,16 +127,16 @@ describe('verify names the first broken entry', () => {
 
   it('a deleted entry whose successor was renumbered to close the gap', async () => {
     const { series, entries } = await seriesWithEntries(t, 5);
-    sql('DELETE FROM series_entries WHERE id = ?', entries[2].id);
-    sql('UPDATE series_entries SET idx = 3 WHERE id = ?', entries[3].id);
+    await sql('DELETE FROM series_entries WHERE id = ?', entries[2].id);
+    await sql('UPDATE series_entries SET idx = 3 WHERE id = ?', entries[3].id);
     expect(await verify(t, series.id)).toMatchObject({ valid: false, count: 2, broken: { id: entries[3].id } });
   });
 
   it('two swapped entries: the one now at the earlier place', async () => {
     const { series, entries } = await seriesWithEntries(t, 6);
-    sql('UPDATE series_entries SET idx = -1 WHERE id = ?', entries[2].id);
-    sql('UPDATE series_entries SET idx = 3 WHERE id = ?', entries[3].id);
-    sql('UPDATE series_entries SET idx = 4 WHERE id = ?', entries[2].id);
+    await sql('UPDATE series_entries SET idx = -1 WHERE id = ?', entries[2].id);
+    await sql('UPDATE series_entries SET idx = 3 WHERE id = ?', entries[3].id);
+    await sql('UPDATE series_entries SET idx = 4 WHERE id = ?', entries[2].id);
     const result = await verify(t, series.id);
     expect(result).toMatchObject({ valid: false, count: 2, broken: { id: entries[3].id } });
     expect(result.broken!.reason).toMatch(/index/);
@@ -144,30 +144,30 @@ describe('verify names the first broken entry', () => {
 
   it('two entries whose whole contents were swapped, signatures and all', async () => {
     const { series, entries } = await seriesWithEntries(t, 5);
-    const read = (id: string) => t.service.store.sqlite.prepare('SELECT code, meta, previous_id, sigs, created_at FROM series_entries WHERE id = ?').get(id) as any;
-    const [x, y] = [read(entries[1].id), read(entries[2].id)];
+    const read = (id: string) => t.service.db.sqlFirst<any>('SELECT code, meta, previous_id, sigs, created_at FROM series_entries WHERE id = ?', [id]);
+    const [x, y] = [await read(entries[1].id), await read(entries[2].id)];
     const write = (id: string, r: any) =>
       sql('UPDATE series_entries SET code = ?, meta = ?, previous_id = ?, sigs = ?, created_at = ? WHERE id = ?', r.code, r.meta, r.previous_id, r.sigs, r.created_at, id);
-    write(entries[1].id, y);
-    write(entries[2].id, x);
+    await write(entries[1].id, y);
+    await write(entries[2].id, x);
     expect(await verify(t, series.id)).toMatchObject({ valid: false, count: 1, broken: { id: entries[1].id } });
   });
 
   it('a signature that does not match, and one made with a key the instance does not have', async () => {
     const a = await seriesWithEntries(t, 4);
-    const own = sigsOf(a.entries[1].id)[0].split('.');
-    const other = sigsOf(a.entries[2].id)[0].split('.');
-    sql('UPDATE series_entries SET sigs = ? WHERE id = ?', JSON.stringify([`${own[0]}.${own[1]}.${other[2]}`]), a.entries[1].id);
+    const own = (await sigsOf(a.entries[1].id))[0].split('.');
+    const other = (await sigsOf(a.entries[2].id))[0].split('.');
+    await sql('UPDATE series_entries SET sigs = ? WHERE id = ?', JSON.stringify([`${own[0]}.${own[1]}.${other[2]}`]), a.entries[1].id);
     const bad = await verify(t, a.series.id);
     expect(bad).toMatchObject({ valid: false, count: 1, broken: { id: a.entries[1].id } });
     expect(bad.broken!.reason).toMatch(/bad signature/);
 
     // A forger re-signs an edited payload with their own key under a made-up kid.
     const b = await seriesWithEntries(t, 3);
-    const original = sigsOf(b.entries[1].id)[0];
+    const original = (await sigsOf(b.entries[1].id))[0];
     const { privateKey } = await generateKeyPair('ES256');
     const forged = await new CompactSign(payloadBytes(original)).setProtectedHeader({ alg: 'ES256', kid: uuidv4() }).sign(privateKey);
-    sql('UPDATE series_entries SET sigs = ? WHERE id = ?', JSON.stringify([forged]), b.entries[1].id);
+    await sql('UPDATE series_entries SET sigs = ? WHERE id = ?', JSON.stringify([forged]), b.entries[1].id);
     const unknown = await verify(t, b.series.id);
     expect(unknown).toMatchObject({ valid: false, count: 1, broken: { id: b.entries[1].id } });
     expect(unknown.broken!.reason).toMatch(/unknown key/);
@@ -175,21 +175,21 @@ describe('verify names the first broken entry', () => {
     // Same forgery under the instance's own kid: the signature fails.
     const kid = decodeProtectedHeader(original).kid as string;
     const c = await seriesWithEntries(t, 3);
-    const forgedKid = await new CompactSign(payloadBytes(sigsOf(c.entries[0].id)[0])).setProtectedHeader({ alg: 'ES256', kid }).sign(privateKey);
-    sql('UPDATE series_entries SET sigs = ? WHERE id = ?', JSON.stringify([forgedKid]), c.entries[0].id);
+    const forgedKid = await new CompactSign(payloadBytes((await sigsOf(c.entries[0].id))[0])).setProtectedHeader({ alg: 'ES256', kid }).sign(privateKey);
+    await sql('UPDATE series_entries SET sigs = ? WHERE id = ?', JSON.stringify([forgedKid]), c.entries[0].id);
     expect((await verify(t, c.series.id)).broken).toMatchObject({ id: c.entries[0].id, reason: expect.stringMatching(/bad signature/) });
   });
 
   it('a removed or replaced client signature', async () => {
     const { series } = await seriesWithEntries(t, 1);
     const entry = await issue(t, series.id, { sig: 'eyJhbGciOiJFUzI1NiJ9.eyJ4IjoxfQ.c2ln' });
-    sql('UPDATE series_entries SET sigs = ? WHERE id = ?', JSON.stringify([entry.sigs[0]]), entry.id);
+    await sql('UPDATE series_entries SET sigs = ? WHERE id = ?', JSON.stringify([entry.sigs[0]]), entry.id);
     expect((await verify(t, series.id)).broken).toMatchObject({ id: entry.id, reason: expect.stringMatching(/csig/) });
   });
 
   it('edited numbering of the series itself', async () => {
     const { series } = await seriesWithEntries(t, 3, { prefix: 'P' });
-    sql("UPDATE series SET prefix = 'Q' WHERE id = ?", series.id);
+    await sql("UPDATE series SET prefix = 'Q' WHERE id = ?", series.id);
     const result = await verify(t, series.id);
     expect(result).toMatchObject({ valid: false, count: 0, broken: { id: series.id } });
     expect(result.broken!.reason).toMatch(/prefix/);

@@ -62,8 +62,9 @@ describe('issuing entries', () => {
 
   it('issues 200 concurrent PUTs from several clients as indexes 1..200, gapless, unique, chained', async () => {
     const series = await createSeries(t, { prefix: 'C-', padding: 4 });
-    const company = t.service.store.first(t.service.store.q.selectFrom('companies').select('id'))!.id;
-    const tokens = [t.token, ...[1, 2, 3].map((i) => createToken(t.service.store, company, 'user', `client ${i}`).secret)];
+    const company = (await t.service.db.first(t.service.db.q.selectFrom('companies').select('id')))!.id;
+    const tokens = [t.token];
+    for (const i of [1, 2, 3]) tokens.push((await createToken(t.service.db, company, 'user', `client ${i}`)).secret);
     const ids = Array.from({ length: 200 }, () => uuidv4());
     const put = (id: string, i: number) =>
       fetch(`${t.url}/sequence/v1/series/${series.id}/entries/${id}`, {
@@ -175,7 +176,7 @@ describe('issuing entries', () => {
     const series = await createSeries(t, { prefix: 'W' });
     const kept = await issue(t, series.id, { meta: { a: '1' } });
     const elsewhere = uuidv7();
-    t.service.store.tx(() => t.service.store.sqlite.prepare('UPDATE series SET issuer = ? WHERE id = ?').run(elsewhere, series.id), { origin: 'local' });
+    await t.service.db.tx(() => t.service.db.sqlRun('UPDATE series SET issuer = ? WHERE id = ?', [elsewhere, series.id]), { origin: 'local' });
 
     const refused = await t.call('PUT', `/sequence/v1/series/${series.id}/entries/${uuidv4()}`, {});
     expect(refused.status).toBe(409);
@@ -189,7 +190,7 @@ describe('issuing entries', () => {
     const head = (await t.call('GET', `/sequence/v1/series/${series.id}`)).body;
     expect(head).toMatchObject({ issuer: elsewhere, last_index: 1 });
 
-    t.service.store.tx(() => t.service.store.sqlite.prepare('UPDATE series SET issuer = ? WHERE id = ?').run(t.service.instanceId, series.id), { origin: 'local' });
+    await t.service.db.tx(() => t.service.db.sqlRun('UPDATE series SET issuer = ? WHERE id = ?', [t.service.instanceId, series.id]), { origin: 'local' });
     expect((await issue(t, series.id)).code).toBe('W2');
   });
 });

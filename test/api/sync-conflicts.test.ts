@@ -168,7 +168,7 @@ describe('sync conflicts', () => {
     const { local, remote } = await pair();
     const e = await putEntry(local);
     await sync(local);
-    const version = (remote.service.store.sqlite.prepare(`SELECT version FROM sync_changes WHERE record_id = ?`).get(e.id) as any).version;
+    const version = (remote.service.db.sqlite!.prepare(`SELECT version FROM sync_changes WHERE record_id = ?`).get(e.id) as any).version;
     const gone = await remote.call('PUT', `/sync/v1/records/entry/${e.id}`, { origin: '0190c1a0-5555-7000-8000-000000000001', base_version: version, deleted: true });
     expect(gone.status, JSON.stringify(gone.body)).toBe(200);
     const bytes = randomBytes(700);

@@ -30,7 +30,7 @@ async function feed(inst: Instance, limit = 100, cursor?: string): Promise<{ cha
 }
 
 const rows = (inst: Instance, recordId: string) =>
-  inst.service.store.sqlite.prepare('SELECT * FROM sync_changes WHERE record_id = ?').all(recordId) as any[];
+  inst.service.db.sqlite!.prepare('SELECT * FROM sync_changes WHERE record_id = ?').all(recordId) as any[];
 
 const ORIGIN = '0190c1a0-2222-7000-8000-000000000001';
 
@@ -94,8 +94,8 @@ describe('the change log (outbox) and the feed', () => {
     const { cursor } = await feed(t);
     expect((await t.call('GET', `/sync/v1/changes?cursor=${encodeURIComponent(cursor)}`)).status).toBe(200);
     const foreign = (await feed(other)).cursor;
-    const company = createCompany(t.service.store, 'Other Co');
-    const tokenB = createToken(t.service.store, company.id, 'owner', 'b').secret;
+    const company = await createCompany(t.service.db, 'Other Co');
+    const tokenB = (await createToken(t.service.db, company.id, 'owner', 'b')).secret;
     const future = encodeFeedCursor(t.service.cursorSecret, t.service.instanceId, t.companyId, 10_000_000);
     for (const [bad, asToken] of [['garbage', t.token], [`${cursor}x`, t.token], [foreign, t.token], [cursor, tokenB], [future, t.token]] as const) {
       const res = await t.call('GET', `/sync/v1/changes?cursor=${encodeURIComponent(bad)}`, undefined, asToken);
@@ -202,8 +202,8 @@ describe('attachment bytes and keys for sync', () => {
     const read = await t.call('POST', '/sync/v1/blobs/read', { hashes: [hash] });
     expect(Buffer.from(read.body.blobs[0].data, 'base64').equals(bytes)).toBe(true);
     // another company on the same instance sees none of it
-    const company = createCompany(t.service.store, 'Nosy Co');
-    const nosy = createToken(t.service.store, company.id, 'owner', 'n').secret;
+    const company = await createCompany(t.service.db, 'Nosy Co');
+    const nosy = (await createToken(t.service.db, company.id, 'owner', 'n')).secret;
     expect((await t.call('POST', '/sync/v1/blobs/read', { hashes: [hash] }, nosy)).body).toEqual({ blobs: [], missing: [hash] });
   });
 

@@ -50,8 +50,8 @@ export async function startInstance(
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'silodesk-sync-'));
   const open = () => openService(dataDir, { runner: { retryBaseMs: 20 }, sync: { ...FAST_SYNC, ...opts.sync }, autoSync: false });
   let service = await open();
-  const company = ensureDefaultCompany(service.store);
-  ensureOwnerTokenFile(service.store, company, join(dataDir, 'api-token'));
+  const company = await ensureDefaultCompany(service.db);
+  await ensureOwnerTokenFile(service.db, company, join(dataDir, 'api-token'));
   const token = readFileSync(join(dataDir, 'api-token'), 'utf8').trim();
   const rateLimit = opts.rateLimit ?? { perSecond: 1e6, burst: 1e6 };
   const requests: string[] = [];
@@ -192,7 +192,7 @@ export const sha256 = (bytes: Buffer | string) => createHash('sha256').update(by
  * definitions; series and their entries).
  */
 export function snapshot(t: Instance) {
-  return snapshotOf(t.service.store.sqlite, t.companyId, (hash) => t.service.blobs.pathOf(hash));
+  return snapshotOf(t.service.db.sqlite!, t.companyId, (hash) => t.service.blobs.pathOf(hash));
 }
 
 /** The same, from any Silodesk database (e.g. one a killed child process left behind). */
@@ -257,7 +257,7 @@ export async function conflicts(t: Instance): Promise<any[]> {
  */
 export async function copyDataDir(t: Instance): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'silodesk-copy-'));
-  await t.service.store.sqlite.backup(join(dir, 'silodesk.db'));
+  await t.service.db.sqlite!.backup(join(dir, 'silodesk.db'));
   for (const part of ['keys', 'files']) cpSync(join(t.dataDir, part), join(dir, part), { recursive: true });
   copyFileSync(join(t.dataDir, 'api-token'), join(dir, 'api-token'));
   return dir;

@@ -52,10 +52,10 @@ function childSnapshot(dataDir: string) {
   }
 }
 
-function seed(t: Instance, n: number, prefix: string) {
+async function seed(t: Instance, n: number, prefix: string) {
   const items = Array.from({ length: n }, (_, i) => ({ id: uuidv7(), data: invoiceDoc(`${prefix}-${i}`) }));
-  expect(importEntries(t.ctx, items).failed).toBe(0);
-  for (const item of items) storeAttachment(t.ctx, item.id, { id: 'scan', name: 'scan.pdf', bytes: randomBytes(1500) });
+  expect((await importEntries(t.ctx, items)).failed).toBe(0);
+  for (const item of items) await storeAttachment(t.ctx, item.id, { id: 'scan', name: 'scan.pdf', bytes: randomBytes(1500) });
 }
 
 async function waitFor<T>(what: string, poll: () => Promise<T>, ok: (v: T) => boolean, ms = 60_000): Promise<T> {
@@ -72,7 +72,7 @@ describe('sync survives SIGKILL', () => {
   it('of the local side mid-push and again mid-pull: after restarts, nothing lost and nothing doubled', async () => {
     const remote = await startInstance();
     instances.push(remote);
-    seed(remote, 800, 'R');
+    await seed(remote, 800, 'R');
     const localDir = tempDir('kill-local');
     const tokenFile = join(tempDir('token'), 'remote-token');
     writeFileSync(tokenFile, remote.token, { mode: 0o600 });
@@ -91,7 +91,7 @@ describe('sync survives SIGKILL', () => {
     expect((await local.call('POST', '/sync/v1/run')).status).toBe(200);
     const atPushKill = await waitFor('a push under way', () => local.call('GET', '/sync/v1/status'), (r) => r.body.progress?.phase === 'push' && r.body.progress.pushed > 0);
     await local.kill('SIGKILL');
-    const pushedBefore = remote.service.store.sqlite.prepare(`SELECT count(*) AS n FROM entries`).get() as { n: number };
+    const pushedBefore = remote.service.db.sqlite!.prepare(`SELECT count(*) AS n FROM entries`).get() as { n: number };
     expect(pushedBefore.n - 800).toBeGreaterThan(0);
     expect(pushedBefore.n - 800).toBeLessThan(1500);
     expect(atPushKill.body.progress.pushed).toBeLessThan(1500);
@@ -139,12 +139,12 @@ describe('sync survives SIGKILL', () => {
     // serve's own URL, as a person would type it
     const remoteAsInstance = { url: remote.url, token: remote.token } as Instance;
     await connect(local, remoteAsInstance);
-    seed(local, 600, 'L');
+    await seed(local, 600, 'L');
 
     const run = local.service.sync.syncNow(local.companyId);
-    await waitFor('a push under way', async () => local.service.sync.status(local.companyId).progress?.pushed ?? 0, (n) => n >= 100);
+    await waitFor('a push under way', async () => (await local.service.sync.status(local.companyId)).progress?.pushed ?? 0, (n) => n >= 100);
     await remote.kill('SIGKILL');
-    expect(local.service.sync.status(local.companyId).progress!.pushed).toBeLessThan(1200);
+    expect((await local.service.sync.status(local.companyId)).progress!.pushed).toBeLessThan(1200);
     await new Promise((r) => setTimeout(r, 300));
     remote = await startServe(remoteDir, ['--port', String(port), '--sync-interval', '0']);
     children.push(remote);

@@ -16,12 +16,12 @@ describe('sync of meta put again after its tombstone was pulled', () => {
   it('reaches the remote', async () => {
     const [local, remote] = await instances(2);
     await connect(local, remote);
-    createEntry(local.ctx, ID, { data: invoiceDoc('TOMB-1') });
+    await createEntry(local.ctx, ID, { data: invoiceDoc('TOMB-1') });
     await sync(local);
-    putMeta(remote.ctx, ID, 'k1', meta(1));
-    deleteMeta(remote.ctx, ID, 'k1', 'erp');
+    await putMeta(remote.ctx, ID, 'k1', meta(1));
+    await deleteMeta(remote.ctx, ID, 'k1', 'erp');
     await sync(local);
-    putMeta(local.ctx, ID, 'k1', meta(2));
+    await putMeta(local.ctx, ID, 'k1', meta(2));
     await sync(local);
     const onRemote = snapshot(remote).meta;
     expect(onRemote).toEqual(snapshot(local).meta);

@@ -41,28 +41,28 @@ function doc(id: string, code: number): Record<string, unknown> {
   return d;
 }
 
-function apply(t: Instance, o: Exclude<Op, { op: 'sync' } | { op: 'resolve' }>): void {
+async function apply(t: Instance, o: Exclude<Op, { op: 'sync' } | { op: 'resolve' }>): Promise<void> {
   const id = IDS[o.slot];
-  const exists = findEntryRow(t.ctx, id) !== undefined;
+  const exists = (await findEntryRow(t.ctx, id)) !== undefined;
   try {
     switch (o.op) {
       case 'create':
-        if (!exists) createEntry(t.ctx, id, { data: doc(id, o.code) });
+        if (!exists) await createEntry(t.ctx, id, { data: doc(id, o.code) });
         return;
       case 'patch':
-        if (exists) patchEntry(t.ctx, id, { content_type: 'application/merge-patch+json', data: { doc: { code: `PROP-P${o.code}` } } });
+        if (exists) await patchEntry(t.ctx, id, { content_type: 'application/merge-patch+json', data: { doc: { code: `PROP-P${o.code}` } } });
         return;
       case 'tag':
-        if (exists) patchEntry(t.ctx, id, { content_type: 'application/json', tags: o.tags });
+        if (exists) await patchEntry(t.ctx, id, { content_type: 'application/json', tags: o.tags });
         return;
       case 'attach':
-        if (exists) storeAttachment(t.ctx, id, { id: o.file, name: `${o.file}.txt`, bytes: Buffer.from(`bytes ${o.bytes}`) });
+        if (exists) await storeAttachment(t.ctx, id, { id: o.file, name: `${o.file}.txt`, bytes: Buffer.from(`bytes ${o.bytes}`) });
         return;
       case 'metaPut':
-        if (exists) putMeta(t.ctx, id, o.key, { src: 'erp', ref: '', value: o.value, shared: false, link_scope: '', link_url: '' });
+        if (exists) await putMeta(t.ctx, id, o.key, { src: 'erp', ref: '', value: o.value, shared: false, link_scope: '', link_url: '' });
         return;
       case 'metaDelete':
-        if (exists) deleteMeta(t.ctx, id, o.key, 'erp');
+        if (exists) await deleteMeta(t.ctx, id, o.key, 'erp');
         return;
     }
   } catch (err) {
@@ -86,17 +86,17 @@ describe('sync, property-based', () => {
           await connect(local, remote);
           const everCreated = new Set<string>();
           for (const slot of [0, 1].slice(0, SHARED)) {
-            apply(local, { op: 'create', side: 'local', slot, code: 0 });
+            await apply(local, { op: 'create', side: 'local', slot, code: 0 });
             everCreated.add(IDS[slot]);
           }
           await syncOk(local);
           for (const o of ops) {
             if (o.op === 'sync') await syncOk(local);
             else if (o.op === 'resolve') {
-              const open = local.service.store.sqlite.prepare('SELECT id FROM sync_conflicts WHERE resolved_at IS NULL ORDER BY created_at LIMIT 1').get() as { id: string } | undefined;
-              if (open) resolveConflict(local.ctx, open.id, { keep: o.keep });
+              const open = local.service.db.sqlite!.prepare('SELECT id FROM sync_conflicts WHERE resolved_at IS NULL ORDER BY created_at LIMIT 1').get() as { id: string } | undefined;
+              if (open) await resolveConflict(local.ctx, open.id, { keep: o.keep });
             } else {
-              apply(o.side === 'local' ? local : remote, o);
+              await apply(o.side === 'local' ? local : remote, o);
               if (o.op === 'create') everCreated.add(IDS[o.slot]);
             }
           }
@@ -109,9 +109,9 @@ describe('sync, property-based', () => {
           // every entry created on either side is on both: nothing lost, nothing doubled
           expect(a.entries.filter((e: any) => IDS.includes(e.id)).map((e: any) => e.id).sort()).toEqual([...everCreated].sort());
           // any other entry is a version a resolution set aside: in the trash, never deleted
-          const resolvedCopies = (local.service.store.sqlite.prepare(`SELECT copy_entry_id FROM sync_conflicts WHERE resolved_at IS NOT NULL AND copy_entry_id IS NOT NULL`).all() as any[]).map((r) => r.copy_entry_id).sort();
+          const resolvedCopies = (local.service.db.sqlite!.prepare(`SELECT copy_entry_id FROM sync_conflicts WHERE resolved_at IS NOT NULL AND copy_entry_id IS NOT NULL`).all() as any[]).map((r) => r.copy_entry_id).sort();
           const setAside = a.entries.filter((e: any) => !IDS.includes(e.id));
-          const trashedAt = local.service.store.sqlite.prepare('SELECT trashed_at FROM entries WHERE id = ?');
+          const trashedAt = local.service.db.sqlite!.prepare('SELECT trashed_at FROM entries WHERE id = ?');
           for (const e of setAside) expect((trashedAt.get(e.id) as any).trashed_at).not.toBeNull();
           expect(setAside.map((e: any) => e.id).sort()).toEqual(resolvedCopies);
           // the digest stored is the digest of the stored document
@@ -120,18 +120,18 @@ describe('sync, property-based', () => {
             expect(e.digest_val).toBe(JSON.parse(e.data).head.dig.val);
             expect(d.uuid).toBeTruthy();
           }
-          const status = local.service.sync.status(local.companyId);
+          const status = await local.service.sync.status(local.companyId);
           expect(status).toMatchObject({ pending: 0, parked: 0 });
 
           // conflicts accounted for: each open entry conflict has its copy in `conflicts`, and copies exist for no other reason
-          const db = local.service.store.sqlite;
+          const db = local.service.db.sqlite!;
           const open = db.prepare(`SELECT * FROM sync_conflicts WHERE resolved_at IS NULL`).all() as any[];
           const copies = (db.prepare(`SELECT id FROM entries WHERE folder = 'conflicts'`).all() as any[]).map((r) => r.id).sort();
           expect(open.filter((c) => c.kind === 'entry').map((c) => c.copy_entry_id).sort()).toEqual(copies);
           for (const c of open) expect(c.loser).not.toBe('');
           expect(status.conflicts).toBe(open.length);
           // the copies sync like any entry: the remote holds them too
-          expect((remote.service.store.sqlite.prepare(`SELECT id FROM entries WHERE folder = 'conflicts'`).all() as any[]).map((r) => r.id).sort()).toEqual(copies);
+          expect((remote.service.db.sqlite!.prepare(`SELECT id FROM entries WHERE folder = 'conflicts'`).all() as any[]).map((r) => r.id).sort()).toEqual(copies);
           // attachment bytes of a losing file are still there to restore
           for (const c of open.filter((x) => x.kind === 'attachment')) {
             const loser = JSON.parse(c.loser);

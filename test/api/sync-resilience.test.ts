@@ -29,21 +29,21 @@ async function pair(localOpts: Parameters<typeof startInstance>[0] = {}, remoteO
 }
 
 /** `n` entries with a small attachment each, written in-process (fast). */
-function seed(t: Instance, n: number, attachmentBytes = 2000): string[] {
+async function seed(t: Instance, n: number, attachmentBytes = 2000): Promise<string[]> {
   const items = Array.from({ length: n }, (_, i) => ({ id: uuidv7(), data: invoiceDoc(`SEED-${i}`) }));
-  const { failed } = importEntries(t.ctx, items);
+  const { failed } = await importEntries(t.ctx, items);
   expect(failed).toBe(0);
-  for (const item of items) storeAttachment(t.ctx, item.id, { id: 'scan', name: 'scan.pdf', bytes: randomBytes(attachmentBytes) });
+  for (const item of items) await storeAttachment(t.ctx, item.id, { id: 'scan', name: 'scan.pdf', bytes: randomBytes(attachmentBytes) });
   return items.map((i) => i.id);
 }
 
-const entryCount = (t: Instance) =>
-  (t.service.store.sqlite.prepare(`SELECT count(*) AS n FROM entries WHERE company_id = ? AND folder != 'conflicts'`).get(t.companyId) as { n: number }).n;
-const config = (t: Instance) => t.service.store.sqlite.prepare('SELECT * FROM sync_config WHERE company_id = ?').get(t.companyId) as any;
+const entryCount = async (t: Instance) =>
+  (await t.service.db.sqlFirst<{ n: number }>(`SELECT count(*) AS n FROM entries WHERE company_id = ? AND folder != 'conflicts'`, [t.companyId]))!.n;
+const config = async (t: Instance) => (await t.service.db.sqlFirst<any>('SELECT * FROM sync_config WHERE company_id = ?', [t.companyId]))!;
 
 /** An entry removed on the remote, as a tool with a sync token can do (Silodesk's own API deletes no entries). */
 async function deleteOnRemote(remote: Instance, id: string): Promise<void> {
-  const row = remote.service.store.sqlite.prepare(`SELECT version FROM sync_changes WHERE kind = 'entry' AND record_id = ?`).get(id) as { version: number };
+  const row = (await remote.service.db.sqlFirst<{ version: number }>(`SELECT version FROM sync_changes WHERE kind = 'entry' AND record_id = ?`, [id]))!;
   const res = await remote.call('PUT', `/sync/v1/records/entry/${id}`, { origin: '0190c1a0-3333-7000-8000-000000000001', base_version: row.version, deleted: true });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 }
@@ -55,17 +55,17 @@ describe('sync resilience', () => {
     await putEntry(remote);
     await sync(local);
     const r2 = await putEntry(remote, { tags: ['after'] });
-    local.service.store.sqlite.prepare(`UPDATE sync_config SET pull_cursor = 'not-a-cursor'`).run();
+    await local.service.db.sqlRun(`UPDATE sync_config SET pull_cursor = 'not-a-cursor'`);
     remote.requests.length = 0;
 
     const status = await sync(local);
     const feedCalls = remote.requests.filter((r) => r.startsWith('GET /sync/v1/changes'));
     expect(feedCalls[0]).toBe('GET /sync/v1/changes 410');
     expect(feedCalls.slice(1).every((r) => r.endsWith(' 200'))).toBe(true);
-    expect(config(local)).toMatchObject({ full_pull: 0 });
+    expect(await config(local)).toMatchObject({ full_pull: 0 });
     expect(status.conflicts).toBe(0);
     expect((await local.call('GET', `/silo/v1/entries/${r2.id}`)).body.tags).toEqual(['after']);
-    expect(entryCount(local)).toBe(3);
+    expect(await entryCount(local)).toBe(3);
     expect(snapshot(local)).toEqual(snapshot(remote));
   });
 
@@ -75,18 +75,18 @@ describe('sync resilience', () => {
     await sync(local);
     const backupDir = mkdtempSync(join(tmpdir(), 'silodesk-backup-'));
     const backup = join(backupDir, 'remote.db');
-    await remote.service.store.sqlite.backup(backup);
+    await remote.service.db.sqlite!.backup(backup);
     const lost = await putEntry(local);
     await patch(local, kept.id, { tags: ['changed-after-backup'] });
     await sync(local);
-    expect(entryCount(remote)).toBe(2);
+    expect(await entryCount(remote)).toBe(2);
 
     await remote.restart(backup);
     rmSync(backupDir, { recursive: true, force: true });
-    expect(entryCount(remote)).toBe(1);
+    expect(await entryCount(remote)).toBe(1);
     const status = await sync(local);
     expect(status.conflicts).toBe(0);
-    expect(entryCount(remote)).toBe(2);
+    expect(await entryCount(remote)).toBe(2);
     expect((await remote.call('GET', `/silo/v1/entries/${lost.id}`)).status).toBe(200);
     expect((await remote.call('GET', `/silo/v1/entries/${kept.id}`)).body.tags).toEqual(['changed-after-backup']);
     expect(snapshot(local)).toEqual(snapshot(remote));
@@ -100,19 +100,19 @@ describe('sync resilience', () => {
     // one deletion is fine
     await deleteOnRemote(remote, ids[0]);
     await sync(local);
-    expect(entryCount(local)).toBe(5);
+    expect(await entryCount(local)).toBe(5);
     for (const id of ids.slice(1, 4)) await deleteOnRemote(remote, id);
-    const cursor = config(local).pull_cursor;
+    const cursor = (await config(local)).pull_cursor;
 
     const refused = await local.service.sync.syncNow(local.companyId);
     expect(refused.state).toBe('error');
     expect(refused.last_error).toMatchObject({ kind: 'refused', message: expect.stringContaining('would delete 3 of the 5 entries') });
-    expect(entryCount(local)).toBe(5);
-    expect(config(local).pull_cursor).toBe(cursor);
+    expect(await entryCount(local)).toBe(5);
+    expect((await config(local)).pull_cursor).toBe(cursor);
 
     const res = await local.call('POST', '/sync/v1/run?wait=30&allow_mass_deletion=true');
     expect(res.body).toMatchObject({ state: 'synced' });
-    expect(entryCount(local)).toBe(2);
+    expect(await entryCount(local)).toBe(2);
     expect(snapshot(local)).toEqual(snapshot(remote));
   });
 
@@ -121,17 +121,18 @@ describe('sync resilience', () => {
     // A meta row each side holds that its peer's schema refuses (a reference over 255 characters, as a
     // database edited behind the app's back or an older version could hold): one refused on push, one on pull.
     const plantBadMeta = (t: Instance, entryId: string) =>
-      t.service.store.tx(() => {
+      t.service.db.tx(async () => {
         const at = new Date().toISOString();
-        t.service.store.sqlite
-          .prepare(`INSERT INTO entry_meta (company_id, entry_id, src, key, ref, value, shared, link_scope, link_url, created_at, updated_at) VALUES (?, ?, 'erp', 'k', ?, '"v"', 0, '', '', ?, ?)`)
-          .run(t.companyId, entryId, 'r'.repeat(300), at, at);
+        await t.service.db.sqlRun(
+          `INSERT INTO entry_meta (company_id, entry_id, src, key, ref, value, shared, link_scope, link_url, created_at, updated_at) VALUES (?, ?, 'erp', 'k', ?, '"v"', 0, '', '', ?, ?)`,
+          [t.companyId, entryId, 'r'.repeat(300), at, at],
+        );
       }, { origin: 'local' });
     const mine = await putEntry(local);
     const theirs = await putEntry(remote);
     await sync(local);
-    plantBadMeta(local, mine.id);
-    plantBadMeta(remote, theirs.id);
+    await plantBadMeta(local, mine.id);
+    await plantBadMeta(remote, theirs.id);
     const other = await putEntry(local);
 
     const status = await local.service.sync.syncNow(local.companyId);
@@ -158,14 +159,14 @@ describe('sync resilience', () => {
 
   it('can be cancelled, and the next sync resumes where it stopped', async () => {
     const { local, remote } = await pair({ sync: { pageSize: 10 } });
-    seed(remote, 120);
+    await seed(remote, 120);
     const run = local.service.sync.syncNow(local.companyId);
-    while ((local.service.sync.status(local.companyId).progress?.pulled ?? 0) === 0) await new Promise((r) => setTimeout(r, 2));
+    while (((await local.service.sync.status(local.companyId)).progress?.pulled ?? 0) === 0) await new Promise((r) => setTimeout(r, 2));
     local.service.sync.cancel(local.companyId);
     const cancelled = await run;
     expect(cancelled.last_error).toMatchObject({ kind: 'cancelled' });
     expect(cancelled.state).not.toBe('error');
-    const partial = entryCount(local);
+    const partial = await entryCount(local);
     expect(partial).toBeGreaterThan(0);
     expect(partial).toBeLessThan(120);
 
@@ -174,24 +175,24 @@ describe('sync resilience', () => {
     await sync(local);
     const pages = remote.requests.filter((r) => r.startsWith('GET /sync/v1/changes')).length;
     expect(pages).toBeLessThanOrEqual(Math.ceil((240 - 2 * partial) / 10) + 2);
-    expect(entryCount(local)).toBe(120);
+    expect(await entryCount(local)).toBe(120);
     expect(snapshot(local)).toEqual(snapshot(remote));
   });
 
   it('rides out the remote stopping and restarting during a push: retries succeed, nothing is lost or doubled', async () => {
     const { local, remote } = await pair({ sync: { batchSize: 10, retry: { baseMs: 50, maxMs: 400, maxAttempts: 12, maxRetryAfterMs: 5000, timeoutMs: 10_000 } } });
-    seed(local, 150);
+    await seed(local, 150);
     const run = local.service.sync.syncNow(local.companyId);
-    while (entryCount(remote) === 0) await new Promise((r) => setTimeout(r, 2));
+    while ((await entryCount(remote)) === 0) await new Promise((r) => setTimeout(r, 2));
     await remote.stopServing();
-    const atStop = entryCount(remote);
+    const atStop = await entryCount(remote);
     expect(atStop).toBeLessThan(150);
     await new Promise((r) => setTimeout(r, 500));
     await remote.listen();
     const status = await run;
     expect(status.last_error).toBeUndefined();
     expect(status.state).toBe('synced');
-    expect(entryCount(remote)).toBe(150);
+    expect(await entryCount(remote)).toBe(150);
     expect(snapshot(local)).toEqual(snapshot(remote));
   });
 
@@ -211,18 +212,18 @@ describe('sync resilience', () => {
     expect((await local.call('PUT', '/sync/v1/settings', { remote_url: remote.url, interval_minutes: 1, paused: true })).status).toBe(200);
     local.service.sync.start();
     await new Promise((r) => setTimeout(r, 150));
-    expect(entryCount(remote)).toBe(0);
+    expect(await entryCount(remote)).toBe(0);
     expect((await local.call('PUT', '/sync/v1/settings', { remote_url: remote.url, interval_minutes: 1, paused: false })).status).toBe(200);
     // never synced: due at once
     const synced = () => local.service.sync.status(local.companyId);
-    while (!synced().last_success_at || synced().running) await new Promise((r) => setTimeout(r, 10));
-    expect(entryCount(remote)).toBe(1);
+    for (let now = await synced(); !now.last_success_at || now.running; now = await synced()) await new Promise((r) => setTimeout(r, 10));
+    expect(await entryCount(remote)).toBe(1);
     await putEntry(local);
     // synced a moment ago: not due for a minute
     await new Promise((r) => setTimeout(r, 150));
-    expect(entryCount(remote)).toBe(1);
-    local.service.store.sqlite.prepare(`UPDATE sync_config SET last_attempt_at = ?`).run(new Date(Date.now() - 61_000).toISOString());
-    while (entryCount(remote) < 2) await new Promise((r) => setTimeout(r, 10));
+    expect(await entryCount(remote)).toBe(1);
+    await local.service.db.sqlRun(`UPDATE sync_config SET last_attempt_at = ?`, [new Date(Date.now() - 61_000).toISOString()]);
+    while ((await entryCount(remote)) < 2) await new Promise((r) => setTimeout(r, 10));
   });
 
   it('honours 429 Retry-After from a remote that limits its rate', async () => {
@@ -248,7 +249,7 @@ describe('sync resilience', () => {
     await connect(local, fresh);
     const status = await sync(local);
     expect(status.conflicts).toBe(0);
-    expect(entryCount(fresh)).toBe(2);
+    expect(await entryCount(fresh)).toBe(2);
     expect(snapshot(local)).toEqual(snapshot(fresh));
   });
 });

@@ -1,6 +1,6 @@
 import { v1 as uuidv1, v4 as uuidv4, v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { defineProvider } from '../../src-main/core/transform/provider.ts';
 import { loadEnvelope } from '../fixtures/gobl/load.ts';
 import { startTestServer, type TestServer } from './harness.ts';
@@ -213,6 +213,51 @@ describe('jobs', () => {
     expect(ko.intents[0].events.filter((e: any) => e.status === 'RUN')).toHaveLength(5);
   });
 
+  it('a round whose transaction fails still wakes the engine for a job waiting on its retry', async () => {
+    // Retries far enough apart that the engine can be stopped and started again before one comes due.
+    const s = await startTestServer({ extraProviders: [scripted], runner: { retryBaseMs: 1500 } });
+    try {
+      const flaky = (await s.call('PUT', `/transform/v1/workflows/${uuidv7()}`, {
+        name: 'flaky', steps: [{ provider: 'test.scripted', config: { status: 'OK', err_times: 1 } }],
+      })).body;
+      const plain = (await s.call('PUT', `/transform/v1/workflows/${uuidv7()}`, {
+        name: 'plain', steps: [{ provider: 'silo.tags', config: { add: ['after-a-failed-round'] } }],
+      })).body;
+      const data = loadEnvelope('fr-invoice-fr-fr.json').doc;
+      const statusOf = (id: string) => s.service.db.sqlite!.prepare('SELECT status FROM jobs WHERE id = ?').pluck().get(id);
+
+      const waiting = (await s.call('POST', '/transform/v1/jobs', { workflow_id: flaky.id, data })).body;
+      await vi.waitFor(() => expect(statusOf(waiting.id)).toBe('ERR'), { timeout: 5000 });
+      // Rested and woken again: only the timer the next round arms can bring the retry.
+      await s.service.jobs.stop();
+      const due = (await s.call('POST', '/transform/v1/jobs', { workflow_id: plain.id, data })).body;
+      const { db } = s.service;
+      const tx = db.tx.bind(db);
+      let failed = false;
+      db.tx = ((...args: Parameters<typeof tx>) => {
+        // The first transaction of its own the engine opens is the round: it fails whole.
+        if (!failed && db.origin === undefined) {
+          failed = true;
+          return Promise.reject(new Error('the round cannot begin'));
+        }
+        return tx(...args);
+      }) as typeof db.tx;
+      try {
+        s.service.jobs.start();
+        const retried = (await s.call('GET', `/transform/v1/jobs/${waiting.id}?wait=20`)).body;
+        expect(failed).toBe(true);
+        expect(retried.status).toBe('OK');
+        expect(retried.intents[0].events.map((e: any) => e.status)).toEqual(['RUN', 'ERR', 'RUN', 'OK']);
+        // The job of the failed round was left due, and ran with the next one.
+        expect((await s.call('GET', `/transform/v1/jobs/${due.id}?wait=20`)).body.status).toBe('OK');
+      } finally {
+        db.tx = tx;
+      }
+    } finally {
+      await s.close();
+    }
+  });
+
   it('a step past its timeout is routed as TIMEOUT', async () => {
     const [slow, after] = ids();
     const wf = await workflow([
@@ -265,7 +310,7 @@ describe('jobs', () => {
     const b = await t.call('PUT', `/transform/v1/jobs/${id}?wait=5`, body);
     expect(b.body.id).toBe(id);
     expect(b.body.intents).toEqual(a.body.intents);
-    const count = t.service.store.sqlite.prepare('SELECT count(*) FROM jobs WHERE id = ?').pluck().get(id);
+    const count = t.service.db.sqlite!.prepare('SELECT count(*) FROM jobs WHERE id = ?').pluck().get(id);
     expect(count).toBe(1);
     expect((await t.call('PUT', `/transform/v1/jobs/${id}`, { ...body, tags: ['other'] })).status).toBe(409);
     const v4 = await t.call('PUT', `/transform/v1/jobs/${uuidv4()}`, body);
@@ -297,6 +342,69 @@ describe('jobs', () => {
     expect(final.completed_at).toBeTruthy();
     expect(final.intents[0].events.at(-1).status).toBe('CANCEL');
     expect(final.faults.map((f: any) => f.code)).toContain('cancelled');
+  });
+
+  it('a job cancelled after a round picked it up, before the round began, stays cancelled', async () => {
+    const wf = await workflow([{ provider: 'silo.tags', config: { add: ['ran-after-cancel'] } }]);
+    await t.service.jobs.stop();
+    const job = (await t.call('POST', '/transform/v1/jobs', { workflow_id: wf.id, silo_entry_id: entryId })).body;
+    const { db } = t.service;
+    const tx = db.tx.bind(db);
+    let cancelled = false;
+    db.tx = ((...args: Parameters<typeof tx>) => {
+      // The round has read its due jobs and is about to begin: the cancel comes in between.
+      if (cancelled || db.origin !== undefined) return tx(...args);
+      cancelled = true;
+      return t.call('POST', `/transform/v1/jobs/${job.id}/cancel`).then(() => tx(...args));
+    }) as typeof db.tx;
+    try {
+      t.service.jobs.start();
+      await t.call('GET', `/transform/v1/jobs/${job.id}?wait=5`);
+      // Stopping waits for the round under way: what it did, if anything, is done by then.
+      await t.service.jobs.stop();
+      const final = (await t.call('GET', `/transform/v1/jobs/${job.id}`)).body;
+      expect(cancelled).toBe(true);
+      expect(final.status).toBe('KO');
+      expect(final.faults.map((f: any) => f.code)).toEqual(['cancelled']);
+      expect(final.intents[0].events.map((e: any) => e.status)).toEqual(['CANCEL']);
+      expect((await t.call('GET', `/silo/v1/entries/${entryId}`)).body.tags).not.toContain('ran-after-cancel');
+    } finally {
+      db.tx = tx;
+      t.service.jobs.start();
+    }
+  });
+
+  it('runs one round at a time: a notify during a round never starts a step twice', async () => {
+    const inline = await workflow([{ provider: 'silo.tags', config: { add: ['round'] } }]);
+    const [step] = ids();
+    const alone = await workflow([{ id: step, provider: 'test.scripted', config: { status: 'OK', sleep_ms: 50 } }]);
+    await t.service.jobs.stop();
+    // One job for the round to work on (so that it opens a transaction), one whose step runs alone after it.
+    const inRound = (await t.call('POST', '/transform/v1/jobs', { workflow_id: inline.id, silo_entry_id: entryId })).body;
+    const launched = (await t.call('POST', '/transform/v1/jobs', { workflow_id: alone.id, silo_entry_id: entryId })).body;
+    const { db } = t.service;
+    const tx = db.tx.bind(db);
+    let notified = false;
+    db.tx = ((...args: Parameters<typeof tx>) => {
+      if (notified || db.origin !== undefined) return tx(...args);
+      // The round is about to begin: something else asks the engine for a turn meanwhile.
+      notified = true;
+      t.service.jobs.notify();
+      return new Promise((resolve) => setTimeout(resolve, 50)).then(() => tx(...args));
+    }) as typeof db.tx;
+    try {
+      t.service.jobs.start();
+      const job = (await t.call('GET', `/transform/v1/jobs/${launched.id}?wait=5`)).body;
+      await t.service.jobs.stop();
+      expect(notified).toBe(true);
+      expect(job.status).toBe('OK');
+      expect(tries.get(`${launched.id}:${step}`)).toBe(1);
+      expect(job.intents.map((i: any) => i.events.map((e: any) => e.status))).toEqual([['RUN', 'OK']]);
+      expect((await t.call('GET', `/transform/v1/jobs/${inRound.id}`)).body.status).toBe('OK');
+    } finally {
+      db.tx = tx;
+      t.service.jobs.start();
+    }
   });
 
   it('lists jobs by status, workflow and entry with cursors', async () => {
@@ -340,7 +448,7 @@ describe('secrets in workflow config', () => {
     // the UI sends the workflow back as shown: the secret stays what it was
     const renamed = await t.call('PATCH', `/transform/v1/workflows/${wf.id}`, { name: 'renamed', steps: fetched.body.steps });
     expect(renamed.status).toBe(200);
-    const stored = t.service.store.sqlite
+    const stored = t.service.db.sqlite!
       .prepare('SELECT definition FROM workflow_versions WHERE workflow_id = ? AND version = 2')
       .pluck()
       .get(wf.id) as string;

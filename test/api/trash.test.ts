@@ -1,10 +1,12 @@
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeExpired } from '../../src-main/core/silo/trash-purge.ts';
+import { desktopCaller } from '../../src-main/desktop/desktop-caller.ts';
+import { callService } from '../../src-main/service-process/host.ts';
 import { loadEnvelope } from '../fixtures/gobl/load.ts';
 import { csvObjects, download, textOf } from './exports-helpers.ts';
 import { callAs } from './gobl-helpers.ts';
-import { startTestServer, type TestServer } from './harness.ts';
+import { atOnce, startTestServer, type TestServer } from './harness.ts';
 
 let t: TestServer;
 let userToken: string;
@@ -34,6 +36,7 @@ const inList = async (id: string, query = '') => ((await t.call('GET', `/silo/v1
 const trashList = async (token = t.token) => (await callAs(t, token, 'GET', '/silo/v1/trash?limit=100')).body;
 const folderCount = async (folder: string) => ((await t.call('GET', '/silo/v1/folders')).body.list as any[]).find((f) => f.folder === folder)?.count ?? 0;
 const tagCount = async (tag: string) => ((await t.call('GET', '/silo/v1/tags')).body.list as any[]).find((f) => f.tag === tag)?.count ?? 0;
+
 
 describe('the trash', () => {
   it('DELETE moves an entry out of lists, search, related, sums, counts and exports; restore brings it back everywhere', async () => {
@@ -122,6 +125,19 @@ describe('the trash', () => {
     expect(back.digest).toEqual(full.digest);
   });
 
+  it('trashing or restoring an entry twice at once answers the same twice, and history keeps one version of each', async () => {
+    const inv = await invoice('TRASH-TWICE');
+    const desktop = await desktopCaller(t.service.db, (await t.call('GET', '/access/v1/session')).body.company.id);
+    const twice = (name: string) => atOnce(t.service, [0, 1].map(() => () => callService(t.service, desktop, name, { params: { id: inv.id } }) as Promise<any>));
+    const trashed = await twice('trashEntry');
+    expect(trashed[1]).toEqual(trashed[0]);
+    expect(trashed[0]).toMatchObject({ kind: 'entry', id: inv.id });
+    const restored = await twice('restoreEntry');
+    expect(restored[1].version).toBe(restored[0].version);
+    const actions = ((await t.call('GET', `/silo/v1/entries/${inv.id}/versions?limit=100`)).body.list as any[]).map((v) => v.action);
+    expect(actions).toEqual(['restored', 'trashed', 'created']);
+  });
+
   it('DELETE of a file moves it to the trash; restore puts the same bytes back; a new file under its id is never overwritten', async () => {
     const inv = await invoice('TRASH-FILE');
     const bytes = Buffer.from('%PDF-1.4 a scan');
@@ -163,13 +179,13 @@ describe('the trash', () => {
     expect(Date.parse(del.purge_at) - Date.parse(del.trashed_at)).toBe(7 * DAY);
 
     // Six days on, it is still there; eight days on, the daily purge takes it.
-    expect(purgeExpired(t.service, Date.now() + 6 * DAY)).toBe(0);
+    expect(await purgeExpired(t.service, Date.now() + 6 * DAY)).toBe(0);
     expect((await trashList()).list.map((i: any) => i.id)).toContain(inv.id);
     // (bytes written within the hour stay: a sync may be linking them; make this file look old)
     const { utimesSync } = await import('node:fs');
     const old = new Date(Date.now() - 2 * 60 * 60_000);
     utimesSync(t.service.blobs.pathOf(put.body.hash), old, old);
-    expect(purgeExpired(t.service, Date.now() + 8 * DAY)).toBeGreaterThanOrEqual(1);
+    expect(await purgeExpired(t.service, Date.now() + 8 * DAY)).toBeGreaterThanOrEqual(1);
 
     expect((await trashList()).list.map((i: any) => i.id)).not.toContain(inv.id);
     expect((await t.call('POST', `/silo/v1/entries/${inv.id}/restore`)).status).toBe(404);

@@ -120,7 +120,7 @@ describe('conflict copies sync like any entry', () => {
     await connect(mine, remote);
     const e = await putEntry(mine);
     await sync(mine);
-    const version = (remote.service.store.sqlite.prepare(`SELECT version FROM sync_changes WHERE record_id = ?`).get(e.id) as any).version;
+    const version = (remote.service.db.sqlite!.prepare(`SELECT version FROM sync_changes WHERE record_id = ?`).get(e.id) as any).version;
     const gone = await remote.call('PUT', `/sync/v1/records/entry/${e.id}`, { origin: '0190c1a0-5555-7000-8000-000000000002', base_version: version, deleted: true });
     expect(gone.status, JSON.stringify(gone.body)).toBe(200);
     const bytes = randomBytes(800);
@@ -194,17 +194,19 @@ describe('conflict copies sync like any entry', () => {
     await mine.service.sync.syncNow(mine.companyId);
     const [c] = await conflicts(mine);
     // as the old version left it: the copy recorded nowhere, marked local-only, unknown to the remote
-    const db = mine.service.store.sqlite;
-    const theirs = remote.service.store;
-    theirs.tx(() => theirs.sqlite.prepare(`DELETE FROM entries WHERE id = ?`).run(c.copy_entry_id), { origin: 'local' });
-    theirs.sqlite.prepare(`DELETE FROM sync_changes WHERE record_id = ? OR entry_id = ?`).run(c.copy_entry_id, c.copy_entry_id);
+    const db = mine.service.db.sqlite!;
+    const theirs = remote.service.db;
+    await theirs.tx(async () => {
+      await theirs.sqlRun(`DELETE FROM entries WHERE id = ?`, [c.copy_entry_id]);
+    }, { origin: 'local' });
+    theirs.sqlite!.prepare(`DELETE FROM sync_changes WHERE record_id = ? OR entry_id = ?`).run(c.copy_entry_id, c.copy_entry_id);
     db.prepare(`DELETE FROM sync_changes WHERE record_id = ? OR record_id LIKE ?`).run(c.copy_entry_id, `${c.copy_entry_id}:%`);
     db.prepare(`INSERT INTO sync_local_only (company_id, entry_id) VALUES (?, ?)`).run(mine.companyId, c.copy_entry_id);
     // What migration 0010 does to such a database (its last statement creates a table that exists now).
     for (const statement of COPIES_AND_SIGNERS.filter((s) => !s.includes('CREATE TABLE'))) db.exec(statement);
     await mine.restart();
 
-    expect(mine.service.store.sqlite.prepare(`SELECT count(*) AS n FROM sync_local_only`).get()).toEqual({ n: 0 });
+    expect(mine.service.db.sqlite!.prepare(`SELECT count(*) AS n FROM sync_local_only`).get()).toEqual({ n: 0 });
     await sync(mine);
     const copy = await get(remote, c.copy_entry_id);
     expect(copy).toMatchObject({ folder: 'conflicts', tags: ['mine'] });

@@ -86,7 +86,7 @@ describe('the same key created on two laptops', () => {
     const { remote, first, second, theirs, mine } = await clash();
     await second.service.sync.syncNow(second.companyId);
     // a tool removes the remote's entry (Silodesk's own API deletes no entries)
-    const version = (remote.service.store.sqlite.prepare(`SELECT version FROM sync_changes WHERE record_id = ?`).get(theirs.id) as any).version;
+    const version = (remote.service.db.sqlite!.prepare(`SELECT version FROM sync_changes WHERE record_id = ?`).get(theirs.id) as any).version;
     const gone = await remote.call('PUT', `/sync/v1/records/entry/${theirs.id}`, { origin: '0190c1a0-6666-7000-8000-000000000001', base_version: version, deleted: true });
     expect(gone.status, JSON.stringify(gone.body)).toBe(200);
     await everyoneSynced(remote, second, first);

@@ -20,15 +20,15 @@ async function pair() {
 }
 
 const parked = async (t: Instance) => (await t.call('GET', '/sync/v1/parked')).body.list as any[];
-const entryCount = (t: Instance) =>
-  (t.service.store.sqlite.prepare(`SELECT count(*) AS n FROM entries WHERE company_id = ?`).get(t.companyId) as { n: number }).n;
+const entryCount = async (t: Instance) =>
+  (await t.service.db.sqlFirst<{ n: number }>(`SELECT count(*) AS n FROM entries WHERE company_id = ?`, [t.companyId]))!.n;
 
 /**
  * A malicious remote writes what its own API would refuse straight into its database, and serves it
  * (the change is recorded by the database's triggers, as for any write in a transaction with an origin).
  */
-function plant(remote: Instance, insert: () => void) {
-  remote.service.store.tx(insert, { origin: 'local' });
+async function plant(remote: Instance, insert: () => Promise<unknown>): Promise<void> {
+  await remote.service.db.tx(insert, { origin: 'local' });
 }
 
 describe('a remote is not trusted', () => {
@@ -41,10 +41,11 @@ describe('a remote is not trusted', () => {
     const stored = remote.service.blobs.put(big);
     expect(stored.hash).toBe(hash);
     // it even lies about the size: 100 bytes
-    plant(remote, () =>
-      remote.service.store.sqlite
-        .prepare(`INSERT INTO attachments (entry_id, id, company_id, name, desc, mime, hash, size, meta, created_at) VALUES (?, 'huge', ?, 'huge.bin', '', 'application/octet-stream', ?, 100, '{}', ?)`)
-        .run(e.id, remote.companyId, hash, new Date().toISOString()),
+    await plant(remote, () =>
+      remote.service.db.sqlRun(
+        `INSERT INTO attachments (entry_id, id, company_id, name, desc, mime, hash, size, meta, created_at) VALUES (?, 'huge', ?, 'huge.bin', '', 'application/octet-stream', ?, 100, '{}', ?)`,
+        [e.id, remote.companyId, hash, new Date().toISOString()],
+      ),
     );
 
     const status = await local.service.sync.syncNow(local.companyId);
@@ -67,21 +68,21 @@ describe('a remote is not trusted', () => {
     const junk = `${Buffer.from('{"alg":"ES256","kid":"x"}').toString('base64url')}.${Buffer.from('{}').toString('base64url')}.${randomBytes(64).toString('base64url')}`;
     const at = new Date().toISOString();
     const planted = uuidv4();
-    plant(remote, () =>
-      remote.service.store.sqlite
-        .prepare(
-          `INSERT INTO series (id, company_id, name, description, code, prefix, padding, suffix, start, issuer, last_index, last_entry_id, sigs, request_hash, created_at, updated_at)
-           VALUES (?, ?, 'Planted', '', 'PL', 'PL-', 4, '', 1, ?, 0, NULL, ?, '', ?, ?)`,
-        )
-        .run(planted, remote.companyId, laptopId, JSON.stringify([junk]), at, at),
+    await plant(remote, () =>
+      remote.service.db.sqlRun(
+        `INSERT INTO series (id, company_id, name, description, code, prefix, padding, suffix, start, issuer, last_index, last_entry_id, sigs, request_hash, created_at, updated_at)
+         VALUES (?, ?, 'Planted', '', 'PL', 'PL-', 4, '', 1, ?, 0, NULL, ?, '', ?, ?)`,
+        [planted, remote.companyId, laptopId, JSON.stringify([junk]), at, at],
+      ),
     );
     const entry = uuidv4();
-    plant(remote, () => {
-      const db = remote.service.store.sqlite;
-      db.prepare(
+    await plant(remote, async () => {
+      const { db } = remote.service;
+      await db.sqlRun(
         `INSERT INTO series_entries (id, company_id, series_id, idx, code, meta, previous_id, sigs, request_hash, created_at, updated_at) VALUES (?, ?, ?, 2, 'FA-0002', '{}', ?, ?, '', ?, ?)`,
-      ).run(entry, remote.companyId, mine.id, first.id, JSON.stringify([junk]), at, at);
-      db.prepare(`UPDATE series SET last_index = 2, last_entry_id = ? WHERE company_id = ? AND id = ?`).run(entry, remote.companyId, mine.id);
+        [entry, remote.companyId, mine.id, first.id, JSON.stringify([junk]), at, at],
+      );
+      await db.sqlRun(`UPDATE series SET last_index = 2, last_entry_id = ? WHERE company_id = ? AND id = ?`, [entry, remote.companyId, mine.id]);
     });
 
     const status = await local.service.sync.syncNow(local.companyId);
@@ -102,7 +103,7 @@ describe('a remote is not trusted', () => {
     for (let i = 0; i < 10; i++) ids.push((await putEntry(local)).id);
     await sync(local);
     const deleteOnRemote = async (id: string) => {
-      const row = remote.service.store.sqlite.prepare(`SELECT version FROM sync_changes WHERE kind = 'entry' AND record_id = ?`).get(id) as { version: number };
+      const row = (await remote.service.db.sqlFirst<{ version: number }>(`SELECT version FROM sync_changes WHERE kind = 'entry' AND record_id = ?`, [id]))!;
       const res = await remote.call('PUT', `/sync/v1/records/entry/${id}`, { origin: uuidv7(), base_version: row.version, deleted: true });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
     };
@@ -119,11 +120,11 @@ describe('a remote is not trusted', () => {
       }
     }
     expect(outcomes).toEqual(['ok', 'refused', 'refused', 'refused']);
-    expect(entryCount(local)).toBe(6);
+    expect(await entryCount(local)).toBe(6);
     // a person who means it applies it once; the count starts over from there
     const allowed = await local.call('POST', '/sync/v1/run?wait=30&allow_mass_deletion=true');
     expect(allowed.body).toMatchObject({ state: 'synced' });
-    expect(entryCount(local)).toBe(1);
+    expect(await entryCount(local)).toBe(1);
     await putEntry(local);
     expect(await sync(local)).toMatchObject({ state: 'synced' });
   });

@@ -23,8 +23,8 @@ const mode = (path: string) => statSync(path).mode & 0o777;
 async function served(opts: Parameters<typeof startHttpServer>[1] extends infer O ? Partial<O> : never = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'silodesk-server-'));
   const service = await openService(dir, { autoSync: false });
-  const company = ensureDefaultCompany(service.store);
-  ensureOwnerTokenFile(service.store, company, join(dir, 'api-token'));
+  const company = await ensureDefaultCompany(service.db);
+  await ensureOwnerTokenFile(service.db, company, join(dir, 'api-token'));
   const server = await startHttpServer(service, { host: '127.0.0.1', port: 0, ...opts });
   cleanups.push(async () => {
     await server.close();
@@ -75,7 +75,7 @@ describe('the data dir', () => {
     }
     chmodSync(join(dir, 'silodesk.db'), 0o644);
     service = await openService(dir, { autoSync: false });
-    ensureOwnerTokenFile(service.store, ensureDefaultCompany(service.store), join(dir, 'api-token'));
+    await ensureOwnerTokenFile(service.db, await ensureDefaultCompany(service.db), join(dir, 'api-token'));
     expect(mode(dir)).toBe(0o700);
     for (const f of ['files', 'keys', 'backups', 'exports']) expect(mode(join(dir, f)), f).toBe(0o700);
     expect(mode(join(dir, 'silodesk.db'))).toBe(0o600);
@@ -150,11 +150,11 @@ describe('sync against clocks and stuck remotes', () => {
     expect((await local.call('PUT', '/sync/v1/settings', { remote_url: remote.url, interval_minutes: 15 })).status).toBe(200);
     await putEntry(local);
     // synced when the clock said next year; the clock was corrected since
-    local.service.store.sqlite.prepare('UPDATE sync_config SET last_attempt_at = ?').run(new Date(Date.now() + 365 * 86_400_000).toISOString());
+    await local.service.db.sqlRun('UPDATE sync_config SET last_attempt_at = ?', [new Date(Date.now() + 365 * 86_400_000).toISOString()]);
     local.service.sync.start();
     const until = Date.now() + 5_000;
-    while (local.service.sync.status(local.companyId).pending > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-    expect(local.service.sync.status(local.companyId)).toMatchObject({ pending: 0 });
+    while ((await local.service.sync.status(local.companyId)).pending > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    expect(await local.service.sync.status(local.companyId)).toMatchObject({ pending: 0 });
     await local.service.sync.stop();
     await sync(local);
   });
@@ -194,7 +194,7 @@ describe('long writes in slices', () => {
     cleanups.push(() => local.close());
     await connectSync(local, { url: remote.url, token: remote.token } as Instance);
     const items = Array.from({ length: 500 }, (_, i) => ({ id: uuidv7(), data: invoiceDoc(`SLICE-${i}`) }));
-    expect(importEntries(local.ctx, items).failed).toBe(0);
+    expect((await importEntries(local.ctx, items)).failed).toBe(0);
 
     let slowest = 0;
     let stop = false;

@@ -89,8 +89,8 @@ describe('trusted signers over sync', () => {
     expect((await putSigned(laptop, signed)).status).toBe(200);
     // The signer rotates: its new key is added, and the signer moves after the document in the log.
     expect((await trust(laptop, id, 'Tax office', [...before.keys, ...rotated.keys])).status).toBe(200);
-    const log = laptop.service.store.sqlite.prepare(`SELECT kind FROM sync_changes WHERE company_id = ? ORDER BY seq`).all(laptop.companyId);
-    expect(log.map((r: any) => r.kind)).toEqual(['entry', 'trusted_jwks']);
+    const log = await laptop.service.db.sql<{ kind: string }>(`SELECT kind FROM sync_changes WHERE company_id = ? ORDER BY seq`, [laptop.companyId]);
+    expect(log.map((r) => r.kind)).toEqual(['entry', 'trusted_jwks']);
 
     expect(await sync(laptop)).toMatchObject({ state: 'synced', parked: 0 });
     expect((await remote.call('GET', `/silo/v1/entries/${signed.head.uuid}`)).body).toMatchObject({ signed: true });
@@ -129,7 +129,7 @@ describe('trusted signers over sync', () => {
 
   it('only an owner changes the list: a laptop syncing with a user token pulls signers but its changes are refused and parked', async () => {
     const [remote, laptop] = await instances(2);
-    const user = createToken(remote.service.store, remote.companyId, 'user', 'clerk');
+    const user = await createToken(remote.service.db, remote.companyId, 'user', 'clerk');
     // The remote's owner pairs the laptop with the user token (a user token cannot pair itself).
     const paired = await remote.call('PUT', `/sync/v1/peers/${laptop.service.instanceId}`, { keys: laptop.service.keys.jwks().keys, token_id: user.id });
     expect(paired.status, JSON.stringify(paired.body)).toBe(200);
@@ -181,10 +181,10 @@ describe('trusted signers over sync', () => {
     expect(await signers(remote)).toEqual([]);
 
     // A remote serving one anyway (written behind its API): parked on the laptop, not trusted there.
-    const { store } = remote.service;
-    store.tx(() => {
+    const { db } = remote.service;
+    await db.tx(async () => {
       const at = new Date().toISOString();
-      store.run(store.q.insertInto('trusted_jwks').values({ company_id: remote.companyId, id, name: 'Bad', keys: JSON.stringify([secret]), created_at: at, updated_at: at }));
+      await db.run(db.q.insertInto('trusted_jwks').values({ company_id: remote.companyId, id, name: 'Bad', keys: JSON.stringify([secret]), created_at: at, updated_at: at }));
     }, { origin: 'local' });
     const status = await laptop.service.sync.syncNow(laptop.companyId);
     expect(status).toMatchObject({ state: 'error', parked: 1 });

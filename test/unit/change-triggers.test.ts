@@ -21,10 +21,10 @@ let dir: string;
 let company: string;
 const AT = '2026-01-01T00:00:00.000Z';
 
-const sql = (text: string) => service.store.sqlite.prepare(text.replaceAll(':c', `'${company}'`)).run();
-const asPeer = (text: string) => service.store.tx(() => sql(text), { origin: 'peer-1' });
+const sql = (text: string) => service.db.sqlite!.prepare(text.replaceAll(':c', `'${company}'`)).run();
+const asPeer = (text: string) => service.db.tx(async () => sql(text), { origin: 'peer-1' });
 const change = (kind: string, recordId: string) =>
-  service.store.sqlite
+  service.db.sqlite!
     .prepare('SELECT seq, version, deleted, origin, entry_id FROM sync_changes WHERE company_id = ? AND kind = ? AND record_id = ?')
     .get(company, kind, recordId) as { seq: number; version: number; deleted: number; origin: string; entry_id: string | null } | undefined;
 
@@ -117,9 +117,9 @@ const CASES: Case[] = [
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'silodesk-change-triggers-'));
   service = await openService(dir, { runJobs: false, autoSync: false });
-  company = ensureDefaultCompany(service.store).id;
+  company = (await ensureDefaultCompany(service.db)).id;
   // The parents the child rows above hang from.
-  service.store.tx(() => {
+  await service.db.tx(async () => {
     sql(entryRow('E'));
     sql(`INSERT INTO workflows (id, company_id, version, name, schema, disabled, request_hash, created_at, updated_at) VALUES ('W', :c, 1, 'Flow', '', 0, '', '${AT}', '${AT}')`);
     sql(`INSERT INTO workflow_versions (company_id, workflow_id, version, definition, created_at) VALUES (:c, 'W', 1, '{"name":"v1"}', '${AT}')`);
@@ -139,7 +139,7 @@ describe('changes recorded by the database', () => {
     expect([...new Set(SYNCED_TABLES.map((t) => t.kind))].sort()).toEqual(kinds);
     // every synced table is written raw below: a table added without a case here fails this test
     expect(CASES.map((c) => c.table).sort()).toEqual(SYNCED_TABLES.map((t) => t.table).sort());
-    const triggers = service.store.sqlite.prepare(`SELECT tbl_name, sql FROM sqlite_master WHERE type = 'trigger'`).all() as Array<{ tbl_name: string; sql: string }>;
+    const triggers = service.db.sqlite!.prepare(`SELECT tbl_name, sql FROM sqlite_master WHERE type = 'trigger'`).all() as Array<{ tbl_name: string; sql: string }>;
     for (const { table } of SYNCED_TABLES) {
       const events = triggers
         .filter((t) => t.tbl_name === table && t.sql.includes('silodesk_written('))
@@ -150,50 +150,50 @@ describe('changes recorded by the database', () => {
   });
 
   for (const c of CASES) {
-    it(`${c.table}: a raw write in a transaction with an origin records the change; one outside any is refused`, () => {
+    it(`${c.table}: a raw write in a transaction with an origin records the change; one outside any is refused`, async () => {
       const before = change(c.kind, c.recordId)?.version ?? 0;
       // A write path that opened no transaction with an origin: refused, and nothing is written.
       expect(() => sql(c.insert)).toThrow(NO_ORIGIN);
       expect(change(c.kind, c.recordId)?.version ?? 0).toBe(before);
 
-      asPeer(c.insert);
+      await asPeer(c.insert);
       const inserted = change(c.kind, c.recordId)!;
       expect(inserted).toMatchObject({ version: before + 1, deleted: 0, origin: 'peer-1', entry_id: c.entryId ?? null });
 
       expect(() => sql(c.update)).toThrow(NO_ORIGIN);
-      asPeer(c.update);
+      await asPeer(c.update);
       const updated = change(c.kind, c.recordId)!;
       expect(updated).toMatchObject({ version: before + 2, deleted: 0 });
       expect(updated.seq).toBeGreaterThan(inserted.seq);
 
       // Columns the record does not carry change nothing sync sees: no new version, no spurious conflict.
-      asPeer(c.untracked);
+      await asPeer(c.untracked);
       expect(change(c.kind, c.recordId)).toEqual(updated);
 
       expect(() => sql(c.remove)).toThrow(NO_ORIGIN);
-      service.store.tx(() => sql(c.remove), { origin: 'local' });
+      await service.db.tx(async () => sql(c.remove), { origin: 'local' });
       expect(change(c.kind, c.recordId)).toMatchObject({ version: before + 3, deleted: 1, origin: 'local' });
     });
   }
 
-  it('an entry deleted with its files and meta records the entry\'s deletion only: its children go with it', () => {
-    const local = (text: string) => service.store.tx(() => sql(text), { origin: 'local' });
-    local(entryRow('E2'));
-    local(`INSERT INTO attachments (entry_id, id, company_id, name, desc, mime, hash, size, meta, created_at) VALUES ('E2', 'f', :c, 'a.pdf', '', 'application/pdf', 'abc', 3, '{}', '${AT}')`);
-    local(`INSERT INTO entry_meta (company_id, entry_id, src, key, ref, value, shared, link_scope, link_url, created_at, updated_at) VALUES (:c, 'E2', 'erp', 'k', '', '1', 0, '', '', '${AT}', '${AT}')`);
+  it('an entry deleted with its files and meta records the entry\'s deletion only: its children go with it', async () => {
+    const local = (text: string) => service.db.tx(async () => sql(text), { origin: 'local' });
+    await local(entryRow('E2'));
+    await local(`INSERT INTO attachments (entry_id, id, company_id, name, desc, mime, hash, size, meta, created_at) VALUES ('E2', 'f', :c, 'a.pdf', '', 'application/pdf', 'abc', 3, '{}', '${AT}')`);
+    await local(`INSERT INTO entry_meta (company_id, entry_id, src, key, ref, value, shared, link_scope, link_url, created_at, updated_at) VALUES (:c, 'E2', 'erp', 'k', '', '1', 0, '', '', '${AT}', '${AT}')`);
     const file = change('attachment', 'E2:f');
     const meta = change('meta', 'E2:erp:k');
-    local(`DELETE FROM entries WHERE company_id = :c AND id = 'E2'`);
+    await local(`DELETE FROM entries WHERE company_id = :c AND id = 'E2'`);
     expect(change('entry', 'E2')).toMatchObject({ version: 2, deleted: 1 });
     expect(change('attachment', 'E2:f')).toEqual(file);
     expect(change('meta', 'E2:erp:k')).toEqual(meta);
-    expect(service.store.sqlite.prepare(`SELECT count(*) AS n FROM attachments WHERE entry_id = 'E2'`).get()).toEqual({ n: 0 });
+    expect(service.db.sqlite!.prepare(`SELECT count(*) AS n FROM attachments WHERE entry_id = 'E2'`).get()).toEqual({ n: 0 });
   });
 
-  it('puts each record a transaction changed on record once, with the transaction\'s origin', () => {
-    const versions = () => service.store.sqlite.prepare(`SELECT version, action, via, actor_id FROM entry_versions WHERE entry_id = 'E3' ORDER BY version`).all();
-    const audited = () => service.store.sqlite.prepare(`SELECT action, via, actor_id FROM audit_log WHERE target_id = 'E3' ORDER BY seq`).all();
-    service.store.tx(() => {
+  it('puts each record a transaction changed on record once, with the transaction\'s origin', async () => {
+    const versions = () => service.db.sqlite!.prepare(`SELECT version, action, via, actor_id FROM entry_versions WHERE entry_id = 'E3' ORDER BY version`).all();
+    const audited = () => service.db.sqlite!.prepare(`SELECT action, via, actor_id FROM audit_log WHERE target_id = 'E3' ORDER BY seq`).all();
+    await service.db.tx(async () => {
       sql(entryRow('E3'));
       sql(`UPDATE entries SET tags = '["a"]' WHERE company_id = :c AND id = 'E3'`);
       sql(`UPDATE entries SET state = 'sent' WHERE company_id = :c AND id = 'E3'`);
@@ -202,24 +202,24 @@ describe('changes recorded by the database', () => {
     expect(versions()).toEqual([{ version: 1, action: 'created', via: 'sync', actor_id: 'peer-2' }]);
     expect(audited()).toEqual([{ action: 'entry.created', via: 'sync', actor_id: 'peer-2' }]);
     // A failed transaction leaves nothing on record.
-    expect(() => service.store.tx(() => {
+    await expect(service.db.tx(async () => {
       sql(`UPDATE entries SET tags = '["b"]' WHERE company_id = :c AND id = 'E3'`);
       throw new Error('half-way');
-    }, { origin: 'local' })).toThrow('half-way');
+    }, { origin: 'local' })).rejects.toThrow('half-way');
     expect(versions()).toHaveLength(1);
     expect(audited()).toHaveLength(1);
     expect(change('entry', 'E3')).toMatchObject({ version: 1 });
   });
 
-  it('names each change as its write path said when it wrote, however wide the transaction around it', () => {
+  it('names each change as its write path said when it wrote, however wide the transaction around it', async () => {
     const actions = () =>
-      service.store.sqlite.prepare(`SELECT action, target_id FROM audit_log WHERE target_id LIKE 'E3:%' ORDER BY seq`).all();
-    service.store.tx(() => {
+      service.db.sqlite!.prepare(`SELECT action, target_id FROM audit_log WHERE target_id LIKE 'E3:%' ORDER BY seq`).all();
+    await service.db.tx(async () => {
       sql(`INSERT INTO attachments (entry_id, id, company_id, name, desc, mime, hash, size, meta, created_at) VALUES ('E3', 'f', :c, 'a.pdf', '', 'application/pdf', 'abc', 3, '{}', '${AT}')`);
       sql(`INSERT INTO entry_meta (company_id, entry_id, src, key, ref, value, shared, link_scope, link_url, created_at, updated_at) VALUES (:c, 'E3', 'erp', 'k', '', '1', 0, '', '', '${AT}', '${AT}')`);
     }, { origin: 'local' });
-    service.store.tx(() => {
-      asAction(service.store, 'trashed', () => sql(`DELETE FROM attachments WHERE company_id = :c AND entry_id = 'E3' AND id = 'f'`));
+    await service.db.tx(async () => {
+      await asAction(service.db, 'trashed', () => sql(`DELETE FROM attachments WHERE company_id = :c AND entry_id = 'E3' AND id = 'f'`));
       sql(`UPDATE entry_meta SET value = '2' WHERE company_id = :c AND entry_id = 'E3' AND key = 'k'`);
     }, { origin: 'local' });
     expect(actions()).toEqual([

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { openSqlite, type Sqlite } from '../../src-main/core/db/connection.ts';
 import { migrateToLatest } from '../../src-main/core/db/migrate.ts';
 import { migrations } from '../../src-main/core/db/migrations.ts';
-import { Store } from '../../src-main/core/db/store.ts';
+import { sqliteDb } from '../../src-main/core/db/sqlite-db.ts';
 
 const BEFORE = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0015'));
 // Up to this migration only: the raw writes below are what 0015 must allow, made before 0016 records changes by triggers.
@@ -44,7 +44,7 @@ describe('migration 0015_company_scoped_ids', () => {
   it('keeps every row, gives children their company, keeps the feed mark, and lets two companies hold one id', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'silodesk-mig15-'));
     const sqlite = openSqlite(join(dir, 'db.sqlite'));
-    const store = new Store(sqlite);
+    const store = sqliteDb(sqlite);
     await migrateToLatest(sqlite, store.q, join(dir, 'backups'), BEFORE);
     fillBefore(sqlite);
 

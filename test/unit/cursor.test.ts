@@ -7,6 +7,18 @@ import { afterPosition, keysetPage } from '../../src-main/core/api/keyset-page.t
 const secret = randomBytes(32);
 const pos = ['2026-01-02T03:04:05.678Z', '0190c1a0-0000-7000-8000-000000000001'];
 
+/** The same, for what answers a promise (a list's page reads the database). */
+async function refusedWith400Async(fn: () => Promise<unknown>): Promise<void> {
+  let caught: unknown;
+  try {
+    await fn();
+  } catch (err) {
+    caught = err;
+  }
+  expect(caught).toBeInstanceOf(ApiError);
+  expect((caught as ApiError).status).toBe(400);
+}
+
 function refusedWith400(fn: () => unknown): void {
   let caught: unknown;
   try {
@@ -55,15 +67,15 @@ describe('keysetPage', () => {
       limit,
       shape: ['int'],
       key: (r) => [r.n],
-      fetch: (after, take) => rows.filter((r) => after === undefined || r.n < (after[0] as number)).reverse().slice(0, take),
+      fetch: async (after, take) => rows.filter((r) => after === undefined || r.n < (after[0] as number)).reverse().slice(0, take),
     });
 
-  it('walks every row once, in order, and says where the next page starts until the last', () => {
+  it('walks every row once, in order, and says where the next page starts until the last', async () => {
     const seen: number[] = [];
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const page = list(cursor);
+      const page = await list(cursor);
       seen.push(...page.rows.map((r) => r.n));
       cursor = page.nextCursor;
       pages++;
@@ -71,12 +83,12 @@ describe('keysetPage', () => {
     expect(seen).toEqual([6, 5, 4, 3, 2, 1, 0]);
     expect(pages).toBe(3);
     // a page that ends exactly at the last row has no next cursor
-    expect(list(undefined, 7).nextCursor).toBeUndefined();
+    expect((await list(undefined, 7)).nextCursor).toBeUndefined();
   });
 
-  it('refuses a cursor whose position does not fit the list (a string where a number belongs)', () => {
+  it('refuses a cursor whose position does not fit the list (a string where a number belongs)', async () => {
     const foreign = encodeCursor(secret, 'test', ['6']);
-    refusedWith400(() => list(foreign));
+    await refusedWith400Async(() => list(foreign));
   });
 
   it('builds the row-value condition for either direction', () => {

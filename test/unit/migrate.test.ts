@@ -7,27 +7,27 @@ import { describe, expect, it } from 'vitest';
 import { openSqlite } from '../../src-main/core/db/connection.ts';
 import { migrateToLatest } from '../../src-main/core/db/migrate.ts';
 import { migrations } from '../../src-main/core/db/migrations.ts';
-import { Store } from '../../src-main/core/db/store.ts';
+import { sqliteDb } from '../../src-main/core/db/sqlite-db.ts';
 
 describe('migrations', () => {
   it('creates the schema on a new database without a backup, in WAL with foreign keys on', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'silodesk-mig-'));
     const sqlite = openSqlite(join(dir, 'db.sqlite'));
-    const result = await migrateToLatest(sqlite, new Store(sqlite).q, join(dir, 'backups'));
+    const result = await migrateToLatest(sqlite, sqliteDb(sqlite).q, join(dir, 'backups'));
     expect(result.applied).toEqual(Object.keys(migrations));
     expect(result.backup).toBeUndefined();
     expect(sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
     const tables = sqlite.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all();
     expect(tables).toEqual(expect.arrayContaining(['entries', 'mentions', 'attachments', 'entry_meta', 'companies', 'tokens', 'entries_fts']));
-    expect((await migrateToLatest(sqlite, new Store(sqlite).q, join(dir, 'backups'))).applied).toEqual([]);
+    expect((await migrateToLatest(sqlite, sqliteDb(sqlite).q, join(dir, 'backups'))).applied).toEqual([]);
     sqlite.close();
   });
 
   it('takes an online backup holding the data before applying a new migration', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'silodesk-mig-'));
     const sqlite = openSqlite(join(dir, 'db.sqlite'));
-    const store = new Store(sqlite);
+    const store = sqliteDb(sqlite);
     await migrateToLatest(sqlite, store.q, join(dir, 'backups'));
     sqlite.prepare(`INSERT INTO companies VALUES ('c1', 'Acme', 'x', 'x')`).run();
 

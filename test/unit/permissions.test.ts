@@ -16,7 +16,7 @@ let companyId: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'silodesk-perm-'));
   service = await openService(dir, { runJobs: false });
-  companyId = createCompany(service.store, 'Acme').id;
+  companyId = (await createCompany(service.db, 'Acme')).id;
 });
 afterAll(async () => {
   await service.close();

@@ -43,22 +43,22 @@ function credentialsOf(body: AuthorizeBody, basic: Credentials | undefined): Cre
 }
 
 /** Which enrollment the request names: the Bearer token's, `id`'s, or `owner_id`'s (with this application). */
-function enrollmentNamed(ctx: Ctx, body: AuthorizeBody, bearer: string | undefined, appId: string): EnrollmentRow | undefined {
-  const { store } = ctx.service;
-  const enrollments = store.q.selectFrom('enrollments').selectAll().where('app_id', '=', appId);
+async function enrollmentNamed(ctx: Ctx, body: AuthorizeBody, bearer: string | undefined, appId: string): Promise<EnrollmentRow | undefined> {
+  const { db } = ctx.service;
+  const enrollments = db.q.selectFrom('enrollments').selectAll().where('app_id', '=', appId);
   if (bearer) {
-    const caller = resolveToken(store, bearer);
+    const caller = await resolveToken(db, bearer);
     if (!caller) throw refused('the token is not valid');
     // An application's token names its own enrollment; a person's token names their workspace.
-    if (caller.enrollmentId) return store.first(enrollments.where('id', '=', caller.enrollmentId));
+    if (caller.enrollmentId) return db.first(enrollments.where('id', '=', caller.enrollmentId));
     if (body.owner_id && body.owner_id !== caller.companyId) return undefined;
-    return store.first(enrollments.where('company_id', '=', caller.companyId));
+    return db.first(enrollments.where('company_id', '=', caller.companyId));
   }
-  if (body.id) return store.first(enrollments.where('id', '=', body.id));
+  if (body.id) return db.first(enrollments.where('id', '=', body.id));
   if (body.owner_id) {
     const ownerId = body.owner_id;
     // The hosted owner is the workspace; the enrollments here also name the token that enrolled.
-    return store.first(enrollments.where((eb) => eb.or([eb('company_id', '=', ownerId), eb('owner_id', '=', ownerId)])));
+    return db.first(enrollments.where((eb) => eb.or([eb('company_id', '=', ownerId), eb('owner_id', '=', ownerId)])));
   }
   throw badRequest('name the enrollment: owner_id, id, or an Authorization: Bearer token', {
     '$.owner_id': 'the workspace the application is enrolled in',
@@ -76,28 +76,28 @@ function secretMatches(row: EnrollmentRow, clientSecret: string): boolean {
  * (sessions made on every request pile up no tokens) and only its hash is stored.
  * Once an owner revokes it, or the client secret differs, a new one is made.
  */
-function authorizedToken(ctx: Ctx, row: EnrollmentRow, creds: Credentials): string {
-  const { store } = ctx.service;
+function authorizedToken(ctx: Ctx, row: EnrollmentRow, creds: Credentials): Promise<string> {
+  const { db } = ctx.service;
   const derive = (tokenId: string) =>
     createHmac('sha256', creds.clientSecret).update(`silodesk authorize ${row.id} ${tokenId}`).digest('base64url');
-  return store.tx(() => {
-    const current = row.authorized_token_id
-      ? store.first(store.q.selectFrom('tokens').selectAll().where('id', '=', row.authorized_token_id))
-      : undefined;
+  return db.tx(async () => {
+    // Read again in the transaction: another authorization may have made the token since `row` was read.
+    const tokenId = (await db.first(db.q.selectFrom('enrollments').select('authorized_token_id').where('id', '=', row.id)))?.authorized_token_id;
+    const current = tokenId ? await db.first(db.q.selectFrom('tokens').selectAll().where('id', '=', tokenId)) : undefined;
     if (current && !current.revoked_at && current.enrollment_id === row.id) {
       const secret = `sd_${derive(current.id)}`;
       if (timingSafeEqual(Buffer.from(current.hash), Buffer.from(hashToken(secret)))) return secret;
     }
-    const { id, secret } = createToken(store, row.company_id, 'app', `application ${creds.clientId} (authorized)`, row.id, derive);
-    store.run(store.q.updateTable('enrollments').set({ authorized_token_id: id }).where('id', '=', row.id));
+    const { id, secret } = await createToken(db, row.company_id, 'app', `application ${creds.clientId} (authorized)`, row.id, derive);
+    await db.run(db.q.updateTable('enrollments').set({ authorized_token_id: id }).where('id', '=', row.id));
     return secret;
   }, { origin: LOCAL });
 }
 
-export function authorizeEnrollment(ctx: Ctx, body: AuthorizeBody, authorization: string | undefined) {
+export async function authorizeEnrollment(ctx: Ctx, body: AuthorizeBody, authorization: string | undefined) {
   const { bearer, basic } = readAuthorization(authorization);
   const creds = credentialsOf(body, basic);
-  const row = enrollmentNamed(ctx, body, bearer, appIdOfClient(creds.clientId));
+  const row = await enrollmentNamed(ctx, body, bearer, appIdOfClient(creds.clientId));
   // The hosted client reads a 404 as "application not enrolled".
   if (!row) throw notFound('enrollment of this application');
   if (!secretMatches(row, creds.clientSecret)) {
@@ -109,6 +109,6 @@ export function authorizeEnrollment(ctx: Ctx, body: AuthorizeBody, authorization
   }
   if (row.disabled !== 0) throw new ApiError('forbidden', 'this enrollment is disabled');
   // A Bearer application token is still good (tokens here last until revoked): it is answered back.
-  const token = bearer && resolveToken(ctx.service.store, bearer)?.enrollmentId === row.id ? bearer : authorizedToken(ctx, row, creds);
+  const token = bearer && (await resolveToken(ctx.service.db, bearer))?.enrollmentId === row.id ? bearer : await authorizedToken(ctx, row, creds);
   return view(row, token);
 }

@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync, chmodSync } from 'node:fs';
 import { nowIso } from '../clock.ts';
-import type { Store } from '../db/store.ts';
+import type { Db } from '../db/engine.ts';
 import { createCompany, listCompanies, type Company } from './companies.ts';
 import { createToken, forgetResolvedTokens, installTokenId, setInstallTokenId } from './tokens.ts';
 import { LOCAL } from '../db/write-scopes.ts';
@@ -8,8 +8,8 @@ import { LOCAL } from '../db/write-scopes.ts';
 const FILE_TOKEN_NAME = 'owner (api-token file)';
 
 /** The company a fresh install works in until the accountant adds their clients. */
-export function ensureDefaultCompany(store: Store): Company {
-  return store.tx(() => listCompanies(store)[0] ?? createCompany(store, 'My company'), { origin: LOCAL });
+export function ensureDefaultCompany(db: Db): Promise<Company> {
+  return db.tx(async () => (await listCompanies(db))[0] ?? (await createCompany(db, 'My company')), { origin: LOCAL });
 }
 
 /**
@@ -19,28 +19,28 @@ export function ensureDefaultCompany(store: Store): Company {
  * this way too): the token the file held before is revoked in the same step, so
  * only the new one works. The secret is never printed.
  */
-export function ensureOwnerTokenFile(store: Store, company: Company, file: string): { created: boolean } {
+export async function ensureOwnerTokenFile(db: Db, company: Company, file: string): Promise<{ created: boolean }> {
   if (existsSync(file)) {
     // An install from before the file's token was remembered: remember it now (the newest of its kind).
-    if (!installTokenId(store)) {
-      const newest = store.first(
-        store.q.selectFrom('tokens').select('id').where('name', '=', FILE_TOKEN_NAME).where('revoked_at', 'is', null).orderBy('created_at', 'desc'),
+    if (!(await installTokenId(db))) {
+      const newest = await db.first(
+        db.q.selectFrom('tokens').select('id').where('name', '=', FILE_TOKEN_NAME).where('revoked_at', 'is', null).orderBy('created_at', 'desc'),
       );
-      if (newest) setInstallTokenId(store, newest.id);
+      if (newest) await setInstallTokenId(db, newest.id);
     }
     return { created: false };
   }
-  const { id, secret } = store.tx(() => {
-    const previous = installTokenId(store);
+  const { id, secret } = await db.tx(async () => {
+    const previous = await installTokenId(db);
     // Older installs did not remember the id: every token minted for the file goes.
-    let revoke = store.q.updateTable('tokens').set({ revoked_at: nowIso() }).where('revoked_at', 'is', null);
+    let revoke = db.q.updateTable('tokens').set({ revoked_at: nowIso() }).where('revoked_at', 'is', null);
     revoke = previous ? revoke.where('id', '=', previous) : revoke.where('name', '=', FILE_TOKEN_NAME);
-    store.run(revoke);
-    const minted = createToken(store, company.id, 'owner', FILE_TOKEN_NAME);
-    setInstallTokenId(store, minted.id);
+    await db.run(revoke);
+    const minted = await createToken(db, company.id, 'owner', FILE_TOKEN_NAME);
+    await setInstallTokenId(db, minted.id);
     return minted;
   }, { origin: LOCAL });
-  forgetResolvedTokens(store);
+  forgetResolvedTokens(db);
   writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
   chmodSync(file, 0o600);
   return { created: Boolean(id) };

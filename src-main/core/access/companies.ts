@@ -1,5 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
-import type { Store } from '../db/store.ts';
+import type { Db } from '../db/engine.ts';
 import { nowIso } from '../clock.ts';
 import { notFound } from '../api/errors.ts';
 
@@ -10,25 +10,25 @@ export interface Company {
   updated_at: string;
 }
 
-export function createCompany(store: Store, name: string): Company {
+export async function createCompany(db: Db, name: string): Promise<Company> {
   const at = nowIso();
   const company = { id: uuidv7(), name, created_at: at, updated_at: at };
-  store.run(store.q.insertInto('companies').values(company));
+  await db.run(db.q.insertInto('companies').values(company));
   return company;
 }
 
-export function listCompanies(store: Store): Company[] {
-  return store.all(store.q.selectFrom('companies').selectAll().orderBy('created_at'));
+export function listCompanies(db: Db): Promise<Company[]> {
+  return db.all(db.q.selectFrom('companies').selectAll().orderBy('created_at'));
 }
 
-export function renameCompany(store: Store, id: string, name: string): Company {
-  const { changes } = store.run(store.q.updateTable('companies').set({ name, updated_at: nowIso() }).where('id', '=', id));
+export async function renameCompany(db: Db, id: string, name: string): Promise<Company> {
+  const { changes } = await db.run(db.q.updateTable('companies').set({ name, updated_at: nowIso() }).where('id', '=', id));
   if (changes === 0) throw notFound(`company ${id}`);
-  return store.first(store.q.selectFrom('companies').selectAll().where('id', '=', id))!;
+  return (await db.first(db.q.selectFrom('companies').selectAll().where('id', '=', id)))!;
 }
 
-export function requireCompany(store: Store, id: string): Company {
-  const row = store.first(store.q.selectFrom('companies').selectAll().where('id', '=', id));
+export async function requireCompany(db: Db, id: string): Promise<Company> {
+  const row = await db.first(db.q.selectFrom('companies').selectAll().where('id', '=', id));
   if (!row) throw notFound(`company ${id}`);
   return row;
 }

@@ -55,10 +55,10 @@ export function enrollmentDataOf(body: EnrollmentData): unknown {
   return body.data !== undefined ? body.data : body.Data;
 }
 
-function requireEnrollment(ctx: Ctx, id: string): EnrollmentRow {
-  const { store } = ctx.service;
-  const row = store.first(
-    store.q.selectFrom('enrollments').selectAll().where('id', '=', id).where('company_id', '=', ctx.caller.companyId),
+async function requireEnrollment(ctx: Ctx, id: string): Promise<EnrollmentRow> {
+  const { db } = ctx.service;
+  const row = await db.first(
+    db.q.selectFrom('enrollments').selectAll().where('id', '=', id).where('company_id', '=', ctx.caller.companyId),
   );
   if (!row) throw notFound(`enrollment ${id}`);
   return row;
@@ -70,8 +70,8 @@ function requireEnrollment(ctx: Ctx, id: string): EnrollmentRow {
  * (the secret cannot be shown again; rotate it if it was lost); another body
  * under the id, or the same application twice in a company, is a 409.
  */
-export function enroll(ctx: Ctx, id: string, body: EnrollBody) {
-  const { store } = ctx.service;
+export async function enroll(ctx: Ctx, id: string, body: EnrollBody) {
+  const { db } = ctx.service;
   if (body.owner_id && body.owner_id !== ctx.caller.companyId) {
     throw validationError(`owner_id ${body.owner_id} is not the workspace this token acts for (${ctx.caller.companyId})`, {
       '$.owner_id': 'must be the id of this workspace (GET /access/v1/workspace), or left out',
@@ -82,20 +82,20 @@ export function enroll(ctx: Ctx, id: string, body: EnrollBody) {
   // secret's hash is kept, and the owner can only be this company.
   const secretHash = body.client_secret ? hashClientSecret(body.client_secret) : null;
   const requestHash = createHash('sha256').update(canonicalJson({ app_id: appId, data: body.data ?? {} })).digest('hex');
-  return store.tx(() => {
-    const existing = store.first(store.q.selectFrom('enrollments').selectAll().where('id', '=', id));
+  return db.tx(async () => {
+    const existing = await db.first(db.q.selectFrom('enrollments').selectAll().where('id', '=', id));
     if (existing) {
       if (existing.company_id === ctx.caller.companyId && existing.request_hash === requestHash) {
         // A replay may bring the secret a first enrollment lacked; it never replaces one already kept.
         if (secretHash && !existing.client_secret_hash) {
-          store.run(store.q.updateTable('enrollments').set({ client_secret_hash: secretHash }).where('id', '=', id));
+          await db.run(db.q.updateTable('enrollments').set({ client_secret_hash: secretHash }).where('id', '=', id));
         }
         return view(existing);
       }
       throw conflict(`enrollment ${id} already exists with a different body`);
     }
-    const twin = store.first(
-      store.q.selectFrom('enrollments').select('id').where('company_id', '=', ctx.caller.companyId).where('app_id', '=', appId),
+    const twin = await db.first(
+      db.q.selectFrom('enrollments').select('id').where('company_id', '=', ctx.caller.companyId).where('app_id', '=', appId),
     );
     if (twin) throw conflict(`application ${appId} is already enrolled in this company (enrollment ${twin.id})`);
     const at = nowIso();
@@ -112,41 +112,41 @@ export function enroll(ctx: Ctx, id: string, body: EnrollBody) {
       created_at: at,
       updated_at: at,
     };
-    store.run(store.q.insertInto('enrollments').values(row));
-    const { secret } = createToken(store, ctx.caller.companyId, 'app', `application ${body.client_id ?? appId}`, id);
+    await db.run(db.q.insertInto('enrollments').values(row));
+    const { secret } = await createToken(db, ctx.caller.companyId, 'app', `application ${body.client_id ?? appId}`, id);
     return view(row, secret);
   }, { origin: LOCAL });
 }
 
-export function listEnrollments(ctx: Ctx) {
-  const { store } = ctx.service;
+export async function listEnrollments(ctx: Ctx) {
+  const { db } = ctx.service;
   return {
-    list: store
-      .all(store.q.selectFrom('enrollments').selectAll().where('company_id', '=', ctx.caller.companyId).orderBy('created_at'))
-      .map((r) => view(r)),
+    list: (
+      await db.all(db.q.selectFrom('enrollments').selectAll().where('company_id', '=', ctx.caller.companyId).orderBy('created_at'))
+    ).map((r) => view(r)),
   };
 }
 
-export function setEnrollmentDisabled(ctx: Ctx, id: string, disabled: boolean) {
-  const { store } = ctx.service;
-  requireEnrollment(ctx, id);
-  store.run(store.q.updateTable('enrollments').set({ disabled: disabled ? 1 : 0, updated_at: nowIso() }).where('id', '=', id));
-  forgetResolvedTokens(store);
-  return view(requireEnrollment(ctx, id));
+export async function setEnrollmentDisabled(ctx: Ctx, id: string, disabled: boolean) {
+  const { db } = ctx.service;
+  await requireEnrollment(ctx, id);
+  await db.run(db.q.updateTable('enrollments').set({ disabled: disabled ? 1 : 0, updated_at: nowIso() }).where('id', '=', id));
+  forgetResolvedTokens(db);
+  return view(await requireEnrollment(ctx, id));
 }
 
 /** The calling application's own enrollment, found through its token. */
-export function ownEnrollment(ctx: Ctx) {
+export async function ownEnrollment(ctx: Ctx) {
   if (!ctx.caller.enrollmentId) throw notFound('enrollment of this token');
-  return view(requireEnrollment(ctx, ctx.caller.enrollmentId));
+  return view(await requireEnrollment(ctx, ctx.caller.enrollmentId));
 }
 
-export function updateOwnEnrollment(ctx: Ctx, body: EnrollmentData) {
-  const { store } = ctx.service;
+export async function updateOwnEnrollment(ctx: Ctx, body: EnrollmentData) {
+  const { db } = ctx.service;
   const data = enrollmentDataOf(body);
-  const current = ownEnrollment(ctx);
-  store.run(
-    store.q.updateTable('enrollments').set({ data: JSON.stringify(data ?? {}), updated_at: nowIso() }).where('id', '=', current.id),
+  const current = await ownEnrollment(ctx);
+  await db.run(
+    db.q.updateTable('enrollments').set({ data: JSON.stringify(data ?? {}), updated_at: nowIso() }).where('id', '=', current.id),
   );
   return ownEnrollment(ctx);
 }

@@ -10,8 +10,8 @@ import { createToken, listTokens, revokeToken, rotateToken, tokenView } from './
 import { LOCAL } from '../db/write-scopes.ts';
 
 export const accessHandlers: HandlersOf<typeof accessOperations> = {
-  getSession: (ctx) => ({
-    company: requireCompany(ctx.service.store, ctx.caller.companyId),
+  getSession: async (ctx) => ({
+    company: await requireCompany(ctx.service.db, ctx.caller.companyId),
     ...(ctx.caller.kind === 'owner' ? { data_dir: ctx.service.dataDir } : {}),
     caller: { kind: ctx.caller.kind, ...(ctx.caller.tokenId ? { token_id: ctx.caller.tokenId } : {}) },
     instance_id: ctx.service.instanceId,
@@ -19,30 +19,30 @@ export const accessHandlers: HandlersOf<typeof accessOperations> = {
   exchangeLoginCode: (ctx, { body }) => exchangeLoginCode(ctx.service, body.code),
   getLocalApi: (ctx) => getLocalApi(ctx.service),
   setLocalApi: (ctx, { body }) => setLocalApi(ctx.service, body.enabled, body.port),
-  listCompanies: (ctx) => ({ list: companiesOf(ctx) }),
+  listCompanies: async (ctx) => ({ list: await companiesOf(ctx) }),
   createCompany: (ctx, { body }) => {
-    const { store } = ctx.service;
+    const { db } = ctx.service;
     // Any owner may open a new company (its owner token is answered once); it touches no other company.
-    return store.tx(() => {
-      const company = createCompany(store, body.name);
-      const { secret } = createToken(store, company.id, 'owner', 'owner (made with the company)');
+    return db.tx(async () => {
+      const company = await createCompany(db, body.name);
+      const { secret } = await createToken(db, company.id, 'owner', 'owner (made with the company)');
       return { ...company, owner_token: secret };
     }, { origin: LOCAL });
   },
   renameCompany: (ctx, { params, body }) => {
     // Another company is not found, whether it exists or not: its existence is not this owner's business.
     if (!ctx.caller.install && params.id !== ctx.caller.companyId) throw notFound(`company ${params.id}`);
-    return renameCompany(ctx.service.store, params.id, body.name);
+    return renameCompany(ctx.service.db, params.id, body.name);
   },
-  listTokens: (ctx) => ({ list: listTokens(ctx.service.store, ctx.caller.companyId) }),
-  createToken: (ctx, { body }) => {
-    const { store } = ctx.service;
-    const { id, secret } = createToken(store, ctx.caller.companyId, body.kind, body.name);
-    const row = store.first(store.q.selectFrom('tokens').selectAll().where('id', '=', id))!;
+  listTokens: async (ctx) => ({ list: await listTokens(ctx.service.db, ctx.caller.companyId) }),
+  createToken: async (ctx, { body }) => {
+    const { db } = ctx.service;
+    const { id, secret } = await createToken(db, ctx.caller.companyId, body.kind, body.name);
+    const row = (await db.first(db.q.selectFrom('tokens').selectAll().where('id', '=', id)))!;
     return { ...tokenView(row), token: secret };
   },
-  rotateToken: (ctx, { params }) => rotateToken(ctx.service.store, ctx.caller.companyId, params.id),
-  revokeToken: (ctx, { params }) => revokeToken(ctx.service.store, ctx.caller.companyId, params.id),
+  rotateToken: (ctx, { params }) => rotateToken(ctx.service.db, ctx.caller.companyId, params.id),
+  revokeToken: (ctx, { params }) => revokeToken(ctx.service.db, ctx.caller.companyId, params.id),
   putEnrollment: (ctx, { params, body }) => enroll(ctx, params.id, body),
   listEnrollments: (ctx) => listEnrollments(ctx),
   setEnrollmentDisabled: (ctx, { params, body }) => setEnrollmentDisabled(ctx, params.id, body.disabled),
@@ -54,7 +54,7 @@ export const accessHandlers: HandlersOf<typeof accessOperations> = {
 };
 
 /** Every company for a caller acting for the install (the desktop window, the api-token owner); else the caller's own. */
-function companiesOf(ctx: Ctx) {
-  if (ctx.caller.install) return listCompanies(ctx.service.store);
-  return [requireCompany(ctx.service.store, ctx.caller.companyId)];
+async function companiesOf(ctx: Ctx) {
+  if (ctx.caller.install) return listCompanies(ctx.service.db);
+  return [await requireCompany(ctx.service.db, ctx.caller.companyId)];
 }

@@ -21,7 +21,7 @@ export function issueLoginCode(service: Service, companyId: string): string {
   return code;
 }
 
-export function exchangeLoginCode(service: Service, code: string): { token: string; company_id: string } {
+export async function exchangeLoginCode(service: Service, code: string): Promise<{ token: string; company_id: string }> {
   const map = codes.get(service);
   const key = hash(code);
   const found = map?.get(key);
@@ -29,6 +29,6 @@ export function exchangeLoginCode(service: Service, code: string): { token: stri
   if (!found || found.expires < Date.now()) {
     throw new ApiError('unauthorized', 'the login code is not valid (it works once, for ten minutes); restart serve for a new one');
   }
-  const { secret } = createToken(service.store, found.companyId, 'user', `browser session ${new Date().toISOString().slice(0, 16)}`);
+  const { secret } = await createToken(service.db, found.companyId, 'user', `browser session ${new Date().toISOString().slice(0, 16)}`);
   return { token: secret, company_id: found.companyId };
 }

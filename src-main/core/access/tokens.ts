@@ -1,11 +1,12 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import type { Selectable } from 'kysely';
-import type { Store } from '../db/store.ts';
+import type { Db } from '../db/engine.ts';
 import type { TokensTable } from '../db/tables.ts';
 import type { CallerKind } from '../api/operation.ts';
 import { notFound } from '../api/errors.ts';
 import { nowIso } from '../clock.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 
 export interface Caller {
   companyId: string;
@@ -34,28 +35,28 @@ export const hashToken = (secret: string): string => createHash('sha256').update
  * Every write that can change what a token stands for (revoke, rotate, an
  * enrollment disabled) clears it, so a revoked token stops working at once.
  */
-const resolved = new WeakMap<Store, Map<string, { caller: Caller; lastUsed: number }>>();
+const resolved = new WeakMap<Db, Map<string, { caller: Caller; lastUsed: number }>>();
 
-export function forgetResolvedTokens(store: Store): void {
-  resolved.delete(store);
+export function forgetResolvedTokens(db: Db): void {
+  resolved.delete(db);
 }
 
 const newSecret = () => PREFIX + randomBytes(32).toString('base64url');
 
 /** A new random 256-bit token. Only its SHA-256 is stored; the secret is returned once. */
-export function createToken(
-  store: Store,
+export async function createToken(
+  db: Db,
   companyId: string,
   kind: CallerKind,
   name: string,
   enrollmentId: string | null = null,
   /** derives the secret from the new token's id instead of drawing it at random (see access/authorize.ts) */
   secretFor?: (id: string) => string,
-): { id: string; secret: string } {
+): Promise<{ id: string; secret: string }> {
   const id = uuidv7();
   const secret = secretFor ? PREFIX + secretFor(id) : newSecret();
-  store.run(
-    store.q.insertInto('tokens').values({
+  await db.run(
+    db.q.insertInto('tokens').values({
       id,
       company_id: companyId,
       kind,
@@ -75,15 +76,17 @@ export function createToken(
  * reveals nothing about the secret; the final comparison is constant-time anyway.
  * A revoked token, or the token of a disabled enrollment, stands for no one.
  */
-export function resolveToken(store: Store, secret: string): Caller | undefined {
+export async function resolveToken(db: Db, secret: string): Promise<Caller | undefined> {
   if (!secret.startsWith(PREFIX) || secret.length > 200) return undefined;
   const hash = hashToken(secret);
-  const cache = resolved.get(store) ?? new Map();
-  resolved.set(store, cache);
+  // Taken now: a write that clears the cache while this lookup awaits the database leaves
+  // this map behind, so what the lookup read before that write is never served again.
+  const cache = resolved.get(db) ?? new Map();
+  resolved.set(db, cache);
   const hit = cache.get(hash);
   if (hit && Date.now() - hit.lastUsed < TOUCH_EVERY_MS) return hit.caller;
-  const row = store.first(
-    store.q
+  const row = await db.first(
+    db.q
       .selectFrom('tokens')
       .leftJoin('enrollments', 'enrollments.id', 'tokens.enrollment_id')
       .select(['tokens.id', 'tokens.company_id', 'tokens.kind', 'tokens.hash', 'tokens.revoked_at', 'tokens.last_used_at', 'tokens.enrollment_id', 'enrollments.disabled'])
@@ -93,14 +96,15 @@ export function resolveToken(store: Store, secret: string): Caller | undefined {
   if (!timingSafeEqual(Buffer.from(row.hash), Buffer.from(hash))) return undefined;
   if (row.kind === 'app' && (!row.enrollment_id || row.disabled !== 0)) return undefined;
   if (!row.last_used_at || Date.now() - Date.parse(row.last_used_at) > TOUCH_EVERY_MS) {
-    store.run(store.q.updateTable('tokens').set({ last_used_at: nowIso() }).where('id', '=', row.id));
+    await db.run(db.q.updateTable('tokens').set({ last_used_at: nowIso() }).where('id', '=', row.id));
   }
+  const install = row.kind === 'owner' && row.id === (await installTokenId(db));
   const caller: Caller = {
     companyId: row.company_id,
     kind: row.kind as CallerKind,
     tokenId: row.id,
     ...(row.enrollment_id ? { enrollmentId: row.enrollment_id } : {}),
-    ...(row.kind === 'owner' && row.id === installTokenId(store) ? { install: true } : {}),
+    ...(install ? { install: true } : {}),
   };
   if (cache.size > 10_000) cache.clear();
   cache.set(hash, { caller, lastUsed: Date.now() });
@@ -110,15 +114,15 @@ export function resolveToken(store: Store, secret: string): Caller | undefined {
 const INSTALL_TOKEN = 'api_token_id';
 
 /** The id of the owner token in `api-token` (serve), which acts for the whole install. */
-export function installTokenId(store: Store): string | undefined {
-  return store.first(store.q.selectFrom('settings').select('value').where('key', '=', INSTALL_TOKEN))?.value;
+export async function installTokenId(db: Db): Promise<string | undefined> {
+  return (await db.first(db.q.selectFrom('settings').select('value').where('key', '=', INSTALL_TOKEN)))?.value;
 }
 
-export function setInstallTokenId(store: Store, id: string): void {
-  store.run(
-    store.q.insertInto('settings').values({ key: INSTALL_TOKEN, value: id }).onConflict((oc) => oc.column('key').doUpdateSet({ value: id })),
+export async function setInstallTokenId(db: Db, id: string): Promise<void> {
+  await db.run(
+    db.q.insertInto('settings').values({ key: INSTALL_TOKEN, value: id }).onConflict((oc) => oc.column('key').doUpdateSet({ value: id })),
   );
-  forgetResolvedTokens(store);
+  forgetResolvedTokens(db);
 }
 
 export function tokenView(row: TokenRow) {
@@ -134,31 +138,37 @@ export function tokenView(row: TokenRow) {
   };
 }
 
-export function listTokens(store: Store, companyId: string) {
-  return store.all(store.q.selectFrom('tokens').selectAll().where('company_id', '=', companyId).orderBy('created_at')).map(tokenView);
+export async function listTokens(db: Db, companyId: string) {
+  return (await db.all(db.q.selectFrom('tokens').selectAll().where('company_id', '=', companyId).orderBy('created_at'))).map(tokenView);
 }
 
-function requireToken(store: Store, companyId: string, id: string): TokenRow {
-  const row = store.first(store.q.selectFrom('tokens').selectAll().where('id', '=', id).where('company_id', '=', companyId));
+async function requireToken(db: Db, companyId: string, id: string): Promise<TokenRow> {
+  const row = await db.first(db.q.selectFrom('tokens').selectAll().where('id', '=', id).where('company_id', '=', companyId));
   if (!row) throw notFound(`token ${id}`);
   return row;
 }
 
-export function revokeToken(store: Store, companyId: string, id: string) {
-  requireToken(store, companyId, id);
-  forgetResolvedTokens(store);
-  store.run(
-    store.q.updateTable('tokens').set({ revoked_at: nowIso() }).where('id', '=', id).where('revoked_at', 'is', null),
+export async function revokeToken(db: Db, companyId: string, id: string) {
+  await requireToken(db, companyId, id);
+  forgetResolvedTokens(db);
+  await db.run(
+    db.q.updateTable('tokens').set({ revoked_at: nowIso() }).where('id', '=', id).where('revoked_at', 'is', null),
   );
-  return tokenView(requireToken(store, companyId, id));
+  // Again once written: a lookup that read the token while the revocation awaited caches nothing that lasts.
+  forgetResolvedTokens(db);
+  return tokenView(await requireToken(db, companyId, id));
 }
 
 /** Replaces a token's secret: same id, name and kind; the old secret stops working at once. */
-export function rotateToken(store: Store, companyId: string, id: string) {
-  const row = requireToken(store, companyId, id);
-  if (row.revoked_at) throw notFound(`active token ${id}`);
-  const secret = newSecret();
-  store.run(store.q.updateTable('tokens').set({ hash: hashToken(secret), last_used_at: null }).where('id', '=', id));
-  forgetResolvedTokens(store);
-  return { ...tokenView(requireToken(store, companyId, id)), token: secret };
+export async function rotateToken(db: Db, companyId: string, id: string) {
+  // One transaction: a revocation landing between the check and the write must not be given a new secret.
+  const rotated = await db.tx(async () => {
+    const row = await requireToken(db, companyId, id);
+    if (row.revoked_at) throw notFound(`active token ${id}`);
+    const secret = newSecret();
+    await db.run(db.q.updateTable('tokens').set({ hash: hashToken(secret), last_used_at: null }).where('id', '=', id));
+    return { ...tokenView(await requireToken(db, companyId, id)), token: secret };
+  }, { origin: LOCAL });
+  forgetResolvedTokens(db);
+  return rotated;
 }

@@ -31,9 +31,9 @@ function workspaceOf(company: Company) {
  * The one organization offline: this install, with the companies the caller may act
  * for (every one for the install's owner, else its own). Its dates span its companies'.
  */
-function installOrg(ctx: Ctx) {
-  const { store } = ctx.service;
-  const companies = ctx.caller.install ? listCompanies(store) : [requireCompany(store, ctx.caller.companyId)];
+async function installOrg(ctx: Ctx) {
+  const { db } = ctx.service;
+  const companies = ctx.caller.install ? await listCompanies(db) : [await requireCompany(db, ctx.caller.companyId)];
   const dates = (key: 'created_at' | 'updated_at') => companies.map((c) => c[key]).sort();
   return {
     id: ctx.service.instanceId,
@@ -45,6 +45,6 @@ function installOrg(ctx: Ctx) {
 }
 
 export const workspaceHandlers: HandlersOf<typeof workspaceOperations> = {
-  listOrgs: (ctx) => [installOrg(ctx)],
-  getWorkspace: (ctx) => workspaceOf(requireCompany(ctx.service.store, ctx.caller.companyId)),
+  listOrgs: async (ctx) => [await installOrg(ctx)],
+  getWorkspace: async (ctx) => workspaceOf(await requireCompany(ctx.service.db, ctx.caller.companyId)),
 };

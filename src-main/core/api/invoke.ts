@@ -36,8 +36,8 @@ export async function invokeOperation(ctx: Ctx, name: string, raw: RawInput): Pr
   const body = contract.body ? parsePart(contract.body, raw.body, 'validation', '$') : undefined;
 
   // The caller and operation are known to every change the handler makes (history, audit log); settings and tokens are put on record here.
-  const result = await withCall(ctx.service.store, ctx.caller, name, () => handler(ctx, { params, query, body, headers } as never));
-  auditOperation(ctx, name, { params, query, body }, result);
+  const result = await withCall(ctx.service.db, ctx.caller, name, () => handler(ctx, { params, query, body, headers } as never));
+  await auditOperation(ctx, name, { params, query, body }, result);
 
   if (checkOutputs && contract.output !== 'binary') {
     const check = (contract.output as z.ZodType).safeParse(result);

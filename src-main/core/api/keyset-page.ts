@@ -19,15 +19,15 @@ export interface KeysetList<R> {
   shape: readonly KeyShape[];
   key(row: R): KeyValue[];
   /** rows after `after` (from the start when undefined), in the list's order, at most `take` */
-  fetch(after: KeyValue[] | undefined, take: number): R[];
+  fetch(after: KeyValue[] | undefined, take: number): Promise<R[]>;
 }
 
 /** What one value of a position must be: a string, a whole number, or either of those or null. */
 export type KeyShape = 'string' | 'int' | 'string?' | 'int?' | 'any?';
 
-export function keysetPage<R>(list: KeysetList<R>): { rows: R[]; nextCursor?: string } {
+export async function keysetPage<R>(list: KeysetList<R>): Promise<{ rows: R[]; nextCursor?: string }> {
   const after = list.cursor === undefined ? undefined : positionOf(list);
-  const rows = list.fetch(after, list.limit + 1);
+  const rows = await list.fetch(after, list.limit + 1);
   const more = rows.length > list.limit;
   if (more) rows.length = list.limit;
   const last = rows[rows.length - 1];
@@ -72,7 +72,7 @@ export function createdAtPage<R extends { created_at: string; id: string }>(
   scope: string,
   base: SelectQueryBuilder<any, any, R>,
   q: CreatedAtQuery,
-): { rows: R[]; nextCursor?: string } {
+): Promise<{ rows: R[]; nextCursor?: string }> {
   const createdAt = sql.ref<string>('created_at');
   const dir = q.ascending ? 'asc' : 'desc';
   const bounded = q.created_at ? base.where(createdAt, q.ascending ? '>=' : '<=', new Date(q.created_at).toISOString()) : base;
@@ -87,7 +87,7 @@ export function createdAtPage<R extends { created_at: string; id: string }>(
       const query = after
         ? bounded.where(sql<boolean>`(created_at, id) ${sql.raw(q.ascending ? '>' : '<')} (${after[0]}, ${after[1]})`)
         : bounded;
-      return service.store.all(query.orderBy(createdAt, dir).orderBy(sql.ref('id'), dir).limit(take));
+      return service.db.all(query.orderBy(createdAt, dir).orderBy(sql.ref('id'), dir).limit(take));
     },
   });
 }

@@ -18,11 +18,11 @@ function requireInstallOwner(ctx: Ctx): void {
   if (!ctx.caller.install) throw notFound("the install's backups (managed by the desktop app, or the token in serve's api-token file)");
 }
 
-function status(ctx: Ctx) {
-  const { store } = ctx.service;
-  const settings = readBackupSettings(store);
+async function status(ctx: Ctx) {
+  const { db } = ctx.service;
+  const settings = await readBackupSettings(db);
   const scheduler = backupScheduler(ctx.service);
-  const last = readLastOutcome(store);
+  const last = await readLastOutcome(db);
   const nextAt = scheduler.nextAt;
   return {
     settings,
@@ -38,7 +38,7 @@ export const backupHandlers: HandlersOf<BackupOperations> = {
     requireInstallOwner(ctx);
     return status(ctx);
   },
-  putBackupSettings: (ctx, { body }) => {
+  putBackupSettings: async (ctx, { body }) => {
     requireInstallOwner(ctx);
     const folder = body.folder.trim() === '' ? '' : resolve(body.folder.trim());
     if (folder !== '' || body.enabled) {
@@ -46,13 +46,13 @@ export const backupHandlers: HandlersOf<BackupOperations> = {
       if (problem) throw validationError(`the backup folder ${problem}`, { '$.folder': problem });
     }
     const settings: BackupSettings = { folder, every_hours: body.every_hours, keep: body.keep, enabled: body.enabled };
-    writeBackupSettings(ctx.service.store, settings);
-    backupScheduler(ctx.service).replan();
+    await writeBackupSettings(ctx.service.db, settings);
+    await backupScheduler(ctx.service).replan();
     return status(ctx);
   },
   runBackup: async (ctx) => {
     requireInstallOwner(ctx);
-    const settings = readBackupSettings(ctx.service.store);
+    const settings = await readBackupSettings(ctx.service.db);
     if (settings.folder === '') throw validationError('set a backup folder first', { '$.folder': 'must be set before a backup' });
     const outcome = await backupScheduler(ctx.service).run();
     if (!outcome.ok) throw new ApiError('conflict', `the backup failed: ${outcome.error}`);

@@ -18,6 +18,8 @@ export class BackupScheduler {
   #running: Promise<BackupOutcome> | undefined;
   #nextAt: number | undefined;
   #stopped = false;
+  /** counts plans: a plan that another started after it overtook while it read the settings arms nothing */
+  #plans = 0;
 
   constructor(service: Service) {
     this.#service = service;
@@ -32,9 +34,9 @@ export class BackupScheduler {
   }
 
   /** (Re)plans the next backup from the settings and the last outcome. */
-  start(): void {
+  async start(): Promise<void> {
     this.#stopped = false;
-    this.#plan(Date.now() + START_GRACE);
+    await this.#plan(Date.now() + START_GRACE);
   }
 
   async stop(): Promise<void> {
@@ -46,17 +48,20 @@ export class BackupScheduler {
   }
 
   /** Settings changed: the plan follows them (a first backup a minute after backups are switched on). */
-  replan(): void {
-    if (!this.#stopped) this.#plan(Date.now() + START_GRACE);
+  async replan(): Promise<void> {
+    if (!this.#stopped) await this.#plan(Date.now() + START_GRACE);
   }
 
-  #plan(earliest: number): void {
+  async #plan(earliest: number): Promise<void> {
+    const plan = ++this.#plans;
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#nextAt = undefined;
-    const settings = readBackupSettings(this.#service.store);
+    const settings = await readBackupSettings(this.#service.db);
     if (!settings.enabled || settings.folder === '' || this.#stopped) return;
-    const last = readLastOutcome(this.#service.store);
+    const last = await readLastOutcome(this.#service.db);
+    // Reading the settings let other work run: only the latest plan arms (one timer, never two).
+    if (plan !== this.#plans || this.#stopped) return;
     const every = settings.every_hours * HOUR;
     // A failed run is tried again within the hour, not only at the next full interval.
     const since = last ? Date.parse(last.at) + (last.ok ? every : Math.min(every, HOUR)) : earliest;
@@ -73,18 +78,24 @@ export class BackupScheduler {
     this.#timer.unref();
   }
 
-  /** Takes a backup now (or joins the one under way); answers its outcome. */
+  /** Takes a backup now (or joins the one under way); answers its outcome, once the next one is planned. */
   run(): Promise<BackupOutcome> {
-    this.#running ??= this.#take().finally(() => {
-      this.#running = undefined;
-      if (!this.#stopped) this.#plan(Date.now());
-    });
+    this.#running ??= this.#takeAndPlan();
     return this.#running;
   }
 
+  async #takeAndPlan(): Promise<BackupOutcome> {
+    try {
+      return await this.#take();
+    } finally {
+      this.#running = undefined;
+      if (!this.#stopped) await this.#plan(Date.now());
+    }
+  }
+
   async #take(): Promise<BackupOutcome> {
-    const { store } = this.#service;
-    const settings = readBackupSettings(store);
+    const { db } = this.#service;
+    const settings = await readBackupSettings(db);
     const at = new Date();
     let outcome: BackupOutcome;
     try {
@@ -99,7 +110,7 @@ export class BackupScheduler {
       outcome = { at: at.toISOString(), ok: false, error: (err as Error).message };
       this.#service.log?.(`backup failed: ${(err as Error).message}`);
     }
-    writeLastOutcome(store, outcome);
+    await writeLastOutcome(db, outcome);
     return outcome;
   }
 }

@@ -1,6 +1,6 @@
 // Where, how often and how many backups: install-wide (the data folder holds every company),
 // kept in the settings table with the outcome of the last run.
-import type { Store } from '../db/store.ts';
+import type { Db } from '../db/engine.ts';
 
 export interface BackupSettings {
   folder: string;
@@ -22,8 +22,8 @@ export const DEFAULT_SETTINGS: BackupSettings = { folder: '', every_hours: 24, k
 const SETTINGS_KEY = 'backup.settings';
 const LAST_KEY = 'backup.last';
 
-function readJson<T>(store: Store, key: string): T | undefined {
-  const row = store.first(store.q.selectFrom('settings').select('value').where('key', '=', key));
+async function readJson<T>(db: Db, key: string): Promise<T | undefined> {
+  const row = await db.first(db.q.selectFrom('settings').select('value').where('key', '=', key));
   if (!row) return undefined;
   try {
     return JSON.parse(row.value) as T;
@@ -32,17 +32,17 @@ function readJson<T>(store: Store, key: string): T | undefined {
   }
 }
 
-function writeJson(store: Store, key: string, value: unknown): void {
+async function writeJson(db: Db, key: string, value: unknown): Promise<void> {
   const text = JSON.stringify(value);
-  store.run(store.q.insertInto('settings').values({ key, value: text }).onConflict((oc) => oc.column('key').doUpdateSet({ value: text })));
+  await db.run(db.q.insertInto('settings').values({ key, value: text }).onConflict((oc) => oc.column('key').doUpdateSet({ value: text })));
 }
 
-export function readBackupSettings(store: Store): BackupSettings {
-  return { ...DEFAULT_SETTINGS, ...readJson<Partial<BackupSettings>>(store, SETTINGS_KEY) };
+export async function readBackupSettings(db: Db): Promise<BackupSettings> {
+  return { ...DEFAULT_SETTINGS, ...(await readJson<Partial<BackupSettings>>(db, SETTINGS_KEY)) };
 }
 
-export const writeBackupSettings = (store: Store, settings: BackupSettings): void => writeJson(store, SETTINGS_KEY, settings);
+export const writeBackupSettings = (db: Db, settings: BackupSettings): Promise<void> => writeJson(db, SETTINGS_KEY, settings);
 
-export const readLastOutcome = (store: Store): BackupOutcome | undefined => readJson<BackupOutcome>(store, LAST_KEY);
+export const readLastOutcome = (db: Db): Promise<BackupOutcome | undefined> => readJson<BackupOutcome>(db, LAST_KEY);
 
-export const writeLastOutcome = (store: Store, outcome: BackupOutcome): void => writeJson(store, LAST_KEY, outcome);
+export const writeLastOutcome = (db: Db, outcome: BackupOutcome): Promise<void> => writeJson(db, LAST_KEY, outcome);

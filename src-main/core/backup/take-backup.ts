@@ -76,6 +76,12 @@ function missingFiles(dbPath: string, filesDir: string): { missing: number; entr
 
 /** Takes one backup of `service`'s data folder into `folder`; answers what was written. */
 export async function takeBackup(service: Service, folder: string, previous?: string, now = new Date()): Promise<BackupResult> {
+  // A copy of the SQLite file is SQLite's alone: a PostgreSQL remote is backed up by its database
+  // server's own tools (pg_dump), which see the whole database consistently; there is no file here to copy.
+  const sqlite = service.db.sqlite;
+  if (!sqlite) {
+    throw new Error("backups of a PostgreSQL database are the database server's own (pg_dump): Silodesk backs up a SQLite data folder only");
+  }
   const name = backupName(now);
   const partial = join(folder, `.${name}.partial`);
   const final = join(folder, name);
@@ -84,7 +90,7 @@ export async function takeBackup(service: Service, folder: string, previous?: st
   try {
     const dbCopy = join(partial, 'silodesk.db');
     // The snapshot first: every file it names was written before it was named (DESIGN §5), so it is on disk now.
-    await service.store.sqlite.backup(dbCopy);
+    await sqlite.backup(dbCopy);
     const filesDir = join(partial, 'files');
     const previousFiles = previous ? join(folder, previous, 'files') : undefined;
     const files = await copyTreeSkipping(join(service.dataDir, 'files'), filesDir, previousFiles, 'tmp');

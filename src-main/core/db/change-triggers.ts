@@ -101,7 +101,7 @@ export const SYNCED_TABLES: SyncedTable[] = [
   },
 ];
 
-/** What a write with no origin in force is told (the transaction API in store.ts names it). */
+/** What a write with no origin in force is told (the transaction API, engine.ts, names it). */
 export const NO_ORIGIN = 'silodesk: a synced table was written outside a transaction with an origin (store.tx(fn, { origin }))';
 
 /**

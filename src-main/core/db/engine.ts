@@ -1,4 +1,5 @@
 import type { Compilable, Kysely } from 'kysely';
+import type { Sqlite } from './connection.ts';
 import type { Tables } from './tables.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -7,30 +8,45 @@ export type Dialect = 'sqlite' | 'postgres';
  * The data layer's one interface over both engines (issue 14): SQLite on the desktop
  * (better-sqlite3) and PostgreSQL on a firm's shared remote (pg). Everything is async,
  * so one code path serves both. Typed queries are built with `q` (Kysely) and run with
- * `all`/`first`/`run`; raw SQL, where a statement is clearer written out, takes `?`
- * placeholders on both engines.
+ * `all`/`first`/`run`; raw SQL, where a statement is clearer written out (or hot enough
+ * that compiling it each time shows), takes `?` placeholders on both engines.
  *
- * A transaction is a `Db` of its own, passed to the function it runs: its queries
- * see its writes, and nobody else does until it commits. Every transaction names
- * whose writes it makes (`origin`: `local`, or the instance a synced change came from),
- * which is what the change log records; nothing is decided by ambient state.
+ * `tx(fn, { origin })` runs fn in one transaction: committed when it resolves, rolled
+ * back when it throws, a savepoint inside another. While fn runs, every call on this
+ * Db made from fn's async flow is the transaction's (it sees its writes; on SQLite,
+ * nothing else runs in between; on PostgreSQL, it is the transaction's connection), so
+ * a write path needs no second handle. Every transaction names whose writes it makes
+ * (`origin`: `local`, or the instance a synced change came from), which is what the
+ * change log records; a write to a synced table outside one is refused by the database.
  */
 export interface Db {
   readonly dialect: Dialect;
+  /** builds typed queries (never runs them: pass them to all/first/run) */
   readonly q: Kysely<Tables>;
-  /** the origin of the transaction this handle runs in; undefined outside one */
+  /** the origin of the transaction in force; undefined outside every transaction */
   readonly origin: string | undefined;
   all<R>(query: Compilable<R>): Promise<R[]>;
   first<R>(query: Compilable<R>): Promise<R | undefined>;
   run(query: Compilable<unknown>): Promise<{ changes: number }>;
-  /** raw SQL with `?` placeholders */
+  /** raw SQL with `?` placeholders: every row */
   sql<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<R[]>;
+  /** raw SQL: the first row, if any */
+  sqlFirst<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<R | undefined>;
+  /** raw SQL that writes: how many rows it changed */
+  sqlRun(text: string, params?: readonly unknown[]): Promise<{ changes: number }>;
   /**
-   * Runs fn in one transaction, committed when it resolves and rolled back when it
-   * throws; inside another transaction it is a savepoint. On PostgreSQL a serialization
-   * failure or deadlock is retried (fn must be safe to run again: it only touches the db).
+   * Runs fn in one transaction (a savepoint inside another). On PostgreSQL a
+   * serialization failure or deadlock is retried, so fn must be safe to run again: it
+   * only touches the database.
    */
-  tx<T>(fn: (tx: Db) => Promise<T>, opts: { origin: string }): Promise<T>;
+  tx<T>(fn: () => Promise<T>, opts: { origin: string }): Promise<T>;
+  /**
+   * A bulk write says how many rows it wrote: SQLite refreshes the planner's statistics
+   * now and then as the data grows (PostgreSQL's autovacuum does that by itself).
+   */
+  wrote(rows: number): void;
+  /** the SQLite connection, for what only SQLite does (backups, checkpoints); undefined on PostgreSQL */
+  readonly sqlite: Sqlite | undefined;
   close(): Promise<void>;
 }
 

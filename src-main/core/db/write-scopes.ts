@@ -21,7 +21,13 @@ export interface WrittenRecord<C = unknown> {
 }
 
 /** Puts the records a transaction changed on record (entry history, audit log), in that transaction. */
-export type KeepRecords<C> = (records: WrittenRecord<C>[], origin: Origin) => void;
+export type KeepRecords<C> = (records: WrittenRecord<C>[], origin: Origin) => Promise<void>;
+
+/** What a transaction asks of the service as it writes: who it writes for (taken at each write), and what to put on record before it commits. */
+export interface WriteHooks<C> {
+  context(): C;
+  keep: KeepRecords<C>;
+}
 
 /** One transaction or savepoint that writes: its origin, its mark in the change log, what it changed. */
 export interface WriteScope {
@@ -78,7 +84,7 @@ export class WriteScopes<C> {
 
   /** A transaction or savepoint has just begun: its writes are `origin`'s until it ends. */
   open(origin: Origin): WriteScope {
-    if (typeof origin !== 'string' || origin === '') throw new TypeError('a transaction names its origin: store.tx(fn, { origin })');
+    if (typeof origin !== 'string' || origin === '') throw new TypeError('a transaction names its origin: db.tx(fn, { origin })');
     const scope: WriteScope = { origin, mark: this.#markNow(), written: new Map() };
     this.#stack.push(scope);
     return scope;
@@ -89,9 +95,9 @@ export class WriteScopes<C> {
    * its COMMIT or RELEASE), each with the context of its write. The scope around it
    * counts what this one wrote as written before its own later writes.
    */
-  keep(scope: WriteScope): void {
+  async keep(scope: WriteScope): Promise<void> {
     if (scope.written.size === 0) return;
-    this.#keep([...scope.written.values()], scope.origin);
+    await this.#keep([...scope.written.values()], scope.origin);
     const outer = this.#stack.at(-2);
     if (outer && this.#stack.at(-1) === scope) outer.mark = this.#markNow();
   }

@@ -36,13 +36,13 @@ function narrowed<O>(ctx: Ctx, query: EntriesQuery<O>, selection: ExportSelectio
 
 /** The rows of the selection, a page at a time (the event loop breathes between pages). */
 export async function* selectedEntries(ctx: Ctx, selection: ExportSelection, signal?: AbortSignal): AsyncGenerator<EntryRow> {
-  const { store } = ctx.service;
+  const { db } = ctx.service;
   let after: { date: string; seq: number } | undefined;
   for (;;) {
     signal?.throwIfAborted();
-    let query = narrowed(ctx, store.q.selectFrom('entries').selectAll(), selection);
+    let query = narrowed(ctx, db.q.selectFrom('entries').selectAll(), selection);
     if (after) query = query.where(sql<boolean>`(coalesce(issue_date, ''), seq) > (${after.date}, ${after.seq})`);
-    const rows = store.all(query.orderBy(sql`coalesce(issue_date, '')`).orderBy('seq').limit(PAGE)) as EntryRow[];
+    const rows = (await db.all(query.orderBy(sql`coalesce(issue_date, '')`).orderBy('seq').limit(PAGE))) as EntryRow[];
     for (const row of rows) yield row;
     if (rows.length < PAGE) return;
     const last = rows[rows.length - 1];
@@ -52,14 +52,14 @@ export async function* selectedEntries(ctx: Ctx, selection: ExportSelection, sig
 }
 
 /** How many entries the selection holds, how many files their attachments add, and their bytes (envelopes and files). */
-export function measureSelection(ctx: Ctx, selection: ExportSelection): { entries: number; files: number; bytes: number } {
-  const { store } = ctx.service;
-  const counted = store.first(
-    narrowed(ctx, store.q.selectFrom('entries').select([sql<number>`count(*)`.as('n'), sql<number>`coalesce(sum(length(data)), 0)`.as('bytes')]), selection),
+export async function measureSelection(ctx: Ctx, selection: ExportSelection): Promise<{ entries: number; files: number; bytes: number }> {
+  const { db } = ctx.service;
+  const counted = await db.first(
+    narrowed(ctx, db.q.selectFrom('entries').select([sql<number>`count(*)`.as('n'), sql<number>`coalesce(sum(length(data)), 0)`.as('bytes')]), selection),
   );
-  const ids = narrowed(ctx, store.q.selectFrom('entries').select('id'), selection);
-  const files = store.first(
-    store.q
+  const ids = narrowed(ctx, db.q.selectFrom('entries').select('id'), selection);
+  const files = await db.first(
+    db.q
       .selectFrom('attachments')
       .select([sql<number>`count(*)`.as('n'), sql<number>`coalesce(sum(size), 0)`.as('bytes')])
       .where('company_id', '=', ctx.caller.companyId)

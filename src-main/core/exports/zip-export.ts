@@ -87,7 +87,7 @@ class ZipWriter {
 }
 
 export async function exportZip(ctx: Ctx, selection: ExportSelection): Promise<BinaryResult> {
-  const size = measureSelection(ctx, selection);
+  const size = await measureSelection(ctx, selection);
   if (size.entries + size.files + 2 > MAX_FILES || size.bytes > MAX_BYTES) {
     throw new ApiError(
       'too-large',
@@ -97,7 +97,7 @@ export async function exportZip(ctx: Ctx, selection: ExportSelection): Promise<B
   const file = newDownloadFile(ctx.service, 'zip');
   try {
     const zip = new ZipWriter(file);
-    const { store, blobs } = ctx.service;
+    const { db, blobs } = ctx.service;
     const folders = new UniqueNames();
     const missing: string[] = [];
     const now = new Date();
@@ -107,8 +107,8 @@ export async function exportZip(ctx: Ctx, selection: ExportSelection): Promise<B
       const changed = new Date(row.updated_at);
       await zip.addBytes(`${folder}/envelope.json`, new TextEncoder().encode(row.data), changed);
       // By company and entry: an entry id is only unique within its company (issue 12).
-      const attachments = store.all(
-        store.q
+      const attachments = await db.all(
+        db.q
           .selectFrom('attachments')
           .select(['id', 'name', 'mime', 'hash', 'created_at'])
           .where('company_id', '=', row.company_id)

@@ -1,5 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
-import type { Store } from '../db/store.ts';
+import type { Db } from '../db/engine.ts';
 
 const FORMER = 'former_instance_ids';
 
@@ -10,8 +10,8 @@ const FORMER = 'former_instance_ids';
  * its own: series issued under a former id verify with its own keys and may be
  * numbered again once caught up with the remote.
  */
-export function formerInstanceIds(store: Store): string[] {
-  const row = store.first(store.q.selectFrom('settings').select('value').where('key', '=', FORMER));
+export async function formerInstanceIds(db: Db): Promise<string[]> {
+  const row = await db.first(db.q.selectFrom('settings').select('value').where('key', '=', FORMER));
   if (!row) return [];
   try {
     const ids = JSON.parse(row.value) as unknown;
@@ -22,23 +22,23 @@ export function formerInstanceIds(store: Store): string[] {
 }
 
 /** This install now, or under a former id. */
-export function isOwnIdentity(store: Store, currentId: string, id: string): boolean {
-  return id === currentId || formerInstanceIds(store).includes(id);
+export async function isOwnIdentity(db: Db, currentId: string, id: string): Promise<boolean> {
+  return id === currentId || (await formerInstanceIds(db)).includes(id);
 }
 
 /**
  * Gives the install a new instance id, remembering the old one; in the caller's
  * transaction. The caller swaps `service.instanceId` once it commits.
  */
-export function newInstanceId(store: Store, currentId: string): string {
+export async function newInstanceId(db: Db, currentId: string): Promise<string> {
   const next = uuidv7();
-  const formers = [...new Set([...formerInstanceIds(store), currentId])];
-  store.run(
-    store.q
+  const formers = [...new Set([...(await formerInstanceIds(db)), currentId])];
+  await db.run(
+    db.q
       .insertInto('settings')
       .values({ key: FORMER, value: JSON.stringify(formers) })
       .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(formers) })),
   );
-  store.run(store.q.updateTable('settings').set({ value: next }).where('key', '=', 'instance_id'));
+  await db.run(db.q.updateTable('settings').set({ value: next }).where('key', '=', 'instance_id'));
   return next;
 }

@@ -12,24 +12,24 @@ export type SeriesCopyFields = Pick<SeriesRow, 'name' | 'description' | 'code' |
  */
 
 /** Takes the series as its issuer signed it: made here if new, its fields replaced if not. */
-export function saveSeriesCopy(ctx: Ctx, id: string, issuer: string, createdAt: string, fields: SeriesCopyFields): void {
-  const { store } = ctx.service;
+export async function saveSeriesCopy(ctx: Ctx, id: string, issuer: string, createdAt: string, fields: SeriesCopyFields): Promise<void> {
+  const { db } = ctx.service;
   const companyId = ctx.caller.companyId;
-  const { changes } = store.run(store.q.updateTable('series').set(fields).where('company_id', '=', companyId).where('id', '=', id));
+  const { changes } = await db.run(db.q.updateTable('series').set(fields).where('company_id', '=', companyId).where('id', '=', id));
   if (changes > 0) return;
-  store.run(
-    store.q.insertInto('series').values({
+  await db.run(
+    db.q.insertInto('series').values({
       id, company_id: companyId, issuer, last_index: 0, last_entry_id: null, request_hash: '', created_at: createdAt, ...fields,
     }),
   );
 }
 
 /** Appends an entry the issuer made to the copy's chain, which it extends: the series' head moves to it. */
-export function appendCopyEntry(ctx: Ctx, series: SeriesRow, entry: SeriesEntryRow): void {
-  const { store } = ctx.service;
-  store.run(store.q.insertInto('series_entries').values(entry));
-  store.run(
-    store.q
+export async function appendCopyEntry(ctx: Ctx, series: SeriesRow, entry: SeriesEntryRow): Promise<void> {
+  const { db } = ctx.service;
+  await db.run(db.q.insertInto('series_entries').values(entry));
+  await db.run(
+    db.q
       .updateTable('series')
       .set({ last_index: entry.idx, last_entry_id: entry.id })
       .where('company_id', '=', series.company_id)

@@ -12,11 +12,11 @@ export interface SeriesEntryPage {
   next_cursor?: string;
 }
 
-export function getSeriesEntry(ctx: Ctx, seriesId: string, id: string): SeriesEntryView {
-  const { store } = ctx.service;
-  requireSeriesRow(ctx, seriesId);
-  const row = store.first(
-    store.q
+export async function getSeriesEntry(ctx: Ctx, seriesId: string, id: string): Promise<SeriesEntryView> {
+  const { db } = ctx.service;
+  await requireSeriesRow(ctx, seriesId);
+  const row = await db.first(
+    db.q
       .selectFrom('series_entries')
       .selectAll()
       .where('company_id', '=', ctx.caller.companyId)
@@ -28,16 +28,16 @@ export function getSeriesEntry(ctx: Ctx, seriesId: string, id: string): SeriesEn
 }
 
 /** A keyset page by index: the cursor holds the last index served, so pages never skip or repeat. */
-export function listSeriesEntries(
+export async function listSeriesEntries(
   ctx: Ctx,
   seriesId: string,
   q: { cursor?: string; limit: number; ascending: boolean },
-): SeriesEntryPage {
-  const { store, cursorSecret } = ctx.service;
-  requireSeriesRow(ctx, seriesId);
+): Promise<SeriesEntryPage> {
+  const { db, cursorSecret } = ctx.service;
+  await requireSeriesRow(ctx, seriesId);
   const scope = JSON.stringify(['series-entries', ctx.caller.companyId, seriesId, q.ascending]);
-  const base = store.q.selectFrom('series_entries').selectAll().where('company_id', '=', ctx.caller.companyId).where('series_id', '=', seriesId);
-  const { rows, nextCursor } = keysetPage<SeriesEntryRow>({
+  const base = db.q.selectFrom('series_entries').selectAll().where('company_id', '=', ctx.caller.companyId).where('series_id', '=', seriesId);
+  const { rows, nextCursor } = await keysetPage<SeriesEntryRow>({
     secret: cursorSecret,
     scope,
     cursor: q.cursor,
@@ -46,7 +46,7 @@ export function listSeriesEntries(
     key: (row) => [row.idx],
     fetch(after, take) {
       const query = after ? base.where('idx', q.ascending ? '>' : '<', after[0] as number) : base;
-      return store.all(query.orderBy('idx', q.ascending ? 'asc' : 'desc').limit(take));
+      return db.all(query.orderBy('idx', q.ascending ? 'asc' : 'desc').limit(take));
     },
   });
   return {

@@ -1,5 +1,5 @@
 import { nowIso } from '../clock.ts';
-import type { Store } from '../db/store.ts';
+import type { Db } from '../db/engine.ts';
 
 /**
  * Why a series this install issues may not be numbered for now:
@@ -11,9 +11,9 @@ import type { Store } from '../db/store.ts';
  */
 export type HoldReason = 'restored' | 'fork';
 
-export function holdSeries(store: Store, companyId: string, seriesId: string, reason: HoldReason): void {
-  store.run(
-    store.q
+export async function holdSeries(db: Db, companyId: string, seriesId: string, reason: HoldReason): Promise<void> {
+  await db.run(
+    db.q
       .insertInto('series_holds')
       .values({ series_id: seriesId, company_id: companyId, reason, since: nowIso() })
       // a fork outranks a restore: catching up does not settle it
@@ -22,19 +22,19 @@ export function holdSeries(store: Store, companyId: string, seriesId: string, re
 }
 
 // Series ids are unique only within a company: a hold is always the company's own.
-export function holdOf(store: Store, companyId: string, seriesId: string): { reason: HoldReason; since: string } | undefined {
-  const row = store.first(
-    store.q.selectFrom('series_holds').select(['reason', 'since']).where('company_id', '=', companyId).where('series_id', '=', seriesId),
+export async function holdOf(db: Db, companyId: string, seriesId: string): Promise<{ reason: HoldReason; since: string } | undefined> {
+  const row = await db.first(
+    db.q.selectFrom('series_holds').select(['reason', 'since']).where('company_id', '=', companyId).where('series_id', '=', seriesId),
   );
   return row ? { reason: row.reason as HoldReason, since: row.since } : undefined;
 }
 
-export function heldSeries(store: Store, companyId: string, reason?: HoldReason): string[] {
-  let q = store.q.selectFrom('series_holds').select('series_id').where('company_id', '=', companyId);
+export async function heldSeries(db: Db, companyId: string, reason?: HoldReason): Promise<string[]> {
+  let q = db.q.selectFrom('series_holds').select('series_id').where('company_id', '=', companyId);
   if (reason) q = q.where('reason', '=', reason);
-  return store.all(q.orderBy('series_id')).map((r) => r.series_id);
+  return (await db.all(q.orderBy('series_id'))).map((r) => r.series_id);
 }
 
-export function releaseHold(store: Store, companyId: string, seriesId: string): void {
-  store.run(store.q.deleteFrom('series_holds').where('company_id', '=', companyId).where('series_id', '=', seriesId));
+export async function releaseHold(db: Db, companyId: string, seriesId: string): Promise<void> {
+  await db.run(db.q.deleteFrom('series_holds').where('company_id', '=', companyId).where('series_id', '=', seriesId));
 }

@@ -13,34 +13,36 @@ import { refuseCopy, refuseHeld, requireSeriesRow } from './series.ts';
 /** A number to issue as PUT takes it: the contract's body, parsed. */
 export type IssueInput = ParsedInput<Operations['putSeriesEntry']>['body'];
 
-export function putSeriesEntry(ctx: Ctx, seriesId: string, id: string, input: IssueInput): SeriesEntryView {
-  return seriesEntryView(issueEntry(ctx, seriesId, id, input));
+export async function putSeriesEntry(ctx: Ctx, seriesId: string, id: string, input: IssueInput): Promise<SeriesEntryView> {
+  return seriesEntryView(await issueEntry(ctx, seriesId, id, input));
 }
 
 /**
  * Issues the next number of a series, all in one transaction: the index after the
  * head (or `start`), its code, the link to the previous entry and the hash of its
- * signed payload, the service's signature, then the head moves. Transactions are
- * synchronous and IMMEDIATE, so two requests can never read the same head: numbers
- * are gapless and unique however many clients call at once.
+ * signed payload, the service's signature, then the head moves. On SQLite the
+ * transaction is IMMEDIATE and holds the one connection until it ends, so two
+ * requests can never read the same head: numbers are gapless and unique however many
+ * clients call at once. The signature is node:crypto's synchronous one (keys/jws.ts):
+ * nothing but the database is awaited inside the transaction.
  *
  * The same id with the same body answers the entry already issued (a retry never
  * takes a second number); the same id with another body is a 409. Safe to call
  * inside another transaction (it becomes a savepoint): the workflow step does.
  */
-export function issueEntry(ctx: Ctx, seriesId: string, id: string, input: IssueInput): SeriesEntryRow {
+export async function issueEntry(ctx: Ctx, seriesId: string, id: string, input: IssueInput): Promise<SeriesEntryRow> {
   if (input.id !== undefined && input.id !== id) {
     throw validationError('body id must equal the entry id in the path', { '$.id': `must equal ${id}` });
   }
-  const { store, keys } = ctx.service;
+  const { db, keys } = ctx.service;
   const meta = sortedMeta(input.meta ?? {});
   const requestHash = sha256Hex(canonicalJson({ meta, sig: input.sig }));
 
-  return store.tx(() => {
-    const series = requireSeriesRow(ctx, seriesId);
+  return db.tx(async () => {
+    const series = await requireSeriesRow(ctx, seriesId);
     const company = series.company_id;
     // Entry ids are unique within a company: another company's entry under this id is no conflict.
-    const existing = store.first(store.q.selectFrom('series_entries').selectAll().where('company_id', '=', company).where('id', '=', id));
+    const existing = await db.first(db.q.selectFrom('series_entries').selectAll().where('company_id', '=', company).where('id', '=', id));
     if (existing) {
       if (existing.series_id === seriesId && existing.request_hash === requestHash) return existing;
       throw conflict(
@@ -49,16 +51,16 @@ export function issueEntry(ctx: Ctx, seriesId: string, id: string, input: IssueI
           : `series entry ${id} already exists in another series`,
       );
     }
-    refuseCopy(ctx, series, 'issue entries');
-    refuseHeld(ctx, series);
+    await refuseCopy(ctx, series, 'issue entries');
+    await refuseHeld(ctx, series);
 
     const first = series.last_entry_id === null;
     const index = first ? series.start : series.last_index + 1;
     if (!Number.isSafeInteger(index)) throw conflict(`series ${seriesId} has no numbers left`);
     const previous = first
       ? undefined
-      : store.first(
-          store.q.selectFrom('series_entries').select(['id', 'sigs']).where('company_id', '=', company).where('id', '=', series.last_entry_id!),
+      : await db.first(
+          db.q.selectFrom('series_entries').select(['id', 'sigs']).where('company_id', '=', company).where('id', '=', series.last_entry_id!),
         );
     if (!first && !previous) throw conflict(`series ${seriesId} is damaged: its last entry ${series.last_entry_id} is missing`);
 
@@ -89,14 +91,14 @@ export function issueEntry(ctx: Ctx, seriesId: string, id: string, input: IssueI
       created_at: at,
       updated_at: at,
     };
-    store.run(store.q.insertInto('series_entries').values(row));
-    store.run(
-      store.q
+    await db.run(db.q.insertInto('series_entries').values(row));
+    await db.run(
+      db.q
         .updateTable('series')
         .set({ last_index: index, last_entry_id: id, updated_at: at })
         .where('company_id', '=', company)
         .where('id', '=', seriesId),
     );
     return row;
-  }, { origin: store.origin ?? LOCAL });
+  }, { origin: db.origin ?? LOCAL });
 }

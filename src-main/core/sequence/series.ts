@@ -13,13 +13,13 @@ import { seriesView, type SeriesRow, type SeriesView } from './rows.ts';
 /** A series as PUT takes it: the contract's body, parsed (defaults filled in). */
 export type SeriesInput = ParsedInput<Operations['putSeries']>['body'];
 
-export function findSeriesRow(ctx: Ctx, id: string): SeriesRow | undefined {
-  const { store } = ctx.service;
-  return store.first(store.q.selectFrom('series').selectAll().where('company_id', '=', ctx.caller.companyId).where('id', '=', id));
+export async function findSeriesRow(ctx: Ctx, id: string): Promise<SeriesRow | undefined> {
+  const { db } = ctx.service;
+  return db.first(db.q.selectFrom('series').selectAll().where('company_id', '=', ctx.caller.companyId).where('id', '=', id));
 }
 
-export function requireSeriesRow(ctx: Ctx, id: string): SeriesRow {
-  const row = findSeriesRow(ctx, id);
+export async function requireSeriesRow(ctx: Ctx, id: string): Promise<SeriesRow> {
+  const row = await findSeriesRow(ctx, id);
   if (!row) throw notFound(`series ${id}`);
   return row;
 }
@@ -29,8 +29,8 @@ export function requireSeriesRow(ctx: Ctx, id: string): SeriesRow {
  * is a read-only copy. This install under a former id (it was re-identified after a
  * restore or copy) is still that instance: it holds the same keys.
  */
-export function refuseCopy(ctx: Ctx, series: SeriesRow, doing: string): void {
-  if (!isOwnIdentity(ctx.service.store, ctx.service.instanceId, series.issuer)) {
+export async function refuseCopy(ctx: Ctx, series: SeriesRow, doing: string): Promise<void> {
+  if (!(await isOwnIdentity(ctx.service.db, ctx.service.instanceId, series.issuer))) {
     throw conflict(
       `series ${series.id} is issued by instance ${series.issuer}; this instance holds a read-only copy and cannot ${doing}`,
     );
@@ -38,8 +38,8 @@ export function refuseCopy(ctx: Ctx, series: SeriesRow, doing: string): void {
 }
 
 /** Numbering waits while the series is on hold (see holds.ts): a number issued now could already be taken. */
-export function refuseHeld(ctx: Ctx, series: SeriesRow): void {
-  const hold = holdOf(ctx.service.store, series.company_id, series.id);
+export async function refuseHeld(ctx: Ctx, series: SeriesRow): Promise<void> {
+  const hold = await holdOf(ctx.service.db, series.company_id, series.id);
   if (!hold) return;
   throw conflict(
     hold.reason === 'restored'
@@ -50,26 +50,28 @@ export function refuseHeld(ctx: Ctx, series: SeriesRow): void {
   );
 }
 
-export function listSeries(ctx: Ctx): { list: SeriesView[] } {
-  const { store } = ctx.service;
-  const rows = store.all(
-    store.q.selectFrom('series').selectAll().where('company_id', '=', ctx.caller.companyId).orderBy('created_at').orderBy('id'),
+export async function listSeries(ctx: Ctx): Promise<{ list: SeriesView[] }> {
+  const { db } = ctx.service;
+  const rows = await db.all(
+    db.q.selectFrom('series').selectAll().where('company_id', '=', ctx.caller.companyId).orderBy('created_at').orderBy('id'),
   );
-  return { list: rows.map((row) => withHold(ctx, seriesView(row))) };
+  const list: SeriesView[] = [];
+  for (const row of rows) list.push(await withHold(ctx, seriesView(row)));
+  return { list };
 }
 
-export const getSeries = (ctx: Ctx, id: string): SeriesView => withHold(ctx, seriesView(requireSeriesRow(ctx, id)));
+export const getSeries = async (ctx: Ctx, id: string): Promise<SeriesView> => withHold(ctx, seriesView(await requireSeriesRow(ctx, id)));
 
-function withHold(ctx: Ctx, view: SeriesView): SeriesView {
-  const hold = holdOf(ctx.service.store, ctx.caller.companyId, view.id);
+async function withHold(ctx: Ctx, view: SeriesView): Promise<SeriesView> {
+  const hold = await holdOf(ctx.service.db, ctx.caller.companyId, view.id);
   return hold ? { ...view, hold } : view;
 }
 
 /** The owner lets numbering go on (a fork was sorted out by hand); a series not on hold is answered as it is. */
-export function releaseSeriesHold(ctx: Ctx, id: string): SeriesView {
-  const row = requireSeriesRow(ctx, id);
-  refuseCopy(ctx, row, 'release its numbering');
-  releaseHold(ctx.service.store, row.company_id, id);
+export async function releaseSeriesHold(ctx: Ctx, id: string): Promise<SeriesView> {
+  const row = await requireSeriesRow(ctx, id);
+  await refuseCopy(ctx, row, 'release its numbering');
+  await releaseHold(ctx.service.db, row.company_id, id);
   return seriesView(row);
 }
 
@@ -80,16 +82,16 @@ const NUMBERING = ['code', 'prefix', 'padding', 'suffix', 'start'] as const;
  * body replaces its fields, under the rule every change follows (`updateSeries`).
  * The id is the company's own: another company's series under it is none of this one's business.
  */
-export function putSeries(ctx: Ctx, id: string, input: SeriesInput): SeriesView {
+export async function putSeries(ctx: Ctx, id: string, input: SeriesInput): Promise<SeriesView> {
   if (input.id !== undefined && input.id !== id) {
     throw validationError('body id must equal the series id in the path', { '$.id': `must equal ${id}` });
   }
-  const { store } = ctx.service;
+  const { db } = ctx.service;
   const { name, description, code, prefix, padding, suffix, start, sig } = input;
   const requestHash = sha256Hex(canonicalJson({ name, description, code, prefix, padding, suffix, start, sig }));
 
-  const row = store.tx(() => {
-    const existing = findSeriesRow(ctx, id);
+  const row = await db.tx(async () => {
+    const existing = await findSeriesRow(ctx, id);
     if (!existing) return insertSeries(ctx, id, input, requestHash);
     if (existing.request_hash === requestHash) return existing;
     return updateSeries(ctx, existing, input, requestHash);
@@ -104,10 +106,10 @@ export type SeriesPatch = ParsedInput<Operations['patchSeries']>['body'];
  * Changes some fields. The creating request's hash is kept, so a late retry of the
  * original PUT still answers the series as it now is instead of undoing this.
  */
-export function patchSeries(ctx: Ctx, id: string, patch: SeriesPatch): SeriesView {
-  const { store } = ctx.service;
-  const row = store.tx(() => {
-    const existing = requireSeriesRow(ctx, id);
+export async function patchSeries(ctx: Ctx, id: string, patch: SeriesPatch): Promise<SeriesView> {
+  const { db } = ctx.service;
+  const row = await db.tx(async () => {
+    const existing = await requireSeriesRow(ctx, id);
     const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
     const next: SeriesInput = { ...inputOf(existing), ...defined };
     const same = (Object.keys(defined) as Array<keyof SeriesPatch>).every((k) => existing[k] === next[k]);
@@ -122,8 +124,8 @@ export function patchSeries(ctx: Ctx, id: string, patch: SeriesPatch): SeriesVie
  * (code, prefix, padding, suffix, start, client sig) only while no entry has been
  * issued: every issued code and signature was made from it.
  */
-function updateSeries(ctx: Ctx, existing: SeriesRow, next: SeriesInput, requestHash: string): SeriesRow {
-  refuseCopy(ctx, existing, 'change it');
+async function updateSeries(ctx: Ctx, existing: SeriesRow, next: SeriesInput, requestHash: string): Promise<SeriesRow> {
+  await refuseCopy(ctx, existing, 'change it');
   const current = inputOf(existing);
   const changed: string[] = NUMBERING.filter((k) => current[k] !== next[k]);
   if (current.sig !== next.sig) changed.push('sig');
@@ -142,8 +144,8 @@ function updateSeries(ctx: Ctx, existing: SeriesRow, next: SeriesInput, requestH
     updated_at: at,
     ...(changed.length > 0 ? numberingValues(ctx, existing.id, existing.issuer, next, at) : {}),
   };
-  const { store } = ctx.service;
-  store.run(store.q.updateTable('series').set(values).where('company_id', '=', existing.company_id).where('id', '=', existing.id));
+  const { db } = ctx.service;
+  await db.run(db.q.updateTable('series').set(values).where('company_id', '=', existing.company_id).where('id', '=', existing.id));
   return { ...existing, ...values };
 }
 
@@ -161,7 +163,7 @@ function inputOf(row: SeriesRow): SeriesInput {
   };
 }
 
-function insertSeries(ctx: Ctx, id: string, input: SeriesInput, requestHash: string): SeriesRow {
+async function insertSeries(ctx: Ctx, id: string, input: SeriesInput, requestHash: string): Promise<SeriesRow> {
   const at = nowIso();
   const row: SeriesRow = {
     id,
@@ -176,7 +178,7 @@ function insertSeries(ctx: Ctx, id: string, input: SeriesInput, requestHash: str
     created_at: at,
     updated_at: at,
   };
-  ctx.service.store.run(ctx.service.store.q.insertInto('series').values(row));
+  await ctx.service.db.run(ctx.service.db.q.insertInto('series').values(row));
   return row;
 }
 

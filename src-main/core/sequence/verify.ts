@@ -2,6 +2,7 @@ import { canonicalJson } from '../gobl/index.ts';
 import type { Ctx } from '../api/handler.ts';
 import { decodeJws, SignatureError } from '../keys/jws.ts';
 import { verifierFor, type JwsVerifier } from '../sync/peer-keys.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 import { sha256Hex } from './chain.ts';
 import { entryCode } from './code.ts';
 import type { SeriesEntryRow, SeriesRow } from './rows.ts';
@@ -27,17 +28,15 @@ class Broken extends Error {}
  * names an entry the chain does not reach), rows swapped, a forged signature.
  */
 export async function verifySeries(ctx: Ctx, seriesId: string): Promise<VerifyResult> {
-  const { store } = ctx.service;
-  // The head and the first page are read together (no await between), so an entry
-  // issued while we verify is simply beyond the head we walk to.
-  const series = requireSeriesRow(ctx, seriesId);
-  const pageAfter = (idx: number | undefined) => {
-    let q = store.q.selectFrom('series_entries').selectAll().where('company_id', '=', series.company_id).where('series_id', '=', seriesId);
-    if (idx !== undefined) q = q.where('idx', '>', idx);
-    if (series.last_entry_id !== null) q = q.where('idx', '<=', series.last_index);
-    return store.all(q.orderBy('idx').limit(PAGE));
-  };
-  let rows = pageAfter(undefined);
+  const { db } = ctx.service;
+  // The head and the first page are read in one transaction (it writes nothing), so an
+  // entry issued while we verify is simply beyond the head we walk to: a series with no
+  // entry yet whose first one is issued in between is not taken for a tampered head.
+  const { series, first } = await db.tx(async () => {
+    const head = await requireSeriesRow(ctx, seriesId);
+    return { series: head, first: await entriesAfter(ctx, head, undefined) };
+  }, { origin: LOCAL });
+  let rows = first;
   // A copy of another instance's series verifies with that issuer's keys, as this company holds them.
   const keys = verifierFor(ctx.service, series.company_id, series.issuer);
 
@@ -61,7 +60,7 @@ export async function verifySeries(ctx: Ctx, seriesId: string): Promise<VerifyRe
       count++;
       expected++;
     }
-    rows = pageAfter(rows[rows.length - 1].idx);
+    rows = await entriesAfter(ctx, series, rows[rows.length - 1].idx);
   }
 
   if (series.last_entry_id !== null && previous?.id !== series.last_entry_id) {
@@ -69,6 +68,15 @@ export async function verifySeries(ctx: Ctx, seriesId: string): Promise<VerifyRe
     return broken(count, series.last_entry_id, `missing: the series head names this entry at index ${series.last_index}, but the chain ${reach}`);
   }
   return { valid: true, count };
+}
+
+/** A page of the series' entries after `idx`, up to its head. */
+function entriesAfter(ctx: Ctx, series: SeriesRow, idx: number | undefined): Promise<SeriesEntryRow[]> {
+  const { db } = ctx.service;
+  let q = db.q.selectFrom('series_entries').selectAll().where('company_id', '=', series.company_id).where('series_id', '=', series.id);
+  if (idx !== undefined) q = q.where('idx', '>', idx);
+  if (series.last_entry_id !== null) q = q.where('idx', '<=', series.last_index);
+  return db.all(q.orderBy('idx').limit(PAGE));
 }
 
 const broken = (count: number, id: string, reason: string): VerifyResult => ({ valid: false, count, broken: { id, reason } });

@@ -92,7 +92,7 @@ export function signWithInstanceKey(envelope: Envelope, keys: InstanceKeys, now:
  * faults. Throws 422 for a document with faults unless `allowInvalid`, and always
  * when it is to be signed.
  */
-export function admitDocument(id: string | undefined, data: Record<string, unknown>, options: AdmitOptions = {}): Admitted {
+export async function admitDocument(id: string | undefined, data: Record<string, unknown>, options: AdmitOptions = {}): Promise<Admitted> {
   const now = options.now ?? new Date();
   const requestPath = pathsFor(data, options.requestPath ?? underData);
   const given = toEnvelope(id, data);
@@ -107,7 +107,7 @@ export function admitDocument(id: string | undefined, data: Record<string, unkno
   };
 
   // Signatures first, whatever the document: a stored `sigs` seals it, so none is taken unverified.
-  options.checkSigs?.(given.envelope);
+  await options.checkSigs?.(given.envelope);
   // Not a GOBL document: nothing to build or check; it cannot be signed as one either.
   if (isForeignDocument(given.envelope.doc) && !options.sign) return asGiven([]);
   // Its signatures cover the document as it is: checked, never rebuilt.

@@ -33,18 +33,23 @@ export interface FileMembers {
 
 export type AttachmentView = ReturnType<typeof attachmentView>;
 
-/** POST: a file under a new id (a UUIDv7, as the hosted service makes them); a key already in the entry is a replay or a 409. */
-export function createFile(ctx: Ctx, entryId: string, input: FileInput): AttachmentView {
-  if (input.key !== undefined) {
-    const held = ctx.service.store.first(
-      ctx.service.store.q.selectFrom('attachments').select('id')
-        .where('company_id', '=', ctx.caller.companyId).where('entry_id', '=', entryId).where('key', '=', input.key),
+/**
+ * POST: a file under a new id (a UUIDv7, as the hosted service makes them); a key already in the entry is a replay or a 409.
+ * The key's look-up and the write are one transaction: two POSTs of one key at once are a file and its replay, never a 409.
+ */
+export async function createFile(ctx: Ctx, entryId: string, input: FileInput): Promise<AttachmentView> {
+  const { db } = ctx.service;
+  const key = input.key;
+  if (key === undefined) return putAttachment(ctx, entryId, uuidv7(), input);
+  return db.tx(async () => {
+    const held = await db.first(
+      db.q.selectFrom('attachments').select('id')
+        .where('company_id', '=', ctx.caller.companyId).where('entry_id', '=', entryId).where('key', '=', key),
     );
-    const pending = held ? undefined : findAnnouncedUpload(ctx, entryId, { key: input.key });
+    const pending = held ? undefined : await findAnnouncedUpload(ctx, entryId, { key });
     const id = held?.id ?? pending?.id;
-    if (id !== undefined) return putAttachment(ctx, entryId, id, input);
-  }
-  return putAttachment(ctx, entryId, uuidv7(), input);
+    return putAttachment(ctx, entryId, id ?? uuidv7(), input);
+  }, { origin: db.origin ?? LOCAL });
 }
 
 /**
@@ -54,10 +59,17 @@ export function createFile(ctx: Ctx, entryId: string, input: FileInput): Attachm
  * Without `data`, the file is announced by its hash: when the company holds those
  * bytes already it is stored at once; otherwise it answers `stored: false` with the
  * `url` to PUT the bytes to. The same file again is a replay (the same answer);
- * another file under the id, or under a key the entry already uses, is a 409.
+ * another file under the id, or under a key the entry already uses, is a 409. One
+ * transaction from the look-ups to the write, so a file stored meanwhile under the id
+ * is seen before this one is announced.
  */
-export function putAttachment(ctx: Ctx, entryId: string, id: string, input: FileInput): AttachmentView {
-  requireEntryRow(ctx, entryId);
+export async function putAttachment(ctx: Ctx, entryId: string, id: string, input: FileInput): Promise<AttachmentView> {
+  const { db } = ctx.service;
+  return db.tx(() => putAttachmentNow(ctx, entryId, id, input), { origin: db.origin ?? LOCAL });
+}
+
+async function putAttachmentNow(ctx: Ctx, entryId: string, id: string, input: FileInput): Promise<AttachmentView> {
+  await requireEntryRow(ctx, entryId);
   const reason = unsafeDisplayNameReason(input.name);
   if (reason) throw validationError(`attachment name ${reason}`, { '$.name': reason });
   const members: FileMembers = {
@@ -71,20 +83,20 @@ export function putAttachment(ctx: Ctx, entryId: string, id: string, input: File
     if (input.size !== undefined && input.size !== bytes.byteLength) {
       throw validationError('size does not match the data', { '$.size': `the data is ${bytes.byteLength} bytes` });
     }
-    return attachmentView(storeAttachment(ctx, entryId, { ...members, bytes }, announced));
+    return attachmentView(await storeAttachment(ctx, entryId, { ...members, bytes }, announced));
   }
 
   const size = input.size!;
   if (size > MAX_ATTACHMENT_BYTES) throw tooLarge(size);
   const file = fileRecordOf(members, announced!, size, input.mime!);
-  const existing = findAttachment(ctx, entryId, id);
+  const existing = await findAttachment(ctx, entryId, id);
   if (existing) {
     if (sameFile(existing, file)) return attachmentView(existing);
     throw conflict(`attachment ${id} of entry ${entryId} already exists with other content`);
   }
   // Bytes this company holds already (by the same words whether another company holds them or nobody does).
-  if (companyHolds(ctx, file.hash) && statSync(ctx.service.blobs.pathOf(file.hash)).size === size) {
-    return attachmentView(linkAttachment(ctx, entryId, members, { hash: file.hash, size }));
+  if ((await companyHolds(ctx, file.hash)) && statSync(ctx.service.blobs.pathOf(file.hash)).size === size) {
+    return attachmentView(await linkAttachment(ctx, entryId, members, { hash: file.hash, size }));
   }
   return announceUpload(ctx, entryId, id, file);
 }
@@ -93,12 +105,12 @@ export function putAttachment(ctx: Ctx, entryId: string, id: string, input: File
  * Stores bytes and links them to the entry. The file is written (atomically) before
  * the row exists; the row and the entry's version bump are one transaction.
  */
-export function storeAttachment(
+export async function storeAttachment(
   ctx: Ctx,
   entryId: string,
   file: FileMembers & { bytes: Uint8Array },
   expectedHash?: string,
-): AttachmentRow {
+): Promise<AttachmentRow> {
   if (file.bytes.byteLength > MAX_ATTACHMENT_BYTES) throw tooLarge(file.bytes.byteLength);
   const { hash, size } = ctx.service.blobs.put(file.bytes);
   if (expectedHash && expectedHash !== hash) {
@@ -111,18 +123,18 @@ export function storeAttachment(
  * Links bytes already in the store to the entry as a file: a replay of the same file
  * is answered as it is, another file under the id or under the entry's key is a 409.
  */
-export function linkAttachment(ctx: Ctx, entryId: string, file: FileMembers, bytes: { hash: string; size: number }): AttachmentRow {
-  const { store } = ctx.service;
+export async function linkAttachment(ctx: Ctx, entryId: string, file: FileMembers, bytes: { hash: string; size: number }): Promise<AttachmentRow> {
+  const { db } = ctx.service;
   const record = fileRecordOf(file, bytes.hash, bytes.size, file.mime ?? mimeFromName(file.name));
-  return store.tx(() => {
-    const existing = findAttachment(ctx, entryId, file.id);
+  return db.tx(async () => {
+    const existing = await findAttachment(ctx, entryId, file.id);
     if (existing) {
       if (sameFile(existing, record)) return existing;
       throw conflict(`attachment ${file.id} of entry ${entryId} already exists with other content`);
     }
     if (record.key !== null) {
-      const holder = store.first(
-        store.q.selectFrom('attachments').select('id').where('company_id', '=', ctx.caller.companyId).where('entry_id', '=', entryId).where('key', '=', record.key),
+      const holder = await db.first(
+        db.q.selectFrom('attachments').select('id').where('company_id', '=', ctx.caller.companyId).where('entry_id', '=', entryId).where('key', '=', record.key),
       );
       if (holder) throw conflict(`key ${JSON.stringify(record.key)} is already used by file ${holder.id} of entry ${entryId}`);
     }
@@ -131,16 +143,16 @@ export function linkAttachment(ctx: Ctx, entryId: string, file: FileMembers, byt
       hash: record.hash, size: record.size, meta: JSON.stringify(record.meta), created_at: nowIso(),
       key: record.key, category: record.category, embeddable: record.embeddable ? 1 : 0, private: record.private ? 1 : 0,
     };
-    store.run(store.q.insertInto('attachments').values(values));
-    store.run(
-      store.q
+    await db.run(db.q.insertInto('attachments').values(values));
+    await db.run(
+      db.q
         .updateTable('entries')
         .set((eb) => ({ version: eb('version', '+', 1), updated_at: values.created_at }))
         .where('company_id', '=', values.company_id)
         .where('id', '=', entryId),
     );
     return values;
-  }, { origin: store.origin ?? LOCAL });
+  }, { origin: db.origin ?? LOCAL });
 }
 
 /** A file's members as they are compared and stored: defaults filled in, the type lower-case. */
@@ -168,19 +180,19 @@ function sameFile(row: AttachmentRow, file: AnnouncedFile): boolean {
 }
 
 /** A file of an entry of the caller's company (an entry id is only unique within its company, issue 12). */
-function findAttachment(ctx: Ctx, entryId: string, id: string): AttachmentRow | undefined {
-  const { store } = ctx.service;
-  return store.first(
-    store.q.selectFrom('attachments').selectAll().where('company_id', '=', ctx.caller.companyId).where('entry_id', '=', entryId).where('id', '=', id),
+function findAttachment(ctx: Ctx, entryId: string, id: string): Promise<AttachmentRow | undefined> {
+  const { db } = ctx.service;
+  return db.first(
+    db.q.selectFrom('attachments').selectAll().where('company_id', '=', ctx.caller.companyId).where('entry_id', '=', entryId).where('id', '=', id),
   );
 }
 
 const tooLarge = (size: number) => new ApiError('too-large', `attachment is ${size} bytes; the limit is ${MAX_ATTACHMENT_BYTES}`);
 
-export function getAttachment(ctx: Ctx, entryId: string, id: string): BinaryResult {
+export async function getAttachment(ctx: Ctx, entryId: string, id: string): Promise<BinaryResult> {
   const { blobs } = ctx.service;
-  requireEntryRow(ctx, entryId);
-  const row = findAttachment(ctx, entryId, id);
+  await requireEntryRow(ctx, entryId);
+  const row = await findAttachment(ctx, entryId, id);
   if (!row) throw notFound(`attachment ${id} of entry ${entryId}`);
   const file = blobs.pathOf(row.hash);
   if (!existsSync(file)) throw notFound(`the stored bytes of attachment ${id}`);

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Caller } from '../access/tokens.ts';
-import type { Store } from '../db/store.ts';
+import type { Db } from '../db/engine.ts';
 
 /** Where a change came from. `system`: the service itself (the trash's retention purge). */
 export type Via = 'http' | 'ipc' | 'sync' | 'workflow' | 'system';
@@ -17,7 +17,7 @@ export interface Actor {
 }
 
 interface CallScope {
-  store: Store;
+  db: Db;
   caller: Caller;
   operation: string;
   /** false once the handler has answered: work it left scheduled is not the caller's any more */
@@ -32,8 +32,8 @@ interface CallScope {
 const requests = new AsyncLocalStorage<CallScope>();
 
 /** Runs an operation's handler with its caller and name known to every write it makes. */
-export async function withCall<T>(store: Store, caller: Caller, operation: string, fn: () => T | Promise<T>): Promise<T> {
-  const scope: CallScope = { store, caller, operation, open: true };
+export async function withCall<T>(db: Db, caller: Caller, operation: string, fn: () => T | Promise<T>): Promise<T> {
+  const scope: CallScope = { db, caller, operation, open: true };
   try {
     return await requests.run(scope, fn);
   } finally {
@@ -52,73 +52,60 @@ export function detachRunner(runner: { notify(): void }): void {
   runner.notify = () => detached(notify);
 }
 
-// Synchronous scopes: the write paths and the service's own work are synchronous (better-sqlite3).
-const writers = new WeakMap<Store, Caller>();
-const declared = new WeakMap<Store, Actor>();
-const actions = new WeakMap<Store, string>();
-
-function scoped<V, T>(map: WeakMap<Store, V>, store: Store, value: V, fn: () => T): T {
-  const had = map.has(store);
-  const previous = map.get(store);
-  map.set(store, value);
-  try {
-    return fn();
-  } finally {
-    if (had) map.set(store, previous!);
-    else map.delete(store);
-  }
-}
-
-/** A write path that has its caller at hand (ctx) says so: it outranks whatever request is around it. */
-export const asWriter = <T>(store: Store, caller: Caller, fn: () => T): T => scoped(writers, store, caller, fn);
-
-/** Runs `fn` with every change it makes put down to `actor` (work the service does on its own). */
-export const withActor = <T>(store: Store, actor: Actor, fn: () => T): T => scoped(declared, store, actor, fn);
-
-/** Names what the changes `fn` makes are (`trashed`, `restored`, `purged`, `reverted`), for history and the log. */
-export const asAction = <T>(store: Store, action: string, fn: () => T): T => scoped(actions, store, action, fn);
-
-export const currentAction = (store: Store): string | undefined => actions.get(store);
-
-/** The scopes above as they stand at one write: who it is put down to, and as what. */
+/** The scopes below as they stand at one write: who it is put down to, and as what. */
 export interface WriteContext {
   writer: Caller | undefined;
   actor: Actor | undefined;
   action: string | undefined;
 }
 
+const NONE: WriteContext = { writer: undefined, actor: undefined, action: undefined };
+
+/*
+ * What the write paths say about the writes they make, per database, across their
+ * awaits: a scope holds for the async flow it runs and nothing else, so two requests
+ * writing at once never borrow each other's writer.
+ */
+const writeScopes = new AsyncLocalStorage<ReadonlyMap<Db, WriteContext>>();
+
+function scoped<T>(db: Db, change: (now: WriteContext) => WriteContext, fn: () => T | Promise<T>): Promise<T> {
+  const all = writeScopes.getStore();
+  const next = new Map(all);
+  next.set(db, change(all?.get(db) ?? NONE));
+  return Promise.resolve(writeScopes.run(next, fn));
+}
+
+/** A write path that has its caller at hand (ctx) says so: it outranks whatever request is around it. */
+export const asWriter = <T>(db: Db, caller: Caller, fn: () => T | Promise<T>): Promise<T> => scoped(db, (now) => ({ ...now, writer: caller }), fn);
+
+/** Runs `fn` with every change it makes put down to `actor` (work the service does on its own). */
+export const withActor = <T>(db: Db, actor: Actor, fn: () => T | Promise<T>): Promise<T> => scoped(db, (now) => ({ ...now, actor }), fn);
+
+/** Names what the changes `fn` makes are (`trashed`, `restored`, `purged`, `reverted`), for history and the log. */
+export const asAction = <T>(db: Db, action: string, fn: () => T | Promise<T>): Promise<T> => scoped(db, (now) => ({ ...now, action }), fn);
+
+export const currentAction = (db: Db): string | undefined => writeScopes.getStore()?.get(db)?.action;
+
 /**
  * Taken when the database records a change (db/write-scopes.ts), so the record kept
  * of it at the end of its transaction names who wrote it and as what, even when the
  * scope was narrower than the transaction (a file trashed inside a larger write).
  */
-export const writeContext = (store: Store): WriteContext => ({ writer: writers.get(store), actor: declared.get(store), action: actions.get(store) });
-
-function scopedAs<V, T>(map: WeakMap<Store, V>, store: Store, value: V | undefined, fn: () => T): T {
-  if (value !== undefined) return scoped(map, store, value, fn);
-  if (!map.has(store)) return fn();
-  const previous = map.get(store)!;
-  map.delete(store);
-  try {
-    return fn();
-  } finally {
-    map.set(store, previous);
-  }
-}
+export const writeContext = (db: Db): WriteContext => writeScopes.getStore()?.get(db) ?? NONE;
 
 /** Runs fn with the scopes as they stood at a write (record-keeping.ts, as its transaction ends). */
-export function inWriteContext<T>(store: Store, context: WriteContext, fn: () => T): T {
-  return scopedAs(writers, store, context.writer, () => scopedAs(declared, store, context.actor, () => scopedAs(actions, store, context.action, fn)));
+export function inWriteContext<T>(db: Db, context: WriteContext, fn: () => T | Promise<T>): Promise<T> {
+  return scoped(db, () => context, fn);
 }
 
-const tokenNames = new WeakMap<Store, Map<string, string>>();
+const tokenNames = new WeakMap<Db, Map<string, string>>();
 
-function tokenName(store: Store, tokenId: string): string {
-  const cache = tokenNames.get(store) ?? new Map<string, string>();
-  tokenNames.set(store, cache);
+async function tokenName(db: Db, tokenId: string): Promise<string> {
+  const cache = tokenNames.get(db) ?? new Map<string, string>();
+  tokenNames.set(db, cache);
   let name = cache.get(tokenId);
   if (name === undefined) {
-    const row = store.statement('SELECT name, kind FROM tokens WHERE id = ?').get(tokenId) as { name: string; kind: string } | undefined;
+    const row = await db.sqlFirst<{ name: string; kind: string }>('SELECT name, kind FROM tokens WHERE id = ?', [tokenId]);
     // "clerk (user token)"; a name that says its kind already keeps its own words.
     name = row ? (row.name.toLowerCase().includes(row.kind) ? row.name : `${row.name} (${row.kind} token)`) : 'a token';
     if (cache.size > 1000) cache.clear();
@@ -128,13 +115,12 @@ function tokenName(store: Store, tokenId: string): string {
 }
 
 /** The job working on an entry now, for a change a workflow step makes to it (ids of entries, jobs and workflows are the company's own, issue 12). */
-function runningJobOn(store: Store, companyId: string, entryId: string): { id: string; name: string } | undefined {
-  return store
-    .statement(
-      `SELECT j.id AS id, w.name AS name FROM jobs j JOIN workflows w ON w.company_id = j.company_id AND w.id = j.workflow_id
-       WHERE j.company_id = ? AND j.silo_entry_id = ? AND j.completed_at IS NULL ORDER BY j.created_at DESC LIMIT 1`,
-    )
-    .get(companyId, entryId) as { id: string; name: string } | undefined;
+function runningJobOn(db: Db, companyId: string, entryId: string): Promise<{ id: string; name: string } | undefined> {
+  return db.sqlFirst<{ id: string; name: string }>(
+    `SELECT j.id AS id, w.name AS name FROM jobs j JOIN workflows w ON w.company_id = j.company_id AND w.id = j.workflow_id
+     WHERE j.company_id = ? AND j.silo_entry_id = ? AND j.completed_at IS NULL ORDER BY j.created_at DESC LIMIT 1`,
+    [companyId, entryId],
+  );
 }
 
 interface ActorBase {
@@ -154,19 +140,19 @@ export type ActorQuery = ActorBase & ({ companyId?: undefined; entryId?: undefin
  * window over IPC. Anything else runs outside every request: the job runner, named by
  * the job working on the entry.
  */
-export function currentActor(store: Store, q: ActorQuery = {}): Actor {
-  const own = declared.get(store);
-  if (own) return own;
+export async function currentActor(db: Db, q: ActorQuery = {}): Promise<Actor> {
+  const scope = writeContext(db);
+  if (scope.actor) return scope.actor;
   const request = requests.getStore();
-  const call = request && request.open && request.store === store ? request : undefined;
-  const caller = q.caller ?? writers.get(store) ?? call?.caller;
+  const call = request && request.open && request.db === db ? request : undefined;
+  const caller = q.caller ?? scope.writer ?? call?.caller;
   const op = call && call.caller === caller ? { operation: call.operation } : {};
   if (q.origin && q.origin !== 'local') {
-    const by = caller?.tokenId ? `, pushed with ${tokenName(store, caller.tokenId)}` : '';
+    const by = caller?.tokenId ? `, pushed with ${await tokenName(db, caller.tokenId)}` : '';
     return { via: 'sync', id: q.origin, name: `Silodesk instance ${q.origin}${by}`, ...op };
   }
-  if (caller?.tokenId) return { via: 'http', id: caller.tokenId, name: tokenName(store, caller.tokenId), ...op };
+  if (caller?.tokenId) return { via: 'http', id: caller.tokenId, name: await tokenName(db, caller.tokenId), ...op };
   if (caller?.install) return { via: 'ipc', id: 'desktop', name: 'Desktop app', ...op };
-  const job = q.entryId ? runningJobOn(store, q.companyId, q.entryId) : undefined;
+  const job = q.entryId ? await runningJobOn(db, q.companyId, q.entryId) : undefined;
   return job ? { via: 'workflow', id: job.id, name: `Workflow “${job.name}”` } : { via: 'workflow', id: 'workflow', name: 'Workflow' };
 }

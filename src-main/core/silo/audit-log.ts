@@ -3,7 +3,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { keysetPage } from '../api/keyset-page.ts';
 import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';
-import type { Store } from '../db/store.ts';
+import type { Db } from '../db/engine.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 import { canonicalJson } from '../gobl/index.ts';
 import type { Actor, Via } from './audit-actor.ts';
 
@@ -46,10 +47,13 @@ function linkOf(previous: string, row: Omit<AuditRow, 'seq' | 'hash'>): string {
 /**
  * Appends one row to the company's audit log, in the caller's transaction (so a
  * change and its record commit or roll back together). There is no other way in:
- * SQLite refuses any UPDATE or DELETE of the table.
+ * SQLite refuses any UPDATE or DELETE of the table. Outside every transaction (an
+ * operation put on record after it answered) it takes one of its own: another row
+ * appended between reading the last link and writing this one would break the chain.
  */
-export function appendAudit(store: Store, actor: Actor, fact: AuditFact): void {
-  const previous = (store.statement(LAST_HASH).get(fact.company_id) as { hash: string } | undefined)?.hash ?? GENESIS;
+export async function appendAudit(db: Db, actor: Actor, fact: AuditFact): Promise<void> {
+  if (db.origin === undefined) return db.tx(() => appendAudit(db, actor, fact), { origin: LOCAL });
+  const previous = (await db.sqlFirst<{ hash: string }>(LAST_HASH, [fact.company_id]))?.hash ?? GENESIS;
   const row = {
     company_id: fact.company_id,
     at: nowIso(),
@@ -62,10 +66,10 @@ export function appendAudit(store: Store, actor: Actor, fact: AuditFact): void {
     target_id: fact.target_id,
     detail: JSON.stringify(fact.detail ?? {}),
   };
-  store.statement(INSERT).run(
+  await db.sqlRun(INSERT, [
     row.company_id, row.at, row.via, row.actor_id, row.actor_name, row.operation, row.action, row.target_kind, row.target_id, row.detail,
     linkOf(previous, row),
-  );
+  ]);
 }
 
 export function auditView(row: AuditRow) {
@@ -91,8 +95,8 @@ export interface AuditQuery {
 }
 
 /** The company's log, newest first, a keyset page at a time (by seq, which only grows). */
-export function listAudit(ctx: Ctx, q: AuditQuery) {
-  const { store, cursorSecret } = ctx.service;
+export async function listAudit(ctx: Ctx, q: AuditQuery) {
+  const { db, cursorSecret } = ctx.service;
   const company = ctx.caller.companyId;
   const scope = JSON.stringify(['audit', company, q.target_id, q.via, q.action]);
   const where = ['company_id = ?'];
@@ -109,7 +113,7 @@ export function listAudit(ctx: Ctx, q: AuditQuery) {
     where.push('(action = ? OR substr(action, 1, ?) = ?)');
     params.push(q.action, q.action.length + 1, `${q.action}.`);
   }
-  const { rows, nextCursor } = keysetPage<AuditRow>({
+  const { rows, nextCursor } = await keysetPage<AuditRow>({
     secret: cursorSecret,
     scope,
     cursor: q.cursor,
@@ -117,9 +121,11 @@ export function listAudit(ctx: Ctx, q: AuditQuery) {
     shape: ['int'],
     key: (row) => [row.seq],
     fetch: (after, take) =>
-      store
-        .statement(`SELECT * FROM audit_log WHERE ${[...where, ...(after ? ['seq < ?'] : [])].join(' AND ')} ORDER BY seq DESC LIMIT ?`)
-        .all(...params, ...(after ?? []), take) as AuditRow[],
+      db.sql<AuditRow>(`SELECT * FROM audit_log WHERE ${[...where, ...(after ? ['seq < ?'] : [])].join(' AND ')} ORDER BY seq DESC LIMIT ?`, [
+        ...params,
+        ...(after ?? []),
+        take,
+      ]),
   });
   return {
     list: rows.map(auditView),
@@ -138,14 +144,16 @@ const VERIFY_PAGE = 5_000;
  * a while, and nobody else waits for it.
  */
 export async function verifyAudit(ctx: Ctx): Promise<{ ok: boolean; count: number; broken_at?: number }> {
-  const { store } = ctx.service;
+  const { db } = ctx.service;
   let previous = GENESIS;
   let count = 0;
   let after = 0;
   for (;;) {
-    const rows = store
-      .statement('SELECT * FROM audit_log WHERE company_id = ? AND seq > ? ORDER BY seq LIMIT ?')
-      .all(ctx.caller.companyId, after, VERIFY_PAGE) as AuditRow[];
+    const rows = await db.sql<AuditRow>('SELECT * FROM audit_log WHERE company_id = ? AND seq > ? ORDER BY seq LIMIT ?', [
+      ctx.caller.companyId,
+      after,
+      VERIFY_PAGE,
+    ]);
     for (const row of rows) {
       count++;
       if (linkOf(previous, row) !== row.hash) return { ok: false, count, broken_at: row.seq };

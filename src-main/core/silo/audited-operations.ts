@@ -66,17 +66,18 @@ const AUDITED: Record<string, (input: Input, result: any, ctx: Ctx) => Fact | un
  * cannot share its transaction). A failure to record is logged, never turned into a
  * failure of what already happened.
  */
-export function auditOperation(ctx: Ctx, name: string, input: Input, result: unknown): void {
+export async function auditOperation(ctx: Ctx, name: string, input: Input, result: unknown): Promise<void> {
   const describe = AUDITED[name];
   if (!describe) return;
-  const { store } = ctx.service;
+  const { db } = ctx.service;
   try {
     const fact = describe(input, result, ctx);
     const company = fact?.company_id ?? ctx.caller.companyId;
     if (!fact || !company) return;
     // A sign-in has no caller yet: the one-time code is what it shows.
-    const actor = name === 'exchangeLoginCode' ? { via: 'http' as const, id: 'login-code', name: 'Sign-in with a one-time code' } : currentActor(store, { caller: ctx.caller });
-    appendAudit(store, { ...actor, operation: name }, { ...fact, company_id: company });
+    const actor =
+      name === 'exchangeLoginCode' ? { via: 'http' as const, id: 'login-code', name: 'Sign-in with a one-time code' } : await currentActor(db, { caller: ctx.caller });
+    await appendAudit(db, { ...actor, operation: name }, { ...fact, company_id: company });
   } catch (err) {
     ctx.service.log?.(`audit of ${name} not recorded: ${(err as Error).message}`);
   }

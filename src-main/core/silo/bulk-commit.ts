@@ -33,7 +33,7 @@ const COLUMNS = [
   'id', 'company_id', 'key', 'folder', 'state', 'context', 'draft', 'invalid', 'signed', 'doc_schema', 'doc_uuid', 'issue_date', 'env_schema',
   'digest_alg', 'digest_val', 'snippet', 'tags', 'faults', 'data', 'request_hash', 'version', 'created_at', 'updated_at', ...SORT_KEY_COLUMNS,
 ] as const;
-const INSERT_ENTRY = `INSERT INTO entries (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
+const INSERT_ENTRY = `INSERT INTO entries (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')}) RETURNING seq`;
 // The company's own ids only: another company may hold the same id (issue 12).
 const EXISTING = 'SELECT id, request_hash FROM entries WHERE company_id = ? AND id IN (SELECT value FROM json_each(?))';
 const KEY_HOLDERS = 'SELECT key, id FROM entries WHERE company_id = ? AND key IN (SELECT value FROM json_each(?))';
@@ -53,27 +53,24 @@ const DIGEST_HOLDERS = `SELECT digest_val, id FROM entries WHERE company_id = ? 
  * (commitOneByOne). Rows come out as commitEntry would write them
  * (test/api/perf-import.test.ts holds the two to the same rows).
  */
-export function commitSlice(ctx: Ctx, items: PreparedItem[], onDuplicate: OnDuplicate, seenFiles: Map<string, string>): ImportResult[] {
-  const { store } = ctx.service;
+export async function commitSlice(ctx: Ctx, items: PreparedItem[], onDuplicate: OnDuplicate, seenFiles: Map<string, string>): Promise<ImportResult[]> {
+  const { db } = ctx.service;
   const company = ctx.caller.companyId;
   const ready = items.filter((i): i is PreparedItem & { p: PreparedEntry } => i.p !== undefined);
   const existing = new Map(
-    (store.statement(EXISTING).all(company, JSON.stringify(ready.map((i) => i.p.id))) as Array<{ id: string; request_hash: string }>)
-      .map((r) => [r.id, r]),
+    (await db.sql<{ id: string; request_hash: string }>(EXISTING, [company, JSON.stringify(ready.map((i) => i.p.id))])).map((r) => [r.id, r]),
   );
   const keys = ready.map((i) => i.p.input.key).filter((k): k is string => k !== undefined);
   const keyHolders = new Map(
-    keys.length ? (store.statement(KEY_HOLDERS).all(company, JSON.stringify(keys)) as Array<{ key: string; id: string }>).map((r) => [r.key, r.id]) : [],
+    keys.length ? (await db.sql<{ key: string; id: string }>(KEY_HOLDERS, [company, JSON.stringify(keys)])).map((r) => [r.key, r.id]) : [],
   );
   const digestHolders = new Map(
-    (store.statement(DIGEST_HOLDERS).all(company, JSON.stringify(ready.map((i) => i.p.doc.digest.val))) as Array<{ digest_val: string; id: string }>)
+    (await db.sql<{ digest_val: string; id: string }>(DIGEST_HOLDERS, [company, JSON.stringify(ready.map((i) => i.p.doc.digest.val))]))
       .map((r) => [r.digest_val, r.id]),
   );
-  const insert = store.statement(INSERT_ENTRY);
   let written = 0;
 
-  // The caller at hand is who history and the audit log name for these writes.
-  const results = asWriter(store, ctx.caller, () => items.map(({ index, p, error }): ImportResult => {
+  const commitItem = async ({ index, p, error }: PreparedItem): Promise<ImportResult> => {
     if (!p) return { index, status: 'error', error };
     const before = existing.get(p.id);
     if (before) {
@@ -83,7 +80,7 @@ export function commitSlice(ctx: Ctx, items: PreparedItem[], onDuplicate: OnDupl
     const hash = scannedFileHash(p.doc);
     // A scanned file is matched by its bytes too (rare: asked one by one); a document by its digest.
     const twin: Twin | undefined = hash
-      ? findTwin(ctx, p.id, p.doc, seenFiles)
+      ? await findTwin(ctx, p.id, p.doc, seenFiles)
       : digestHolders.has(p.doc.digest.val) ? { id: digestHolders.get(p.doc.digest.val)!, by: 'digest' } : undefined;
     if (twin && onDuplicate === 'skip') return { index, status: 'duplicate', duplicate_of: twin.id, duplicate_by: twin.by };
     const key = p.input.key;
@@ -96,14 +93,14 @@ export function commitSlice(ctx: Ctx, items: PreparedItem[], onDuplicate: OnDupl
     const folder = p.input.folder ?? defaultFolderOf(p.doc.docSchema);
     const sortKeys = sortKeysOf(p.doc.snippet);
     const { doc } = p;
-    const info = insert.run(
+    const inserted = await db.sqlFirst<{ seq: number }>(INSERT_ENTRY, [
       p.id, company, key ?? null, folder, p.input.state ?? (doc.signed ? 'completed' : 'draft'), '', doc.signed ? 0 : 1,
       doc.faults.length > 0 ? 1 : 0, doc.signed ? 1 : 0, doc.docSchema, doc.docUuid, issueDateOf(doc), doc.envSchema,
       doc.digest.alg, doc.digest.val, JSON.stringify(doc.snippet), JSON.stringify(tags), JSON.stringify(doc.faults),
       JSON.stringify(doc.envelope), p.requestHash, 1, at, at, ...SORT_KEY_COLUMNS.map((c) => sortKeys[c]),
-    );
-    const seq = Number(info.lastInsertRowid);
-    writeDerivedIndexes(store, { seq, id: p.id, company_id: company, created_at: at, folder, tags, fresh: true, sortKeysWritten: true }, doc);
+    ]);
+    const seq = Number(inserted!.seq);
+    await writeDerivedIndexes(db, { seq, id: p.id, company_id: company, created_at: at, folder, tags, fresh: true, sortKeysWritten: true }, doc);
     written++;
     // What this slice wrote counts for the items after it, as it would one by one.
     existing.set(p.id, { id: p.id, request_hash: p.requestHash });
@@ -111,8 +108,15 @@ export function commitSlice(ctx: Ctx, items: PreparedItem[], onDuplicate: OnDupl
     if (!digestHolders.has(doc.digest.val)) digestHolders.set(doc.digest.val, p.id);
     if (hash && !seenFiles.has(hash)) seenFiles.set(hash, p.id);
     return { index, status: 'created', id: p.id, ...(twin ? { duplicate_of: twin.id, duplicate_by: twin.by } : {}) };
-  }));
-  store.wrote(written);
+  };
+
+  // The caller at hand is who history and the audit log name for these writes.
+  const results = await asWriter(db, ctx.caller, async () => {
+    const out: ImportResult[] = [];
+    for (const item of items) out.push(await commitItem(item));
+    return out;
+  });
+  db.wrote(written);
   return results;
 }
 
@@ -121,21 +125,29 @@ export function commitSlice(ctx: Ctx, items: PreparedItem[], onDuplicate: OnDupl
  * savepoint, checked and written by commitEntry, so one item's failure undoes only
  * that item. Call inside a transaction.
  */
-export function commitOneByOne(ctx: Ctx, items: PreparedItem[], onDuplicate: OnDuplicate, seenFiles: Map<string, string>): ImportResult[] {
-  const { store } = ctx.service;
-  return items.map(({ index, p, error }): ImportResult => {
-    if (!p) return { index, status: 'error', error };
+export async function commitOneByOne(ctx: Ctx, items: PreparedItem[], onDuplicate: OnDuplicate, seenFiles: Map<string, string>): Promise<ImportResult[]> {
+  const { db } = ctx.service;
+  const results: ImportResult[] = [];
+  for (const { index, p, error } of items) {
+    if (!p) {
+      results.push({ index, status: 'error', error });
+      continue;
+    }
     try {
-      const replay = store.statement('SELECT id FROM entries WHERE company_id = ? AND id = ?').get(ctx.caller.companyId, p.id);
+      const replay = await db.sqlFirst('SELECT id FROM entries WHERE company_id = ? AND id = ?', [ctx.caller.companyId, p.id]);
       // The same id again is a replay or a conflict (commitEntry tells), never a duplicate.
-      const twin = replay ? undefined : findTwin(ctx, p.id, p.doc, seenFiles);
-      if (twin && onDuplicate === 'skip') return { index, status: 'duplicate', duplicate_of: twin.id, duplicate_by: twin.by };
-      const { row, created } = store.tx(() => commitEntry(ctx, p), { origin: LOCAL });
+      const twin = replay ? undefined : await findTwin(ctx, p.id, p.doc, seenFiles);
+      if (twin && onDuplicate === 'skip') {
+        results.push({ index, status: 'duplicate', duplicate_of: twin.id, duplicate_by: twin.by });
+        continue;
+      }
+      const { row, created } = await db.tx(() => commitEntry(ctx, p), { origin: LOCAL });
       const hash = scannedFileHash(p.doc);
       if (hash && !seenFiles.has(hash)) seenFiles.set(hash, row.id);
-      return { index, status: created ? 'created' : 'exists', id: row.id, ...(twin ? { duplicate_of: twin.id, duplicate_by: twin.by } : {}) };
+      results.push({ index, status: created ? 'created' : 'exists', id: row.id, ...(twin ? { duplicate_of: twin.id, duplicate_by: twin.by } : {}) });
     } catch (err) {
-      return { index, status: 'error', id: p.id, error: toApiError(err).toBody() };
+      results.push({ index, status: 'error', id: p.id, error: toApiError(err).toBody() });
     }
-  });
+  }
+  return results;
 }

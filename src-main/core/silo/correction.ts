@@ -12,8 +12,8 @@ import { optionsAt, refuseFaults } from './faults-error.ts';
 import { applyPatch, type JsonPatchOperation, type PatchContentType } from './patch-apply.ts';
 
 /** The corrective document of entry `previousId` (of the caller's company: 404 otherwise). Throws 422 with GOBL's faults. */
-export function correctiveDocument(ctx: Ctx, previousId: string, options: unknown, now: Date, member = 'correct'): Record<string, unknown> {
-  const previous = requireEntryRow(ctx, previousId);
+export async function correctiveDocument(ctx: Ctx, previousId: string, options: unknown, now: Date, member = 'correct'): Promise<Record<string, unknown>> {
+  const previous = await requireEntryRow(ctx, previousId);
   try {
     return correctInvoice(JSON.parse(previous.data) as Record<string, unknown>, options, now);
   } catch (err) {
@@ -27,14 +27,14 @@ export function correctiveDocument(ctx: Ctx, previousId: string, options: unknow
  * The data of a correction entry: the corrective document, wrapped as an envelope when
  * `patch.data` changes it (paths from the envelope, `/doc/lines/0/quantity`, as PATCH).
  */
-export function correctionOf(
+export async function correctionOf(
   ctx: Ctx,
   previousId: string,
   options: unknown,
   patch: { data?: Record<string, unknown> | Array<Record<string, unknown>>; content_type?: PatchContentType },
   now: Date,
-): Record<string, unknown> {
-  const doc = correctiveDocument(ctx, previousId, options, now);
+): Promise<Record<string, unknown>> {
+  const doc = await correctiveDocument(ctx, previousId, options, now);
   if (patch.data === undefined) return doc;
   if (patch.content_type === undefined || patch.content_type === 'application/json') {
     throw validationError('with previous_id, data is a patch of the correction: set content_type to a patch type', {

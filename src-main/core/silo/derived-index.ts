@@ -1,4 +1,4 @@
-import type { Store } from '../db/store.ts';
+import type { Db } from '../db/engine.ts';
 import type { DerivedDocument } from './document.ts';
 import { companyToken } from './scale-migration.ts';
 import { SORT_KEY_COLUMNS, sortKeysOf } from './sort-keys.ts';
@@ -16,7 +16,7 @@ export interface DerivedOf {
   sortKeysWritten?: boolean;
 }
 
-// Constant SQL text: the store keeps each prepared once, and a look-up hashes nothing new.
+// Constant SQL text: the database keeps each prepared once, and a look-up hashes nothing new.
 // Every look-up names the company first: an entry id is only unique within its company (issue 12).
 const DELETE_MENTIONS = 'DELETE FROM mentions WHERE company_id = ? AND entry_id = ?';
 const INSERT_MENTION = 'INSERT INTO mentions (company_id, uuid, entry_id, context, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING';
@@ -36,14 +36,13 @@ const SET_SORT_KEYS = `UPDATE entries SET ${SORT_KEY_COLUMNS.map((c) => `${c} = 
  * Called inside the transaction that writes the entry itself, so derived data never
  * drifts. A fresh row has nothing to replace, so nothing is deleted first.
  */
-export function writeDerivedIndexes(store: Store, entry: DerivedOf, doc: DerivedDocument): void {
-  if (!entry.fresh) store.statement(DELETE_MENTIONS).run(entry.company_id, entry.id);
-  const mention = store.statement(INSERT_MENTION);
-  for (const m of doc.mentions) mention.run(entry.company_id, m.uuid, entry.id, m.context, entry.created_at);
-  writeReferences(store, entry, doc);
-  if (!entry.sortKeysWritten) writeSortKeys(store, entry.seq, doc.snippet);
-  if (!entry.fresh) store.statement(DELETE_SEARCH_ROW).run(entry.seq);
-  store.statement(INSERT_SEARCH_ROW).run(entry.seq, ...searchRowOf(doc, entry.tags), companyToken(entry.company_id));
+export async function writeDerivedIndexes(db: Db, entry: DerivedOf, doc: DerivedDocument): Promise<void> {
+  if (!entry.fresh) await db.sqlRun(DELETE_MENTIONS, [entry.company_id, entry.id]);
+  for (const m of doc.mentions) await db.sqlRun(INSERT_MENTION, [entry.company_id, m.uuid, entry.id, m.context, entry.created_at]);
+  await writeReferences(db, entry, doc);
+  if (!entry.sortKeysWritten) await writeSortKeys(db, entry.seq, doc.snippet);
+  if (!entry.fresh) await db.sqlRun(DELETE_SEARCH_ROW, [entry.seq]);
+  await db.sqlRun(INSERT_SEARCH_ROW, [entry.seq, ...searchRowOf(doc, entry.tags), companyToken(entry.company_id)]);
 }
 
 /** The full-text row's title and body: the snippet's values, and the document's text with the tags. */
@@ -52,17 +51,16 @@ export function searchRowOf(doc: DerivedDocument, tags: string[]): [title: strin
 }
 
 /** The list's sort columns (see sort-keys.ts); the row itself is already written. */
-export function writeSortKeys(store: Store, seq: number, snippet: Record<string, string>): void {
+export async function writeSortKeys(db: Db, seq: number, snippet: Record<string, string>): Promise<void> {
   const keys = sortKeysOf(snippet);
-  store.statement(SET_SORT_KEYS).run(...SORT_KEY_COLUMNS.map((c) => keys[c]), seq);
+  await db.sqlRun(SET_SORT_KEYS, [...SORT_KEY_COLUMNS.map((c) => keys[c]), seq]);
 }
 
-function writeReferences(store: Store, entry: DerivedOf, doc: DerivedDocument): void {
+async function writeReferences(db: Db, entry: DerivedOf, doc: DerivedDocument): Promise<void> {
   const { identity: me } = doc;
-  store.statement(UPSERT_IDENTITY).run(entry.id, entry.company_id, me.type, me.uuid, me.series, me.code, me.issueDate);
-  if (!entry.fresh) store.statement(DELETE_REFS).run(entry.company_id, entry.id);
-  const insert = store.statement(INSERT_REF);
+  await db.sqlRun(UPSERT_IDENTITY, [entry.id, entry.company_id, me.type, me.uuid, me.series, me.code, me.issueDate]);
+  if (!entry.fresh) await db.sqlRun(DELETE_REFS, [entry.company_id, entry.id]);
   for (const r of doc.references) {
-    insert.run(entry.id, r.context, r.position, entry.company_id, r.uuid, r.type, r.series, r.code, r.issueDate);
+    await db.sqlRun(INSERT_REF, [entry.id, r.context, r.position, entry.company_id, r.uuid, r.type, r.series, r.code, r.issueDate]);
   }
 }

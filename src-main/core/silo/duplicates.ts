@@ -22,21 +22,22 @@ export function scannedFileHash(doc: DerivedDocument): string | undefined {
  * (its digest), or for a scanned file the same bytes under any name (an attachment of
  * that hash, or a file met earlier in the same import, `seenFiles`). Index lookups only.
  */
-export function findTwin(ctx: Ctx, id: string, doc: DerivedDocument, seenFiles: ReadonlyMap<string, string>): Twin | undefined {
-  const { store } = ctx.service;
+export async function findTwin(ctx: Ctx, id: string, doc: DerivedDocument, seenFiles: ReadonlyMap<string, string>): Promise<Twin | undefined> {
+  const { db } = ctx.service;
   const company = ctx.caller.companyId;
   const hash = scannedFileHash(doc);
   if (hash) {
     const earlier = seenFiles.get(hash);
     if (earlier && earlier !== id) return { id: earlier, by: 'file' };
-    const holder = store
+    const holder = await db.sqlFirst<{ entry_id: string }>(
       // By the bytes' hash: the files' key leads with the company too, and a walk of all its files is no look-up.
-      .statement('SELECT entry_id FROM attachments INDEXED BY attachments_hash WHERE hash = ? AND company_id = ? AND entry_id <> ? ORDER BY created_at LIMIT 1')
-      .get(hash, company, id) as { entry_id: string } | undefined;
+      'SELECT entry_id FROM attachments INDEXED BY attachments_hash WHERE hash = ? AND company_id = ? AND entry_id <> ? ORDER BY created_at LIMIT 1',
+      [hash, company, id],
+    );
     if (holder) return { id: holder.entry_id, by: 'file' };
   }
-  const same = store.first(
-    store.q.selectFrom('entries').select('id').where('company_id', '=', company).where('digest_val', '=', doc.digest.val).where('id', '!=', id).limit(1),
+  const same = await db.first(
+    db.q.selectFrom('entries').select('id').where('company_id', '=', company).where('digest_val', '=', doc.digest.val).where('id', '!=', id).limit(1),
   );
   return same ? { id: same.id, by: 'digest' } : undefined;
 }

@@ -27,38 +27,38 @@ export type CreateEntryInput = ParsedInput<Operations['createEntry']>['body'];
  * an entry goes through here. A change synced from another instance may still reach
  * one in the trash (a file or meta it had before it went there): its state converges.
  */
-export function findEntryRow(ctx: Ctx, id: string): EntryRow | undefined {
-  const row = findAnyEntryRow(ctx, id);
+export async function findEntryRow(ctx: Ctx, id: string): Promise<EntryRow | undefined> {
+  const row = await findAnyEntryRow(ctx, id);
   if (!row) return undefined;
-  const origin = ctx.service.store.origin;
+  const origin = ctx.service.db.origin;
   return row.trashed_at === null || (origin !== undefined && origin !== LOCAL) ? row : undefined;
 }
 
 /** An entry of the caller's company, in the trash or not (for the trash, history and sync). */
-export function findAnyEntryRow(ctx: Ctx, id: string): EntryRow | undefined {
-  const { store } = ctx.service;
-  return store.first(
-    store.q.selectFrom('entries').selectAll().where('company_id', '=', ctx.caller.companyId).where('id', '=', id),
+export function findAnyEntryRow(ctx: Ctx, id: string): Promise<EntryRow | undefined> {
+  const { db } = ctx.service;
+  return db.first(
+    db.q.selectFrom('entries').selectAll().where('company_id', '=', ctx.caller.companyId).where('id', '=', id),
   );
 }
 
-export function requireEntryRow(ctx: Ctx, id: string): EntryRow {
-  const row = findEntryRow(ctx, id);
+export async function requireEntryRow(ctx: Ctx, id: string): Promise<EntryRow> {
+  const row = await findEntryRow(ctx, id);
   if (!row) throw notFound(`entry ${id}`);
   return row;
 }
 
-export function getEntry(ctx: Ctx, id: string): EntryView {
-  return entryViews(ctx.service.store, [requireEntryRow(ctx, id)], true)[0];
+export async function getEntry(ctx: Ctx, id: string): Promise<EntryView> {
+  return (await entryViews(ctx.service.db, [await requireEntryRow(ctx, id)], true))[0];
 }
 
-export function getEntryByKey(ctx: Ctx, key: string): EntryView {
-  const { store } = ctx.service;
-  const row = store.first(
-    store.q.selectFrom('entries').selectAll().where('company_id', '=', ctx.caller.companyId).where('key', '=', key).where('trashed_at', 'is', null),
+export async function getEntryByKey(ctx: Ctx, key: string): Promise<EntryView> {
+  const { db } = ctx.service;
+  const row = await db.first(
+    db.q.selectFrom('entries').selectAll().where('company_id', '=', ctx.caller.companyId).where('key', '=', key).where('trashed_at', 'is', null),
   );
   if (!row) throw notFound(`entry with key ${JSON.stringify(key)}`);
-  return entryViews(store, [row], true)[0];
+  return (await entryViews(db, [row], true))[0];
 }
 
 /** An entry ready to be written: everything derived, nothing stored yet. */
@@ -101,12 +101,12 @@ export function prepareEntry(id: string | undefined, input: CreateEntryInput): P
  * data) or check (a complete or signed document), signing, and everything derived.
  * Throws 422 with the faults of a document GOBL refuses, unless `allow_invalid`.
  */
-export function prepareNewEntry(ctx: Ctx, id: string | undefined, input: CreateEntryInput): PreparedEntry {
+export async function prepareNewEntry(ctx: Ctx, id: string | undefined, input: CreateEntryInput): Promise<PreparedEntry> {
   const now = new Date();
   const data = input.previous_id !== undefined
-    ? correctionOf(ctx, input.previous_id, input.correct ?? {}, { data: input.data, content_type: input.content_type }, now)
+    ? await correctionOf(ctx, input.previous_id, input.correct ?? {}, { data: input.data, content_type: input.content_type }, now)
     : (input.data as Record<string, unknown>);
-  const admitted = admitDocument(id, data, {
+  const admitted = await admitDocument(id, data, {
     allowInvalid: input.allow_invalid,
     sign: input.sign,
     keys: ctx.service.keys,
@@ -123,25 +123,25 @@ export function prepareNewEntry(ctx: Ctx, id: string | undefined, input: CreateE
  * company with the same request is an idempotent replay; another body under the id,
  * or a key already used in the company, is a 409. Call inside a transaction.
  */
-export function commitEntry(ctx: Ctx, p: PreparedEntry): { row: EntryRow; created: boolean } {
-  const { store } = ctx.service;
+export async function commitEntry(ctx: Ctx, p: PreparedEntry): Promise<{ row: EntryRow; created: boolean }> {
+  const { db } = ctx.service;
   // Ids are the company's own (issue 12): another company holding the same id is neither a conflict nor seen.
-  const existing = findAnyEntryRow(ctx, p.id);
+  const existing = await findAnyEntryRow(ctx, p.id);
   if (existing) {
     if (existing.trashed_at !== null) throw conflict(`entry ${p.id} is in the trash; restore it instead`);
     if (existing.request_hash === p.requestHash) return { row: existing, created: false };
     throw conflict(`entry ${p.id} already exists with a different body`);
   }
   if (p.input.key !== undefined) {
-    const holder = store.first(
-      store.q.selectFrom('entries').selectAll().where('company_id', '=', ctx.caller.companyId).where('key', '=', p.input.key),
+    const holder = await db.first(
+      db.q.selectFrom('entries').selectAll().where('company_id', '=', ctx.caller.companyId).where('key', '=', p.input.key),
     );
     // A POST made again with its key and the same body answers the entry the first one made, as the same PUT again does.
-    if (holder && p.replayByKey && holder.request_hash === p.requestHash && findEntryRow(ctx, holder.id)) return { row: holder, created: false };
+    if (holder && p.replayByKey && holder.request_hash === p.requestHash && (await findEntryRow(ctx, holder.id))) return { row: holder, created: false };
     if (holder) throw conflict(`key ${JSON.stringify(p.input.key)} is already used by entry ${holder.id}`);
   }
   // The caller at hand is who history and the audit log name for this write.
-  return asWriter(store, ctx.caller, () => ({ row: insertEntry(ctx, p.id, p.doc, p.input, p.requestHash), created: true }));
+  return asWriter(db, ctx.caller, async () => ({ row: await insertEntry(ctx, p.id, p.doc, p.input, p.requestHash), created: true }));
 }
 
 /**
@@ -150,31 +150,31 @@ export function commitEntry(ctx: Ctx, p: PreparedEntry): { row: EntryRow; create
  * that version: a stale one is a 412 before anything is built, and otherwise the
  * PUT behaves as without it (a replay answers the entry, another body is a 409).
  */
-export function createEntry(ctx: Ctx, id: string | undefined, input: CreateEntryInput, preconditions?: EntryPreconditions): EntryView {
-  const { store } = ctx.service;
-  const versionOf = () => (id === undefined ? undefined : findEntryRow(ctx, id)?.version);
-  checkIfMatch(id ?? '(new)', versionOf(), preconditions);
+export async function createEntry(ctx: Ctx, id: string | undefined, input: CreateEntryInput, preconditions?: EntryPreconditions): Promise<EntryView> {
+  const { db } = ctx.service;
+  const versionOf = async () => (id === undefined ? undefined : (await findEntryRow(ctx, id))?.version);
+  checkIfMatch(id ?? '(new)', await versionOf(), preconditions);
   // A POST replayed under its key: answered before GOBL builds anything again.
-  const replay = id === undefined && input.key !== undefined ? replayOfKey(ctx, input) : undefined;
+  const replay = id === undefined && input.key !== undefined ? await replayOfKey(ctx, input) : undefined;
   if (replay) return replay;
-  const prepared = { ...prepareNewEntry(ctx, id, input), replayByKey: id === undefined };
-  const { row, created } = store.tx(() => {
-    checkIfMatch(id ?? '(new)', versionOf(), preconditions);
+  const prepared = { ...(await prepareNewEntry(ctx, id, input)), replayByKey: id === undefined };
+  const { row, created } = await db.tx(async () => {
+    checkIfMatch(id ?? '(new)', await versionOf(), preconditions);
     return commitEntry(ctx, prepared);
   }, { origin: LOCAL });
   // A new entry has no attachments or meta yet, and its document is at hand.
-  return created ? entryView(row, [], [], false, undefined, prepared.doc.envelope) : entryViews(ctx.service.store, [row], true)[0];
+  return created ? entryView(row, [], [], false, undefined, prepared.doc.envelope) : (await entryViews(ctx.service.db, [row], true))[0];
 }
 
 /** The entry a POST with this key and this very request made, if one did (and it is not in the trash). */
-function replayOfKey(ctx: Ctx, input: CreateEntryInput): EntryView | undefined {
-  const { store } = ctx.service;
-  const holder = store.first(
-    store.q.selectFrom('entries').select(['id', 'request_hash']).where('company_id', '=', ctx.caller.companyId).where('key', '=', input.key!),
+async function replayOfKey(ctx: Ctx, input: CreateEntryInput): Promise<EntryView | undefined> {
+  const { db } = ctx.service;
+  const holder = await db.first(
+    db.q.selectFrom('entries').select(['id', 'request_hash']).where('company_id', '=', ctx.caller.companyId).where('key', '=', input.key!),
   );
   if (!holder || holder.request_hash !== requestHashOf(input)) return undefined;
-  const row = findEntryRow(ctx, holder.id);
-  return row ? entryViews(store, [row], true)[0] : undefined;
+  const row = await findEntryRow(ctx, holder.id);
+  return row ? (await entryViews(db, [row], true))[0] : undefined;
 }
 
 export function issueDateOf(doc: DerivedDocument): string | null {
@@ -182,8 +182,8 @@ export function issueDateOf(doc: DerivedDocument): string | null {
   return date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : null;
 }
 
-function insertEntry(ctx: Ctx, id: string, doc: DerivedDocument, input: CreateEntryInput, requestHash: string): EntryRow {
-  const { store } = ctx.service;
+async function insertEntry(ctx: Ctx, id: string, doc: DerivedDocument, input: CreateEntryInput, requestHash: string): Promise<EntryRow> {
+  const { db } = ctx.service;
   const at = nowIso();
   const tags = [...new Set(input.tags ?? [])];
   const values = {
@@ -211,8 +211,8 @@ function insertEntry(ctx: Ctx, id: string, doc: DerivedDocument, input: CreateEn
     created_at: at,
     updated_at: at,
   };
-  const inserted = store.first(store.q.insertInto('entries').values(values).returning('seq'))!;
-  writeDerivedIndexes(store, { seq: inserted.seq, id, company_id: values.company_id, created_at: at, folder: values.folder, tags }, doc);
+  const inserted = (await db.first(db.q.insertInto('entries').values(values).returning('seq')))!;
+  await writeDerivedIndexes(db, { seq: inserted.seq, id, company_id: values.company_id, created_at: at, folder: values.folder, tags }, doc);
   return { ...values, seq: inserted.seq, step_faults: '[]', trashed_at: null };
 }
 
@@ -220,10 +220,10 @@ function insertEntry(ctx: Ctx, id: string, doc: DerivedDocument, input: CreateEn
  * Lists sort by created_at: an entry made from another instance's keeps the moment it
  * was first stored, on every instance. In the caller's transaction.
  */
-export function keepCreatedAt(ctx: Ctx, id: string, createdAt: string): void {
-  const { store } = ctx.service;
+export async function keepCreatedAt(ctx: Ctx, id: string, createdAt: string): Promise<void> {
+  const { db } = ctx.service;
   const companyId = ctx.caller.companyId;
   const at = new Date(createdAt).toISOString();
-  store.run(store.q.updateTable('entries').set({ created_at: at }).where('company_id', '=', companyId).where('id', '=', id));
-  store.run(store.q.updateTable('mentions').set({ created_at: at }).where('company_id', '=', companyId).where('entry_id', '=', id));
+  await db.run(db.q.updateTable('entries').set({ created_at: at }).where('company_id', '=', companyId).where('id', '=', id));
+  await db.run(db.q.updateTable('mentions').set({ created_at: at }).where('company_id', '=', companyId).where('entry_id', '=', id));
 }

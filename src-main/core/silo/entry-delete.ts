@@ -13,17 +13,17 @@ import { dropVersions } from './history.ts';
  * CASCADE) and are no changes of their own: the entry's deletion says it. In the
  * caller's transaction.
  */
-export function deleteEntry(ctx: Ctx, row: EntryRow): void {
-  const { store } = ctx.service;
+export async function deleteEntry(ctx: Ctx, row: EntryRow): Promise<void> {
+  const { db } = ctx.service;
   // The row's own company throughout: another company's entry under the same id is not touched.
   const companyId = row.company_id;
-  const jobsOfEntry = store.q.selectFrom('jobs').where('company_id', '=', companyId).where('silo_entry_id', '=', row.id);
-  const running = store.first(jobsOfEntry.select('id').where('completed_at', 'is', null));
+  const jobsOfEntry = db.q.selectFrom('jobs').where('company_id', '=', companyId).where('silo_entry_id', '=', row.id);
+  const running = await db.first(jobsOfEntry.select('id').where('completed_at', 'is', null));
   if (running) throw new ApiError('conflict', `entry ${row.id} has a job under way (${running.id}); it is deleted once the job ends`);
-  store.run(store.q.deleteFrom('intents').where('company_id', '=', companyId).where('job_id', 'in', jobsOfEntry.select('id')));
-  store.run(store.q.deleteFrom('jobs').where('company_id', '=', companyId).where('silo_entry_id', '=', row.id));
-  dropVersions(store, companyId, row.id);
-  store.statement('DELETE FROM trash_files WHERE company_id = ? AND entry_id = ?').run(companyId, row.id);
-  store.statement('DELETE FROM entries_fts WHERE rowid = ?').run(row.seq);
-  asAction(store, 'purged', () => store.run(store.q.deleteFrom('entries').where('company_id', '=', companyId).where('id', '=', row.id)));
+  await db.run(db.q.deleteFrom('intents').where('company_id', '=', companyId).where('job_id', 'in', jobsOfEntry.select('id')));
+  await db.run(db.q.deleteFrom('jobs').where('company_id', '=', companyId).where('silo_entry_id', '=', row.id));
+  await dropVersions(db, companyId, row.id);
+  await db.sqlRun('DELETE FROM trash_files WHERE company_id = ? AND entry_id = ?', [companyId, row.id]);
+  await db.sqlRun('DELETE FROM entries_fts WHERE rowid = ?', [row.seq]);
+  await asAction(db, 'purged', () => db.run(db.q.deleteFrom('entries').where('company_id', '=', companyId).where('id', '=', row.id)));
 }

@@ -17,11 +17,12 @@ export interface EntryName {
  * `Invoice FV-2026-0001` instead of an id. One primary-key lookup per id; ids of
  * other companies, or of no entry, are left out.
  */
-export function entryNames(ctx: Ctx, ids: string[]): { list: EntryName[] } {
+export async function entryNames(ctx: Ctx, ids: string[]): Promise<{ list: EntryName[] }> {
   const unique = [...new Set(ids)];
-  const rows = ctx.service.store
-    .statement(`SELECT id, doc_schema, snippet FROM entries WHERE company_id = ? AND id IN (${unique.map(() => '?').join(', ')})`)
-    .all(ctx.caller.companyId, ...unique) as Array<{ id: string; doc_schema: string; snippet: string }>;
+  const rows = await ctx.service.db.sql<{ id: string; doc_schema: string; snippet: string }>(
+    `SELECT id, doc_schema, snippet FROM entries WHERE company_id = ? AND id IN (${unique.map(() => '?').join(', ')})`,
+    [ctx.caller.companyId, ...unique],
+  );
   const byId = new Map(rows.map((r) => [r.id, r]));
   const list: EntryName[] = [];
   for (const id of unique) {

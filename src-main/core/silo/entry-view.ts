@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { AttachmentsTable, EntriesTable, EntryMetaTable } from '../db/tables.ts';
-import type { Store } from '../db/store.ts';
+import type { Db } from '../db/engine.ts';
 import { parseFaults } from '../gobl/fault.ts';
 import { hostedSnippet } from './hosted-snippet.ts';
 
@@ -107,14 +107,14 @@ const ATTACHMENTS_OF = 'SELECT * FROM attachments WHERE company_id = ? AND entry
 const META_OF = 'SELECT * FROM entry_meta WHERE company_id = ? AND entry_id IN (SELECT value FROM json_each(?)) ORDER BY key';
 
 /** Builds views for a page of rows with two batched look-ups per company instead of two per row (a page is one company's). */
-export function entryViews(store: Store, rows: ViewRow[], withData = false, contexts?: Map<string, string>): EntryView[] {
+export async function entryViews(db: Db, rows: ViewRow[], withData = false, contexts?: Map<string, string>): Promise<EntryView[]> {
   if (rows.length === 0) return [];
   const attachments = new Map<string, AttachmentRow[]>();
   const meta = new Map<string, MetaRow[]>();
   for (const company of new Set(rows.map((r) => r.company_id))) {
     const ids = JSON.stringify(rows.filter((r) => r.company_id === company).map((r) => r.id));
-    groupBy(store.statement(ATTACHMENTS_OF).all(company, ids) as AttachmentRow[], attachments);
-    groupBy(store.statement(META_OF).all(company, ids) as MetaRow[], meta);
+    groupBy(await db.sql<AttachmentRow>(ATTACHMENTS_OF, [company, ids]), attachments);
+    groupBy(await db.sql<MetaRow>(META_OF, [company, ids]), meta);
   }
   const key = (r: ViewRow) => `${r.company_id}\0${r.id}`;
   return rows.map((r) => entryView(r, attachments.get(key(r)) ?? [], meta.get(key(r)) ?? [], withData, contexts?.get(r.id)));

@@ -45,36 +45,36 @@ const tokenHashOf = (token: string) => createHash('sha256').update(token).digest
  * the same file again is a replay; another file under the same id, while the first
  * waits, is a 409. Announcements older than a day are dropped as new ones come.
  */
-export function announceUpload(ctx: Ctx, entryId: string, id: string, file: AnnouncedFile): AttachmentView {
-  const { store } = ctx.service;
+export async function announceUpload(ctx: Ctx, entryId: string, id: string, file: AnnouncedFile): Promise<AttachmentView> {
+  const { db } = ctx.service;
   const token = uploadToken(ctx, entryId, id, file);
   const now = nowIso();
-  const row = store.tx(() => {
-    store.run(store.q.deleteFrom('attachment_uploads').where('expires_at', '<', now));
-    const waiting = store.first(
-      store.q.selectFrom('attachment_uploads').selectAll().where('company_id', '=', ctx.caller.companyId).where('entry_id', '=', entryId).where('id', '=', id),
+  const row = await db.tx(async () => {
+    await db.run(db.q.deleteFrom('attachment_uploads').where('expires_at', '<', now));
+    const waiting = await db.first(
+      db.q.selectFrom('attachment_uploads').selectAll().where('company_id', '=', ctx.caller.companyId).where('entry_id', '=', entryId).where('id', '=', id),
     );
     if (waiting) {
       if (canonicalJson(JSON.parse(waiting.file)) === canonicalJson(file)) return waiting;
       throw conflict(`file ${id} of entry ${entryId} was announced with other content; its bytes have not come yet`);
     }
-    if (file.key !== null && findAnnouncedUpload(ctx, entryId, { key: file.key })) {
+    if (file.key !== null && (await findAnnouncedUpload(ctx, entryId, { key: file.key }))) {
       throw conflict(`key ${JSON.stringify(file.key)} is already used by a file of entry ${entryId}`);
     }
     const values = {
       token_hash: tokenHashOf(token), entry_id: entryId, id, company_id: ctx.caller.companyId,
       file: JSON.stringify(file), created_at: now, expires_at: new Date(Date.parse(now) + UPLOAD_TTL_MS).toISOString(),
     };
-    store.run(store.q.insertInto('attachment_uploads').values(values));
+    await db.run(db.q.insertInto('attachment_uploads').values(values));
     return values;
   }, { origin: LOCAL });
   return pendingView(entryId, id, JSON.parse(row.file) as AnnouncedFile, row.created_at, token);
 }
 
 /** A file of the entry announced and still waiting for its bytes, by key. */
-export function findAnnouncedUpload(ctx: Ctx, entryId: string, by: { key: string }): { id: string } | undefined {
-  const { store } = ctx.service;
-  const rows = store.all(store.q.selectFrom('attachment_uploads').select(['id', 'file']).where('company_id', '=', ctx.caller.companyId).where('entry_id', '=', entryId));
+export async function findAnnouncedUpload(ctx: Ctx, entryId: string, by: { key: string }): Promise<{ id: string } | undefined> {
+  const { db } = ctx.service;
+  const rows = await db.all(db.q.selectFrom('attachment_uploads').select(['id', 'file']).where('company_id', '=', ctx.caller.companyId).where('entry_id', '=', entryId));
   return rows.find((r) => (JSON.parse(r.file) as AnnouncedFile).key === by.key);
 }
 
@@ -84,12 +84,12 @@ export function findAnnouncedUpload(ctx: Ctx, entryId: string, by: { key: string
  * The url is the credential, as the hosted service's upload urls are: it names one
  * file, acts for the company that announced it, and expires after a day.
  */
-export function uploadFile(ctx: Ctx, token: string, data: string): AttachmentView {
-  const { store, blobs } = ctx.service;
-  const row = store.first(store.q.selectFrom('attachment_uploads').selectAll().where('token_hash', '=', tokenHashOf(token)));
+export async function uploadFile(ctx: Ctx, token: string, data: string): Promise<AttachmentView> {
+  const { db, blobs } = ctx.service;
+  const row = await db.first(db.q.selectFrom('attachment_uploads').selectAll().where('token_hash', '=', tokenHashOf(token)));
   if (!row) throw notFound('upload');
   if (row.expires_at < nowIso()) {
-    store.run(store.q.deleteFrom('attachment_uploads').where('token_hash', '=', row.token_hash));
+    await db.run(db.q.deleteFrom('attachment_uploads').where('token_hash', '=', row.token_hash));
     throw new ApiError('gone', 'this upload url has expired; announce the file again');
   }
   const file = JSON.parse(row.file) as AnnouncedFile;
@@ -101,9 +101,9 @@ export function uploadFile(ctx: Ctx, token: string, data: string): AttachmentVie
   if (hash !== file.hash) throw validationError('the bytes do not match the announced sha256', { sha256: `the bytes hash to ${hash}` });
   blobs.put(bytes);
   const owner: Ctx = { ...ctx, caller: { ...ctx.caller, companyId: row.company_id } };
-  const stored = store.tx(() => {
-    const linked = linkAttachment(owner, row.entry_id, { id: row.id, ...file, key: file.key ?? undefined, meta: file.meta }, { hash, size: bytes.byteLength });
-    store.run(store.q.deleteFrom('attachment_uploads').where('token_hash', '=', row.token_hash));
+  const stored = await db.tx(async () => {
+    const linked = await linkAttachment(owner, row.entry_id, { id: row.id, ...file, key: file.key ?? undefined, meta: file.meta }, { hash, size: bytes.byteLength });
+    await db.run(db.q.deleteFrom('attachment_uploads').where('token_hash', '=', row.token_hash));
     return linked;
   }, { origin: LOCAL });
   return attachmentView(stored);

@@ -35,8 +35,8 @@ export const goblHandlers: HandlersOf<typeof goblOperations> = {
     }
     return { data: built(corrected, false, now) };
   },
-  signGobl: (ctx, { body }) => {
-    const { envelope } = admitDocument(undefined, body.data, { sign: true, keys: ctx.service.keys });
+  signGobl: async (ctx, { body }) => {
+    const { envelope } = await admitDocument(undefined, body.data, { sign: true, keys: ctx.service.keys });
     return { data: envelope };
   },
 };

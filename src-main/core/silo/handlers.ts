@@ -25,9 +25,9 @@ export const siloHandlers: HandlersOf<typeof siloOperations & typeof goblOperati
   listRelated: (ctx, { params, query }) => listRelated(ctx, params.id, { ...query, limit: checkHostedLimit(query.limit) }),
   listFolders: (ctx) => listFolders(ctx),
   listTags: (ctx) => listTags(ctx),
-  searchEntries: (ctx, { query: { q, query, ...rest } }) => {
+  searchEntries: async (ctx, { query: { q, query, ...rest } }) => {
     // The hosted service answers the text as `query`; both names are taken in.
-    const { q: text, ...found } = searchEntries(ctx, { ...rest, q: (q ?? query)!, limit: checkHostedLimit(rest.limit) });
+    const { q: text, ...found } = await searchEntries(ctx, { ...rest, q: (q ?? query)!, limit: checkHostedLimit(rest.limit) });
     return { ...found, query: text, ...(rest.folder !== undefined ? { folder: rest.folder } : {}) };
   },
   putAttachment: (ctx, { params, body }) => putAttachment(ctx, params.entry_id, params.id, body),

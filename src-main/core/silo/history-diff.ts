@@ -99,11 +99,11 @@ const currencyOf = (envelope: Record<string, unknown>): string | undefined => {
  * labels, then the envelope by JSON path with each side's value; money figures carry
  * the document's currency. The first version compares with nothing: all of it is added.
  */
-export function diffVersions(ctx: Ctx, id: string, to: number, from?: number) {
+export async function diffVersions(ctx: Ctx, id: string, to: number, from?: number) {
   if (from !== undefined && from === to) throw badRequest('from and to are the same version', { from: 'must differ from the version compared' });
-  const base = from ?? previousVersion(ctx, id, to);
-  const after = versionWithDocument(ctx, id, to);
-  const before = base !== undefined ? versionWithDocument(ctx, id, base) : undefined;
+  const base = from ?? (await previousVersion(ctx, id, to));
+  const after = await versionWithDocument(ctx, id, to);
+  const before = base !== undefined ? await versionWithDocument(ctx, id, base) : undefined;
   const toView = versionView(after.row);
   const labels = before ? labelChanges(versionView(before.row), toView) : [];
   const document = markMoney(diffJson(before?.data ?? {}, after.data), currencyOf(after.data) ?? (before ? currencyOf(before.data) : undefined));

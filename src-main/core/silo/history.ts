@@ -1,7 +1,8 @@
 import { conflict, notFound } from '../api/errors.ts';
 import { keysetPage } from '../api/keyset-page.ts';
 import type { Ctx } from '../api/handler.ts';
-import type { Store } from '../db/store.ts';
+import type { Db } from '../db/engine.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 import { parseFaults } from '../gobl/fault.ts';
 import { asAction, type Actor } from './audit-actor.ts';
 import { deriveDocument, toEnvelope, type DerivedDocument, type Envelope } from './document.ts';
@@ -14,8 +15,8 @@ import { VERSION_COLUMNS, type VersionRow } from './version-keeping.ts';
 const DOCUMENT_OF = 'SELECT data FROM entry_versions WHERE company_id = ? AND entry_id = ? AND version >= ? AND data IS NOT NULL ORDER BY version LIMIT 1';
 
 /** Forgets an entry's versions: only its purge does this. */
-export function dropVersions(store: Store, companyId: string, entryId: string): void {
-  store.statement('DELETE FROM entry_versions WHERE company_id = ? AND entry_id = ?').run(companyId, entryId);
+export async function dropVersions(db: Db, companyId: string, entryId: string): Promise<void> {
+  await db.sqlRun('DELETE FROM entry_versions WHERE company_id = ? AND entry_id = ?', [companyId, entryId]);
 }
 
 const actorOf = (row: VersionRow): Actor => ({ via: row.via as Actor['via'], id: row.actor_id, name: row.actor_name });
@@ -43,18 +44,18 @@ export function versionView(row: VersionRow) {
 }
 
 /** An entry of the caller's company, in the trash or not: its history stays readable while it waits there. */
-function entryOfCompany(ctx: Ctx, id: string) {
-  const row = findAnyEntryRow(ctx, id);
+async function entryOfCompany(ctx: Ctx, id: string) {
+  const row = await findAnyEntryRow(ctx, id);
   if (!row) throw notFound(`entry ${id}`);
   return row;
 }
 
 /** The entry's versions, newest first, a keyset page at a time. */
-export function listVersions(ctx: Ctx, id: string, q: { cursor?: string; limit: number }) {
-  const { store, cursorSecret } = ctx.service;
-  const entry = entryOfCompany(ctx, id);
+export async function listVersions(ctx: Ctx, id: string, q: { cursor?: string; limit: number }) {
+  const { db, cursorSecret } = ctx.service;
+  const entry = await entryOfCompany(ctx, id);
   const scope = JSON.stringify(['versions', ctx.caller.companyId, id]);
-  const { rows, nextCursor } = keysetPage<VersionRow>({
+  const { rows, nextCursor } = await keysetPage<VersionRow>({
     secret: cursorSecret,
     scope,
     cursor: q.cursor,
@@ -62,9 +63,10 @@ export function listVersions(ctx: Ctx, id: string, q: { cursor?: string; limit: 
     shape: ['int'],
     key: (row) => [row.version],
     fetch: (after, take) =>
-      store
-        .statement(`SELECT ${VERSION_COLUMNS} FROM entry_versions WHERE company_id = ? AND entry_id = ? AND version < ? ORDER BY version DESC LIMIT ?`)
-        .all(entry.company_id, id, after ? after[0] : Number.MAX_SAFE_INTEGER, take) as VersionRow[],
+      db.sql<VersionRow>(
+        `SELECT ${VERSION_COLUMNS} FROM entry_versions WHERE company_id = ? AND entry_id = ? AND version < ? ORDER BY version DESC LIMIT ?`,
+        [entry.company_id, id, after ? after[0] : Number.MAX_SAFE_INTEGER, take],
+      ),
   });
   return {
     entry_id: id,
@@ -75,38 +77,40 @@ export function listVersions(ctx: Ctx, id: string, q: { cursor?: string; limit: 
   };
 }
 
-function versionRow(ctx: Ctx, id: string, version: number): VersionRow {
-  const row = ctx.service.store
-    .statement(`SELECT ${VERSION_COLUMNS} FROM entry_versions WHERE company_id = ? AND entry_id = ? AND version = ?`)
-    .get(ctx.caller.companyId, id, version) as VersionRow | undefined;
+async function versionRow(ctx: Ctx, id: string, version: number): Promise<VersionRow> {
+  const row = await ctx.service.db.sqlFirst<VersionRow>(
+    `SELECT ${VERSION_COLUMNS} FROM entry_versions WHERE company_id = ? AND entry_id = ? AND version = ?`,
+    [ctx.caller.companyId, id, version],
+  );
   if (!row) throw notFound(`version ${version} of entry ${id}`);
   return row;
 }
 
 /** The envelope as it was at a version (kept, or the entry's own when no later version replaced it). */
-export function documentAt(ctx: Ctx, id: string, version: number): Record<string, unknown> {
-  const { store } = ctx.service;
-  const kept = store.statement(DOCUMENT_OF).get(ctx.caller.companyId, id, version) as { data: string } | undefined;
-  return JSON.parse(kept?.data ?? entryOfCompany(ctx, id).data) as Record<string, unknown>;
+export async function documentAt(ctx: Ctx, id: string, version: number): Promise<Record<string, unknown>> {
+  const { db } = ctx.service;
+  const kept = await db.sqlFirst<{ data: string }>(DOCUMENT_OF, [ctx.caller.companyId, id, version]);
+  return JSON.parse(kept?.data ?? (await entryOfCompany(ctx, id)).data) as Record<string, unknown>;
 }
 
 /** One version: its envelope (the hosted SiloEntryData, `{version, data}`) with its labels and who made it. */
-export function getVersion(ctx: Ctx, id: string, version: number) {
-  entryOfCompany(ctx, id);
-  const row = versionRow(ctx, id, version);
-  return { ...versionView(row), data: documentAt(ctx, id, version) };
+export async function getVersion(ctx: Ctx, id: string, version: number) {
+  await entryOfCompany(ctx, id);
+  const row = await versionRow(ctx, id, version);
+  return { ...versionView(row), data: await documentAt(ctx, id, version) };
 }
 
 /** The version before `version` that history holds, if any. */
-export function previousVersion(ctx: Ctx, id: string, version: number): number | undefined {
-  const row = ctx.service.store
-    .statement('SELECT version FROM entry_versions WHERE company_id = ? AND entry_id = ? AND version < ? ORDER BY version DESC LIMIT 1')
-    .get(ctx.caller.companyId, id, version) as { version: number } | undefined;
+export async function previousVersion(ctx: Ctx, id: string, version: number): Promise<number | undefined> {
+  const row = await ctx.service.db.sqlFirst<{ version: number }>(
+    'SELECT version FROM entry_versions WHERE company_id = ? AND entry_id = ? AND version < ? ORDER BY version DESC LIMIT 1',
+    [ctx.caller.companyId, id, version],
+  );
   return row?.version;
 }
 
-export function versionWithDocument(ctx: Ctx, id: string, version: number) {
-  return { row: versionRow(ctx, id, version), data: documentAt(ctx, id, version) };
+export async function versionWithDocument(ctx: Ctx, id: string, version: number) {
+  return { row: await versionRow(ctx, id, version), data: await documentAt(ctx, id, version) };
 }
 
 /**
@@ -114,22 +118,26 @@ export function versionWithDocument(ctx: Ctx, id: string, version: number) {
  * rewritten. The document comes back as it was (checked by GOBL as a synced one is,
  * never rebuilt), with the version's state, folder and tags. A signed entry keeps its
  * document: only a version with the same document (its labels) can be restored.
- * Restoring what the entry already is changes nothing.
+ * Restoring what the entry already is changes nothing. One transaction from reading
+ * the entry to the write: a change arriving meanwhile waits for it, rather than
+ * making this one stale (a 409).
  */
-export function restoreVersion(ctx: Ctx, id: string, version: number): EntryView {
-  const { store } = ctx.service;
-  const row = entryOfCompany(ctx, id);
-  if (row.trashed_at !== null) throw conflict(`entry ${id} is in the trash; restore it from there first`);
-  const { row: target, data } = versionWithDocument(ctx, id, version);
-  const sameDocument = target.digest === row.digest_val;
-  if (!sameDocument && row.signed === 1) throw conflict(`entry ${id} is signed; its document can no longer change (version ${version} holds another one)`);
-  const tags = JSON.parse(target.tags) as string[];
-  if (sameDocument && target.state === row.state && target.folder === row.folder && target.tags === row.tags) {
-    return entryViews(store, [row], true)[0];
-  }
-  const doc: DerivedDocument = sameDocument
-    ? deriveDocument(JSON.parse(row.data) as Envelope, { alg: row.digest_alg, val: row.digest_val }, parseFaults(row.faults))
-    : deriveDocument(toEnvelope(id, data).envelope);
-  const updated = asAction(store, `reverted:${version}`, () => writeEntryChange(ctx, row, doc, { state: target.state, folder: target.folder, tags }));
-  return entryViews(store, [updated], true)[0];
+export async function restoreVersion(ctx: Ctx, id: string, version: number): Promise<EntryView> {
+  const { db } = ctx.service;
+  return db.tx(async () => {
+    const row = await entryOfCompany(ctx, id);
+    if (row.trashed_at !== null) throw conflict(`entry ${id} is in the trash; restore it from there first`);
+    const { row: target, data } = await versionWithDocument(ctx, id, version);
+    const sameDocument = target.digest === row.digest_val;
+    if (!sameDocument && row.signed === 1) throw conflict(`entry ${id} is signed; its document can no longer change (version ${version} holds another one)`);
+    const tags = JSON.parse(target.tags) as string[];
+    if (sameDocument && target.state === row.state && target.folder === row.folder && target.tags === row.tags) {
+      return (await entryViews(db, [row], true))[0];
+    }
+    const doc: DerivedDocument = sameDocument
+      ? deriveDocument(JSON.parse(row.data) as Envelope, { alg: row.digest_alg, val: row.digest_val }, parseFaults(row.faults))
+      : deriveDocument(toEnvelope(id, data).envelope);
+    const updated = await asAction(db, `reverted:${version}`, () => writeEntryChange(ctx, row, doc, { state: target.state, folder: target.folder, tags }));
+    return (await entryViews(db, [updated], true))[0];
+  }, { origin: db.origin ?? LOCAL });
 }

@@ -9,8 +9,8 @@ export interface EntryPreconditions {
 /**
  * Refuses (412) a write whose `If-Match` names a version the entry is no longer at,
  * or an entry that does not exist. Without the header the write is unconditional,
- * as it always was. Called in the same synchronous stretch as the write, so no other
- * request can change the entry in between.
+ * as it always was. Called again inside the write's transaction, with the version read
+ * there, so no other request can change the entry in between.
  */
 export function checkIfMatch(id: string, version: number | undefined, preconditions: EntryPreconditions | undefined): void {
   const header = preconditions?.['if-match'];

@@ -29,24 +29,24 @@ export const IMPORT_SLICE_MS = 20;
 /** What writing one item is first taken to cost (ms), until a slice has measured it. */
 const FIRST_WRITE_MS = 0.5;
 
-function prepareItem(ctx: Ctx, item: ImportItem, index: number): PreparedItem {
+async function prepareItem(ctx: Ctx, item: ImportItem, index: number): Promise<PreparedItem> {
   try {
-    return { index, p: prepareNewEntry(ctx, item.id, item) };
+    return { index, p: await prepareNewEntry(ctx, item.id, item) };
   } catch (err) {
     return { index, error: toApiError(err).toBody() };
   }
 }
 
 /** Writes prepared items in one transaction; should the bulk write fail, the slice is written again item by item. */
-function commit(ctx: Ctx, items: PreparedItem[], onDuplicate: OnDuplicate, seenFiles: Map<string, string>): ImportResult[] {
-  const { store } = ctx.service;
+async function commit(ctx: Ctx, items: PreparedItem[], onDuplicate: OnDuplicate, seenFiles: Map<string, string>): Promise<ImportResult[]> {
+  const { db } = ctx.service;
   const files = new Map(seenFiles);
   try {
-    const results = store.tx(() => commitSlice(ctx, items, onDuplicate, files), { origin: LOCAL });
+    const results = await db.tx(() => commitSlice(ctx, items, onDuplicate, files), { origin: LOCAL });
     for (const [hash, id] of files) seenFiles.set(hash, id);
     return results;
   } catch {
-    return store.tx(() => commitOneByOne(ctx, items, onDuplicate, seenFiles), { origin: LOCAL });
+    return db.tx(() => commitOneByOne(ctx, items, onDuplicate, seenFiles), { origin: LOCAL });
   }
 }
 
@@ -67,9 +67,10 @@ function summary(results: ImportResult[]): ImportSummary {
  * `duplicate_of` with `store`, left out with `skip` (the caller then decides for all
  * of them at once, and sends those it wants kept again with `store`).
  */
-export function importEntries(ctx: Ctx, items: ImportItem[], onDuplicate: OnDuplicate = 'store'): ImportSummary {
-  const prepared = items.map((item, index) => prepareItem(ctx, item, index));
-  return summary(commit(ctx, prepared, onDuplicate, new Map()));
+export async function importEntries(ctx: Ctx, items: ImportItem[], onDuplicate: OnDuplicate = 'store'): Promise<ImportSummary> {
+  const prepared: PreparedItem[] = [];
+  for (const [index, item] of items.entries()) prepared.push(await prepareItem(ctx, item, index));
+  return summary(await commit(ctx, prepared, onDuplicate, new Map()));
 }
 
 /**
@@ -90,11 +91,11 @@ export async function importEntriesSliced(ctx: Ctx, items: ImportItem[], onDupli
   await nextTurn();
   let started = performance.now();
   for (let index = 0; index < items.length; index++) {
-    slice.push(prepareItem(ctx, items[index], index));
+    slice.push(await prepareItem(ctx, items[index], index));
     const last = index === items.length - 1;
     if (last || performance.now() - started + slice.length * writeMsPerItem >= sliceMs) {
       const writing = performance.now();
-      results.push(...commit(ctx, slice, onDuplicate, seenFiles));
+      results.push(...(await commit(ctx, slice, onDuplicate, seenFiles)));
       // Followed closely, so one slow write (a checkpoint) does not shrink the slices for good.
       writeMsPerItem = 0.5 * writeMsPerItem + 0.5 * ((performance.now() - writing) / slice.length);
       slice = [];

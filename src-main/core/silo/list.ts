@@ -4,7 +4,7 @@ import { afterPosition, keysetPage, type KeyShape } from '../api/keyset-page.ts'
 import { notFound } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import type { ParsedInput } from '../api/operation.ts';
-import type { Store } from '../db/store.ts';
+import type { Db } from '../db/engine.ts';
 import { entryViews, VIEW_COLUMNS, type EntryView, type ViewRow } from './entry-view.ts';
 import { filterSql } from './entry-filters.ts';
 import { sortedPage } from './sorted-page.ts';
@@ -25,9 +25,9 @@ export interface EntryPage {
   created_at?: string;
 }
 
-function pageOf(ctx: Ctx, rows: ViewRow[], nextCursor: string | undefined, q: PageQuery, contexts?: Map<string, string>): Omit<EntryPage, 'folder'> {
+async function pageOf(ctx: Ctx, rows: ViewRow[], nextCursor: string | undefined, q: PageQuery, contexts?: Map<string, string>): Promise<Omit<EntryPage, 'folder'>> {
   return {
-    list: entryViews(ctx.service.store, rows, false, contexts),
+    list: await entryViews(ctx.service.db, rows, false, contexts),
     limit: q.limit,
     ...(q.cursor ? { cursor: q.cursor } : {}),
     ...(nextCursor ? { next_cursor: nextCursor } : {}),
@@ -63,17 +63,17 @@ export type RelatedQuery = Omit<ParsedInput<Operations['listRelated']>['query'],
  * are read without their documents (a list shows none) with one prepared statement
  * per shape of query.
  */
-export function listEntries(ctx: Ctx, q: ListQuery): EntryPage {
+export async function listEntries(ctx: Ctx, q: ListQuery): Promise<EntryPage> {
   const sort = q.sort ?? 'created_at';
   const scope = JSON.stringify(['entries', ctx.caller.companyId, q.folder, q.state, q.tag, q.date_from, q.date_to, q.doc_uuid, q.ascending, q.created_at, sort]);
   const folder = q.folder !== undefined ? { folder: q.folder } : {};
   if (sort !== 'created_at') {
-    const { rows, nextCursor } = sortedPage(ctx, scope, q, { sort, ascending: q.ascending, limit: q.limit, cursor: q.cursor, created_at: q.created_at });
-    return { ...pageOf(ctx, rows, nextCursor, q), ...folder };
+    const { rows, nextCursor } = await sortedPage(ctx, scope, q, { sort, ascending: q.ascending, limit: q.limit, cursor: q.cursor, created_at: q.created_at });
+    return { ...(await pageOf(ctx, rows, nextCursor, q)), ...folder };
   }
   const filters = filterSql(q, 'e');
   const dir = q.ascending ? 'ASC' : 'DESC';
-  const page = keysetPage({
+  const page = await keysetPage({
     secret: ctx.service.cursorSecret,
     scope,
     cursor: q.cursor,
@@ -84,12 +84,13 @@ export function listEntries(ctx: Ctx, q: ListQuery): EntryPage {
       const where = ['e.company_id = ?', ...filters.where];
       const params: unknown[] = [ctx.caller.companyId, ...filters.params];
       createdAtWhere(q, after, where, params);
-      return ctx.service.store
-        .statement(`SELECT ${VIEW_COLUMNS} FROM entries e WHERE ${where.join(' AND ')} ORDER BY e.created_at ${dir}, e.id ${dir} LIMIT ?`)
-        .all(...params, take) as ViewRow[];
+      return ctx.service.db.sql<ViewRow>(
+        `SELECT ${VIEW_COLUMNS} FROM entries e WHERE ${where.join(' AND ')} ORDER BY e.created_at ${dir}, e.id ${dir} LIMIT ?`,
+        [...params, take],
+      );
     },
   });
-  return { ...pageOf(ctx, page.rows, page.nextCursor, q), ...folder };
+  return { ...(await pageOf(ctx, page.rows, page.nextCursor, q)), ...folder };
 }
 
 // Every branch names the company: an entry id is only unique within its company (issue 12).
@@ -146,19 +147,19 @@ export function relatedSql(branches: string[], where: string[], ascending: boole
  * by id or document uuid); the page is a keyset on the related entry's
  * (created_at, id). With `uuid`, only entries mentioning that uuid.
  */
-export function listRelated(ctx: Ctx, id: string, q: RelatedQuery): EntryPage {
-  const { store, cursorSecret } = ctx.service;
-  if (!store.statement(ENTRY_OF_COMPANY).get(ctx.caller.companyId, id)) throw notFound(`entry ${id}`);
-  const page = keysetPage<ViewRow & { related_context: string }>({
+export async function listRelated(ctx: Ctx, id: string, q: RelatedQuery): Promise<EntryPage> {
+  const { db, cursorSecret } = ctx.service;
+  if (!(await db.sqlFirst(ENTRY_OF_COMPANY, [ctx.caller.companyId, id]))) throw notFound(`entry ${id}`);
+  const page = await keysetPage<ViewRow & { related_context: string }>({
     secret: cursorSecret,
     scope: JSON.stringify(['related', ctx.caller.companyId, id, q.uuid, q.context, q.ascending, q.created_at]),
     cursor: q.cursor,
     limit: q.limit,
     shape: CREATED_AT_SHAPE,
     key: CREATED_AT_KEY,
-    fetch(after, take) {
-      const query = relatedQuery(store, ctx.caller.companyId, id, { ...q, limit: take }, after)!;
-      return store.statement(query.sql).all(...query.params) as Array<ViewRow & { related_context: string }>;
+    async fetch(after, take) {
+      const query = (await relatedQuery(db, ctx.caller.companyId, id, { ...q, limit: take }, after))!;
+      return db.sql<ViewRow & { related_context: string }>(query.sql, query.params);
     },
   });
   const contexts = new Map(page.rows.map((r) => [r.id, String(r.related_context)]));
@@ -170,14 +171,14 @@ export function listRelated(ctx: Ctx, id: string, q: RelatedQuery): EntryPage {
  * list (undefined: no such entry in the company). Exported for the benchmark's
  * yardstick, which runs the very same statement.
  */
-export function relatedQuery(
-  store: Store,
+export async function relatedQuery(
+  db: Db,
   company: string,
   id: string,
   q: Omit<RelatedQuery, 'limit' | 'cursor'> & { limit: number },
   after?: KeyValue[],
-): { sql: string; params: unknown[] } | undefined {
-  const entry = store.statement(ENTRY_OF_COMPANY).get(company, id) as { id: string; doc_uuid: string | null } | undefined;
+): Promise<{ sql: string; params: unknown[] } | undefined> {
+  const entry = await db.sqlFirst<{ id: string; doc_uuid: string | null }>(ENTRY_OF_COMPANY, [company, id]);
   if (!entry) return undefined;
 
   const branches: string[] = [];
@@ -188,7 +189,7 @@ export function relatedQuery(
   } else {
     branches.push(MENTIONING);
     params.push(company, entry.id, entry.doc_uuid ?? entry.id);
-    const me = store.statement(IDENTITY_OF).get(company, id) as { type: string | null; series: string | null; code: string | null; issue_date: string | null } | undefined;
+    const me = await db.sqlFirst<{ type: string | null; series: string | null; code: string | null; issue_date: string | null }>(IDENTITY_OF, [company, id]);
     if (me?.code) {
       branches.push(NAMING_BY_CODE);
       params.push(company, me.code, me.series, me.issue_date, me.type);
@@ -214,10 +215,10 @@ export function relatedQuery(
 const FOLDER_COUNTS = 'SELECT folder, count FROM entry_folder_counts WHERE company_id = ? AND count > 0 ORDER BY folder';
 const TAG_COUNTS = 'SELECT tag, count FROM entry_tag_counts WHERE company_id = ? AND count > 0 ORDER BY count DESC, tag';
 
-export function listFolders(ctx: Ctx): { list: Array<{ folder: string; count: number }> } {
-  return { list: ctx.service.store.statement(FOLDER_COUNTS).all(ctx.caller.companyId) as Array<{ folder: string; count: number }> };
+export async function listFolders(ctx: Ctx): Promise<{ list: Array<{ folder: string; count: number }> }> {
+  return { list: await ctx.service.db.sql<{ folder: string; count: number }>(FOLDER_COUNTS, [ctx.caller.companyId]) };
 }
 
-export function listTags(ctx: Ctx): { list: Array<{ tag: string; count: number }> } {
-  return { list: ctx.service.store.statement(TAG_COUNTS).all(ctx.caller.companyId) as Array<{ tag: string; count: number }> };
+export async function listTags(ctx: Ctx): Promise<{ list: Array<{ tag: string; count: number }> }> {
+  return { list: await ctx.service.db.sql<{ tag: string; count: number }>(TAG_COUNTS, [ctx.caller.companyId]) };
 }

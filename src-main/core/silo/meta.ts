@@ -11,12 +11,13 @@ import { requireEntryRow } from './entries.ts';
 export type PutMetaInput = ParsedInput<Operations['putMeta']>['body'];
 
 // Every statement names the company: an entry id is only unique within its company (issue 12).
-export function putMeta(ctx: Ctx, entryId: string, key: string, input: PutMetaInput) {
-  const { store } = ctx.service;
+export async function putMeta(ctx: Ctx, entryId: string, key: string, input: PutMetaInput) {
+  const { db } = ctx.service;
   const company = ctx.caller.companyId;
-  requireEntryRow(ctx, entryId);
   const at = nowIso();
-  const row = store.tx(() => {
+  const row = await db.tx(async () => {
+    // In the write's transaction, so the entry cannot go between the look-up and the write.
+    await requireEntryRow(ctx, entryId);
     const values = {
       ref: input.ref,
       value: JSON.stringify(input.value),
@@ -25,39 +26,39 @@ export function putMeta(ctx: Ctx, entryId: string, key: string, input: PutMetaIn
       link_url: input.link_url,
       updated_at: at,
     };
-    store.run(
-      store.q
+    await db.run(
+      db.q
         .insertInto('entry_meta')
         .values({ company_id: company, entry_id: entryId, key, src: input.src, created_at: at, ...values })
         .onConflict((oc) => oc.columns(['company_id', 'entry_id', 'key', 'src']).doUpdateSet(values)),
     );
-    store.run(
-      store.q
+    await db.run(
+      db.q
         .updateTable('entries')
         .set((eb) => ({ version: eb('version', '+', 1), updated_at: at }))
         .where('company_id', '=', company)
         .where('id', '=', entryId),
     );
-    return store.first(
-      store.q
+    return (await db.first(
+      db.q
         .selectFrom('entry_meta')
         .selectAll()
         .where('company_id', '=', company)
         .where('entry_id', '=', entryId)
         .where('key', '=', key)
         .where('src', '=', input.src),
-    )!;
-  }, { origin: store.origin ?? LOCAL });
+    ))!;
+  }, { origin: db.origin ?? LOCAL });
   return metaView(row);
 }
 
 /** Meta records with this key; without `src`, the key must name exactly one. */
-function findMeta(ctx: Ctx, entryId: string, key: string, src: string | undefined): MetaRow[] {
-  const { store } = ctx.service;
-  requireEntryRow(ctx, entryId);
-  let q = store.q.selectFrom('entry_meta').selectAll().where('company_id', '=', ctx.caller.companyId).where('entry_id', '=', entryId).where('key', '=', key);
+async function findMeta(ctx: Ctx, entryId: string, key: string, src: string | undefined): Promise<MetaRow[]> {
+  const { db } = ctx.service;
+  await requireEntryRow(ctx, entryId);
+  let q = db.q.selectFrom('entry_meta').selectAll().where('company_id', '=', ctx.caller.companyId).where('entry_id', '=', entryId).where('key', '=', key);
   if (src !== undefined) q = q.where('src', '=', src);
-  const rows = store.all(q);
+  const rows = await db.all(q);
   if (rows.length === 0) throw notFound(`meta ${key} of entry ${entryId}`);
   if (rows.length > 1) {
     throw conflict(`meta ${key} exists from several sources (${rows.map((r) => r.src).join(', ')}); pass ?src=`);
@@ -65,29 +66,30 @@ function findMeta(ctx: Ctx, entryId: string, key: string, src: string | undefine
   return rows;
 }
 
-export function getMeta(ctx: Ctx, entryId: string, key: string, src?: string) {
-  return metaView(findMeta(ctx, entryId, key, src)[0]);
+export async function getMeta(ctx: Ctx, entryId: string, key: string, src?: string) {
+  return metaView((await findMeta(ctx, entryId, key, src))[0]);
 }
 
-export function deleteMeta(ctx: Ctx, entryId: string, key: string, src?: string): { deleted: number } {
-  const { store } = ctx.service;
-  const [row] = findMeta(ctx, entryId, key, src);
-  return store.tx(() => {
-    const { changes } = store.run(
-      store.q
+export function deleteMeta(ctx: Ctx, entryId: string, key: string, src?: string): Promise<{ deleted: number }> {
+  const { db } = ctx.service;
+  return db.tx(async () => {
+    // In the write's transaction, so the record cannot go between the look-up and the delete.
+    const [row] = await findMeta(ctx, entryId, key, src);
+    const { changes } = await db.run(
+      db.q
         .deleteFrom('entry_meta')
         .where('company_id', '=', row.company_id)
         .where('entry_id', '=', entryId)
         .where('key', '=', key)
         .where('src', '=', row.src),
     );
-    store.run(
-      store.q
+    await db.run(
+      db.q
         .updateTable('entries')
         .set((eb) => ({ version: eb('version', '+', 1), updated_at: nowIso() }))
         .where('company_id', '=', row.company_id)
         .where('id', '=', entryId),
     );
     return { deleted: changes };
-  }, { origin: store.origin ?? LOCAL });
+  }, { origin: db.origin ?? LOCAL });
 }

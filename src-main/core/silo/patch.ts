@@ -27,10 +27,10 @@ export type PatchEntryInput = ParsedInput<Operations['patchEntry']>['body'];
  * A signed envelope is sealed: its document cannot change, and `sigs` are taken
  * only when each verifies (signatures.ts). With `If-Match`, a stale version is a 412.
  */
-export function patchEntry(ctx: Ctx, id: string, input: PatchEntryInput, preconditions?: EntryPreconditions): EntryView {
-  const { store } = ctx.service;
-  const row = requireEntryRow(ctx, id);
-  // Everything from here to the write is synchronous: no other request can change the entry in between.
+export async function patchEntry(ctx: Ctx, id: string, input: PatchEntryInput, preconditions?: EntryPreconditions): Promise<EntryView> {
+  const { db } = ctx.service;
+  const row = await requireEntryRow(ctx, id);
+  // A stale version is refused before GOBL does any work; the write checks it again in its transaction.
   checkIfMatch(id, row.version, preconditions);
   const current = JSON.parse(row.data) as Envelope;
 
@@ -38,7 +38,7 @@ export function patchEntry(ctx: Ctx, id: string, input: PatchEntryInput, precond
   if (input.data !== undefined || (input.sign && row.signed !== 1)) {
     if (row.signed === 1) throw conflict(`entry ${id} is signed; its document can no longer change`);
     const changed = input.data !== undefined ? applyPatch(current, input.content_type, input.data) : current;
-    const admitted = admitDocument(id, changed, {
+    const admitted = await admitDocument(id, changed, {
       allowInvalid: input.allow_invalid, sign: input.sign, keys: ctx.service.keys, checkSigs: sigsCheckFor(ctx),
     });
     doc = deriveDocument(admitted.envelope, admitted.digest, admitted.faults);
@@ -47,29 +47,33 @@ export function patchEntry(ctx: Ctx, id: string, input: PatchEntryInput, precond
     doc = deriveDocument(current, { alg: row.digest_alg, val: row.digest_val }, parseFaults(row.faults));
   }
   const state = input.state ?? (doc.signed && row.signed !== 1 && row.state === 'draft' ? 'completed' : undefined);
-  const updated = writeEntryChange(ctx, row, doc, { folder: input.folder, tags: input.tags, state });
-  return entryViews(store, [updated], true)[0];
+  const updated = await writeEntryChange(ctx, row, doc, { folder: input.folder, tags: input.tags, state }, preconditions);
+  return (await entryViews(db, [updated], true))[0];
 }
 
 /**
  * Writes a re-derived document and new labels over an entry in one transaction,
  * with its mention and search rows. Refuses if the entry changed since `row` was
- * read (optimistic check), so two writers never silently overwrite each other.
+ * read (optimistic check), so two writers never silently overwrite each other; with
+ * `preconditions`, a version `If-Match` no longer accepts is a 412 first.
  */
 export function writeEntryChange(
   ctx: Ctx,
   row: EntryRow,
   doc: DerivedDocument,
   labels: { folder?: string; tags?: string[]; state?: string; trashed?: string | null; key?: string | null },
-): EntryRow {
-  const { store } = ctx.service;
+  preconditions?: EntryPreconditions,
+): Promise<EntryRow> {
+  const { db } = ctx.service;
   const tags = labels.tags ? [...new Set(labels.tags)] : (JSON.parse(row.tags) as string[]);
   const folder = labels.folder ?? row.folder;
   // The caller at hand is who history and the audit log name for this write (kept as its transaction ends).
-  return asWriter(store, ctx.caller, () => store.tx(() => {
+  return asWriter(db, ctx.caller, () => db.tx(async () => {
     // In the trash or not: the trash itself (and sync) write here too; callers that must not touch a trashed entry read it live.
-    const fresh = findAnyEntryRow(ctx, row.id);
+    const fresh = await findAnyEntryRow(ctx, row.id);
     if (!fresh) throw notFound(`entry ${row.id}`);
+    // Another request may have changed it since it was read: If-Match speaks for the version it is at now.
+    checkIfMatch(row.id, fresh.version, preconditions);
     if (fresh.version !== row.version) throw conflict(`entry ${row.id} changed while this change was prepared; retry`);
     const values = {
       key: labels.key !== undefined ? labels.key : fresh.key,
@@ -91,11 +95,11 @@ export function writeEntryChange(
       updated_at: nowIso(),
       trashed_at: labels.trashed !== undefined ? labels.trashed : fresh.trashed_at,
     };
-    store.run(store.q.updateTable('entries').set(values).where('company_id', '=', row.company_id).where('id', '=', row.id));
+    await db.run(db.q.updateTable('entries').set(values).where('company_id', '=', row.company_id).where('id', '=', row.id));
     const derivedOf = { seq: row.seq, id: row.id, company_id: row.company_id, created_at: row.created_at, folder, tags };
     // An entry in the trash is found by nothing (search, related, numbers): its derived rows go, and come back with it.
-    if (values.trashed_at === null) writeDerivedIndexes(store, derivedOf, doc);
-    else dropDerivedIndexes(store, derivedOf);
+    if (values.trashed_at === null) await writeDerivedIndexes(db, derivedOf, doc);
+    else await dropDerivedIndexes(db, derivedOf);
     return { ...fresh, ...values };
-  }, { origin: store.origin ?? LOCAL }));
+  }, { origin: db.origin ?? LOCAL }));
 }

@@ -1,6 +1,6 @@
-import type { Store } from '../db/store.ts';
-import type { WrittenRecord } from '../db/write-scopes.ts';
-import { currentAction, currentActor } from './audit-actor.ts';
+import type { Db } from '../db/engine.ts';
+import type { WriteHooks, WrittenRecord } from '../db/write-scopes.ts';
+import { currentAction, currentActor, inWriteContext, writeContext, type WriteContext } from './audit-actor.ts';
 import { appendAudit } from './audit-log.ts';
 import { keepEntryVersion } from './version-keeping.ts';
 
@@ -18,24 +18,38 @@ const VERB: Record<string, [put: string, deleted: string]> = {
  * Every change the database records for sync (change-triggers.ts) is also put on
  * record here, in the same transaction: an entry's new version (version-keeping.ts)
  * and, for every kind, a row of the audit log with who made it and from where. The
- * transaction calls this once per record it changed, before it commits (store.ts), so
+ * transaction calls this once per record it changed, before it commits (db/sqlite-db.ts), so
  * no write can change a record without a trace.
  */
-export function keepRecordOf(store: Store, change: WrittenRecord, origin: string): void {
+export async function keepRecordOf(db: Db, change: WrittenRecord, origin: string): Promise<void> {
   const deleted = change.deleted;
   if (change.kind === 'entry') {
-    keepEntryVersion(store, change.record_id, change.company_id, origin, deleted);
+    await keepEntryVersion(db, change.record_id, change.company_id, origin, deleted);
     return;
   }
   const entryId = change.entry_id ?? undefined;
-  const hint = currentAction(store);
+  const hint = currentAction(db);
   const [put, gone] = VERB[change.kind] ?? [`${change.kind}.put`, `${change.kind}.deleted`];
   const action = hint && change.kind === 'attachment' ? `attachment.${hint}` : deleted ? gone : put;
-  appendAudit(store, currentActor(store, entryId ? { origin, companyId: change.company_id, entryId } : { origin }), {
+  await appendAudit(db, await currentActor(db, entryId ? { origin, companyId: change.company_id, entryId } : { origin }), {
     company_id: change.company_id,
     action,
     target_kind: change.kind,
     target_id: change.record_id,
     ...(entryId ? { detail: { entry_id: entryId } } : {}),
   });
+}
+
+/**
+ * What every transaction of the service does as it writes (db/write-scopes.ts): it
+ * takes who each write is for, and before it commits puts each record it changed on
+ * record, named as its write was.
+ */
+export function recordKeeping(db: Db): WriteHooks<WriteContext> {
+  return {
+    context: () => writeContext(db),
+    async keep(records, origin) {
+      for (const record of records) await inWriteContext(db, record.context, () => keepRecordOf(db, record, origin));
+    },
+  };
 }

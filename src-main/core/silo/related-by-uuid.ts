@@ -19,28 +19,28 @@ export interface RelatedByUuidQuery {
  * `lines[].document.uuid`), each with the `context` it is mentioned in, newest first.
  * An index lookup on the mentions (company, uuid); pages are keysets on the entry.
  */
-export function findRelated(ctx: Ctx, q: RelatedByUuidQuery): EntryPage {
+export async function findRelated(ctx: Ctx, q: RelatedByUuidQuery): Promise<EntryPage> {
   const { service } = ctx;
   const company = ctx.caller.companyId;
   const scope = JSON.stringify(['related-uuid', company, q.uuid, q.context, q.ascending, q.created_at]);
   // One row per entry, with the first context it is mentioned in (an entry may mention a uuid twice).
-  let hits = service.store.q
+  let hits = service.db.q
     .selectFrom('mentions')
     .select(['entry_id', (eb) => eb.fn.min('context').as('context')])
     .where('company_id', '=', company)
     .where('uuid', '=', q.uuid)
     .groupBy('entry_id');
   if (q.context !== undefined) hits = hits.where('context', '=', q.context);
-  const base = service.store.q
+  const base = service.db.q
     .selectFrom('entries')
     .innerJoin(hits.as('h'), 'h.entry_id', 'entries.id')
     .selectAll('entries')
     .select(sql<string>`h.context`.as('related_context'))
     .where('entries.company_id', '=', company);
-  const { rows, nextCursor } = createdAtPage(service, scope, base, q);
+  const { rows, nextCursor } = await createdAtPage(service, scope, base, q);
   const contexts = new Map(rows.map((r) => [r.id, String(r.related_context)]));
   return {
-    list: entryViews(service.store, rows.map(({ related_context: _c, ...row }) => row), false, contexts),
+    list: await entryViews(service.db, rows.map(({ related_context: _c, ...row }) => row), false, contexts),
     limit: q.limit,
     ...(q.cursor ? { cursor: q.cursor } : {}),
     ...(nextCursor ? { next_cursor: nextCursor } : {}),

@@ -1,6 +1,6 @@
 import type { Operations } from '../api/contract/index.ts';
 import type { Ctx } from '../api/handler.ts';
-import type { Store } from '../db/store.ts';
+import type { Db } from '../db/engine.ts';
 import type { ParsedInput } from '../api/operation.ts';
 import { entryViews, VIEW_COLUMNS, type EntryView, type ViewRow } from './entry-view.ts';
 import { filterSql } from './entry-filters.ts';
@@ -61,15 +61,15 @@ export function searchSql(filters: string[], excluded: number): string {
  * hit, then the full-text hits, newest first. Pages are offsets into that one order;
  * the exact ones are left out of the full-text part on every page.
  */
-export function searchEntries(ctx: Ctx, q: SearchQuery): { list: EntryView[]; q: string; limit: number; offset: number; next_offset?: number } {
-  const { store } = ctx.service;
-  const plan = searchQuery(store, ctx.caller.companyId, q);
+export async function searchEntries(ctx: Ctx, q: SearchQuery): Promise<{ list: EntryView[]; q: string; limit: number; offset: number; next_offset?: number }> {
+  const { db } = ctx.service;
+  const plan = await searchQuery(db, ctx.caller.companyId, q);
   if (!plan) return { list: [], q: q.q, limit: q.limit, offset: q.offset };
-  const rows = store.statement(plan.sql).all(...plan.params) as ViewRow[];
+  const rows = await db.sql<ViewRow>(plan.sql, plan.params);
   const more = rows.length > plan.ftsLimit;
   if (more) rows.pop();
   return {
-    list: entryViews(store, [...plan.exactPart, ...rows]),
+    list: await entryViews(db, [...plan.exactPart, ...rows]),
     q: q.q,
     limit: q.limit,
     offset: q.offset,
@@ -83,11 +83,11 @@ export function searchEntries(ctx: Ctx, q: SearchQuery): { list: EntryView[]; q:
  * the text holds no word. Exported for the benchmark's yardstick, which runs the very
  * same statements.
  */
-export function searchQuery(store: Store, company: string, q: SearchQuery): { exactPart: ViewRow[]; ftsLimit: number; sql: string; params: unknown[] } | undefined {
+export async function searchQuery(db: Db, company: string, q: SearchQuery): Promise<{ exactPart: ViewRow[]; ftsLimit: number; sql: string; params: unknown[] } | undefined> {
   const match = companyFtsQuery(company, q.q);
   if (!match) return undefined;
   const filters = filterSql(q, 'e', false); // a trashed entry has no search row or identity to be found by (trash.ts)
-  const exact = exactNumberMatches(store, company, q.q, filters);
+  const exact = await exactNumberMatches(db, company, q.q, filters);
   const exactPart = exact.slice(q.offset, q.offset + q.limit);
   const ftsOffset = Math.max(0, q.offset - exact.length);
   const ftsLimit = q.limit - exactPart.length;
@@ -109,9 +109,9 @@ const EXACT_MAX = 20;
  * read before the entries (CROSS JOIN), since the identities' key leads with the company too and a
  * walk of all the company's identities or entries would otherwise be a plan SQLite may pick.
  */
-function exactNumberMatches(store: Store, company: string, text: string, filters: { where: string[]; params: unknown[] }): Array<ViewRow & { seq: number }> {
+async function exactNumberMatches(db: Db, company: string, text: string, filters: { where: string[]; params: unknown[] }): Promise<Array<ViewRow & { seq: number }>> {
   const query = exactNumberQuery(company, text, filters);
-  return query ? (store.statement(query.sql).all(...query.params) as Array<ViewRow & { seq: number }>) : [];
+  return query ? db.sql<ViewRow & { seq: number }>(query.sql, query.params) : [];
 }
 
 /** The SQL and values of exactNumberMatches (undefined: no number can be typed so); exported so tests can hold its plan. */

@@ -15,8 +15,8 @@ import { trustedJwksKeys } from './trusted-jwks.ts';
 /** More signatures than any real document carries; each is checked against every trusted key. */
 export const MAX_SIGS = 16;
 
-/** Checks an envelope's `sigs` before it is stored; throws 422 naming `<at>.sigs[i]`. */
-export type SigsCheck = (envelope: Envelope) => void;
+/** Checks an envelope's `sigs` before it is stored; rejects with a 422 naming `<at>.sigs[i]`. */
+export type SigsCheck = (envelope: Envelope) => Promise<void>;
 
 const PROBLEM: Record<SigProblem, string> = {
   malformed: 'is not a compact ES256 JWS with a JSON payload',
@@ -27,15 +27,15 @@ const PROBLEM: Record<SigProblem, string> = {
 };
 
 /** Every public key a signature on a document of the caller's company may verify with. */
-export function trustedKeys(ctx: Ctx): VerifyingJwk[] {
-  const { store, instanceId, keys } = ctx.service;
+export async function trustedKeys(ctx: Ctx): Promise<VerifyingJwk[]> {
+  const { db, instanceId, keys } = ctx.service;
   const companyId = ctx.caller.companyId;
-  const peers = store
-    .all(store.q.selectFrom('sync_instance_keys').select(['instance_id', 'jwk']).where('company_id', '=', companyId))
+  const peers: VerifyingJwk[] = [];
+  for (const row of await db.all(db.q.selectFrom('sync_instance_keys').select(['instance_id', 'jwk']).where('company_id', '=', companyId))) {
     // This install is trusted through its own key files only, whatever was registered under its id.
-    .filter((row) => !isOwnIdentity(store, instanceId, row.instance_id))
-    .map((row) => JSON.parse(row.jwk) as VerifyingJwk);
-  return [...keys.jwks().keys, ...peers, ...trustedJwksKeys(store, companyId)];
+    if (!(await isOwnIdentity(db, instanceId, row.instance_id))) peers.push(JSON.parse(row.jwk) as VerifyingJwk);
+  }
+  return [...keys.jwks().keys, ...peers, ...(await trustedJwksKeys(db, companyId))];
 }
 
 /**
@@ -45,10 +45,10 @@ export function trustedKeys(ctx: Ctx): VerifyingJwk[] {
  */
 export function sigsCheckFor(ctx: Ctx, at = '$.data'): SigsCheck {
   let keys: VerifyingJwk[] | undefined;
-  return (envelope) => verifySigsOrRefuse(envelope, () => (keys ??= trustedKeys(ctx)), at);
+  return (envelope) => verifySigsOrRefuse(envelope, async () => (keys ??= await trustedKeys(ctx)), at);
 }
 
-export function verifySigsOrRefuse(envelope: Envelope, keys: () => VerifyingJwk[], at = '$.data'): void {
+export async function verifySigsOrRefuse(envelope: Envelope, keys: () => Promise<VerifyingJwk[]>, at = '$.data'): Promise<void> {
   // Absent or null: unsigned (GOBL leaves an empty list out).
   if (envelope.sigs === undefined || envelope.sigs === null) return;
   const sigs = envelope.sigs as unknown;
@@ -59,7 +59,7 @@ export function verifySigsOrRefuse(envelope: Envelope, keys: () => VerifyingJwk[
   if (sigs.length > MAX_SIGS) {
     throw validationError(`an envelope carries at most ${MAX_SIGS} signatures`, { [`${at}.sigs`]: `at most ${MAX_SIGS}` });
   }
-  const report = verifyEnvelopeSigs(envelope, keys());
+  const report = verifyEnvelopeSigs(envelope, await keys());
   if (report.valid) return;
   const fields: Record<string, string> = {};
   for (const sig of report.sigs) if (!sig.valid) fields[`${at}.sigs[${sig.index}]`] = `the signature ${PROBLEM[sig.problem ?? 'malformed']}`;

@@ -44,8 +44,8 @@ export interface SortedPageQuery {
  * can never fall back to scanning and sorting the whole table; filters are checked on
  * the rows the walk meets.
  */
-export function sortedPage(ctx: Ctx, scope: string, filter: EntryFilter, q: SortedPageQuery): { rows: ViewRow[]; nextCursor?: string } {
-  const { store, cursorSecret } = ctx.service;
+export function sortedPage(ctx: Ctx, scope: string, filter: EntryFilter, q: SortedPageQuery): Promise<{ rows: ViewRow[]; nextCursor?: string }> {
+  const { db, cursorSecret } = ctx.service;
   const { column, index, notNull } = SORTS[q.sort];
   const dir = q.ascending ? 'ASC' : 'DESC';
 
@@ -69,31 +69,29 @@ export function sortedPage(ctx: Ctx, scope: string, filter: EntryFilter, q: Sort
       const value = (row as ViewRow & Record<string, unknown>)[column] as KeyValue;
       return [value === null ? 'n' : 'v', value, row.created_at, row.id];
     },
-    fetch(after, take) {
+    async fetch(after, take) {
       if (after && !(after[0] === 'v' ? after[1] !== null : after[0] === 'n' && after[1] === null)) throw invalidCursor();
       const rows: ViewRow[] = [];
       if (!after || after[0] === 'v') {
         const keyset = after ? [afterPosition([`e.${column}`, 'e.created_at', 'e.id'], q.ascending)] : [];
         rows.push(
-          ...(store
-            .statement(
-              `SELECT ${columns} FROM entries e INDEXED BY ${index}
-               WHERE ${[...where, `e.${column} IS NOT NULL`, ...keyset].join(' AND ')}
-               ORDER BY e.${column} ${dir}, e.created_at ${dir}, e.id ${dir} LIMIT ?`,
-            )
-            .all(...params, ...(after ? after.slice(1) : []), take) as ViewRow[]),
+          ...(await db.sql<ViewRow>(
+            `SELECT ${columns} FROM entries e INDEXED BY ${index}
+             WHERE ${[...where, `e.${column} IS NOT NULL`, ...keyset].join(' AND ')}
+             ORDER BY e.${column} ${dir}, e.created_at ${dir}, e.id ${dir} LIMIT ?`,
+            [...params, ...(after ? after.slice(1) : []), take],
+          )),
         );
       }
       if (rows.length < take && !notNull) {
         const keyset = after?.[0] === 'n' ? [afterPosition(['e.created_at', 'e.id'], q.ascending)] : [];
         rows.push(
-          ...(store
-            .statement(
-              `SELECT ${columns} FROM entries e INDEXED BY ${index}
-               WHERE ${[...where, `e.${column} IS NULL`, ...keyset].join(' AND ')}
-               ORDER BY e.created_at ${dir}, e.id ${dir} LIMIT ?`,
-            )
-            .all(...params, ...(after?.[0] === 'n' ? after.slice(2) : []), take - rows.length) as ViewRow[]),
+          ...(await db.sql<ViewRow>(
+            `SELECT ${columns} FROM entries e INDEXED BY ${index}
+             WHERE ${[...where, `e.${column} IS NULL`, ...keyset].join(' AND ')}
+             ORDER BY e.created_at ${dir}, e.id ${dir} LIMIT ?`,
+            [...params, ...(after?.[0] === 'n' ? after.slice(2) : []), take - rows.length],
+          )),
         );
       }
       return rows;

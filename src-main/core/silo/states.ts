@@ -38,12 +38,12 @@ export function stateView(row: StateRow) {
 export type StateView = ReturnType<typeof stateView>;
 
 /** The entry's states, newest first: its current state, then each one before it. */
-export function listEntryStates(ctx: Ctx, entryId: string): { list: StateView[] } {
-  const { store } = ctx.service;
-  requireEntryRow(ctx, entryId);
+export async function listEntryStates(ctx: Ctx, entryId: string): Promise<{ list: StateView[] }> {
+  const { db } = ctx.service;
+  await requireEntryRow(ctx, entryId);
   // By company and entry (the index's order): an entry id is only unique within its company (issue 12).
-  const rows = store.all(
-    store.q
+  const rows = await db.all(
+    db.q
       .selectFrom('entry_states')
       .selectAll()
       .where('company_id', '=', ctx.caller.companyId)
@@ -62,8 +62,8 @@ export function listEntryStates(ctx: Ctx, entryId: string): { list: StateView[] 
  * state when the body is the same, and is a 409 when it is not. A time ahead of this
  * machine's clock is refused, or it would hide every later change.
  */
-export function putEntryState(ctx: Ctx, entryId: string, input: StateInput, at?: string): StateView {
-  const { store } = ctx.service;
+export function putEntryState(ctx: Ctx, entryId: string, input: StateInput, at?: string): Promise<StateView> {
+  const { db } = ctx.service;
   const now = nowIso();
   const when = at === undefined ? now : new Date(at).toISOString();
   if (at !== undefined && Date.parse(when) > Date.parse(now) + FUTURE_SKEW_MS) {
@@ -71,11 +71,11 @@ export function putEntryState(ctx: Ctx, entryId: string, input: StateInput, at?:
   }
   const meta = canonicalJson(input.meta ?? {});
   const notes = input.notes ?? '';
-  return store.tx(() => {
-    const entry = requireEntryRow(ctx, entryId);
+  return db.tx(async () => {
+    const entry = await requireEntryRow(ctx, entryId);
     if (at !== undefined) {
-      const same = store.first(
-        store.q
+      const same = await db.first(
+        db.q
           .selectFrom('entry_states')
           .selectAll()
           .where('company_id', '=', entry.company_id)
@@ -98,9 +98,9 @@ export function putEntryState(ctx: Ctx, entryId: string, input: StateInput, at?:
       notes,
       meta,
     };
-    const inserted = store.first(store.q.insertInto('entry_states').values(values).returning('seq'))!;
-    const newest = store.first(
-      store.q
+    const inserted = (await db.first(db.q.insertInto('entry_states').values(values).returning('seq')))!;
+    const newest = (await db.first(
+      db.q
         .selectFrom('entry_states')
         .select('key')
         .where('company_id', '=', entry.company_id)
@@ -108,11 +108,11 @@ export function putEntryState(ctx: Ctx, entryId: string, input: StateInput, at?:
         .orderBy('at', 'desc')
         .orderBy('seq', 'desc')
         .limit(1),
-    )!;
+    ))!;
     if (newest.key !== entry.state) {
       // The entry's own state follows its newest one; the trigger that records state changes sees this one recorded already.
-      store.run(
-        store.q
+      await db.run(
+        db.q
           .updateTable('entries')
           .set((eb) => ({ state: newest.key, version: eb('version', '+', 1), updated_at: now }))
           .where('company_id', '=', entry.company_id)

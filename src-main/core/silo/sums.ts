@@ -44,25 +44,24 @@ function decimalString(units: bigint, scale: number): string {
  * at the largest precision any of them has, never as floats. One pass over the
  * matching rows, reading only the snippet's fields.
  */
-export function sumEntries(ctx: Ctx, q: EntryFilter & { q?: string }): EntrySums {
-  const { store } = ctx.service;
+export async function sumEntries(ctx: Ctx, q: EntryFilter & { q?: string }): Promise<EntrySums> {
+  const { db } = ctx.service;
   const filters = filterSql(q, 'e');
   const fields = `e.currency AS currency, json_extract(e.snippet, '$.type') AS type, json_extract(e.snippet, '$.net') AS net,
     json_extract(e.snippet, '$.tax') AS tax, json_extract(e.snippet, '$.total') AS total`;
   const match = q.q !== undefined ? ftsQueryOf(q.q) : undefined;
   if (q.q !== undefined && !match) return { count: 0, list: [] };
-  const rows = (
-    match
-      ? store
-          .statement(
-            `SELECT ${fields} FROM entries_fts f JOIN entries e ON e.seq = f.rowid
-             WHERE entries_fts MATCH ? AND e.company_id = ? ${filters.where.map((w) => `AND ${w}`).join(' ')}`,
-          )
-          .all(match, ctx.caller.companyId, ...filters.params)
-      : store
-          .statement(`SELECT ${fields} FROM entries e WHERE e.company_id = ? ${filters.where.map((w) => `AND ${w}`).join(' ')}`)
-          .all(ctx.caller.companyId, ...filters.params)
-  ) as Array<{ currency: string | null; type: unknown; net: unknown; tax: unknown; total: unknown }>;
+  type SumRow = { currency: string | null; type: unknown; net: unknown; tax: unknown; total: unknown };
+  const rows = match
+    ? await db.sql<SumRow>(
+        `SELECT ${fields} FROM entries_fts f JOIN entries e ON e.seq = f.rowid
+         WHERE entries_fts MATCH ? AND e.company_id = ? ${filters.where.map((w) => `AND ${w}`).join(' ')}`,
+        [match, ctx.caller.companyId, ...filters.params],
+      )
+    : await db.sql<SumRow>(
+        `SELECT ${fields} FROM entries e WHERE e.company_id = ? ${filters.where.map((w) => `AND ${w}`).join(' ')}`,
+        [ctx.caller.companyId, ...filters.params],
+      );
 
   const byCurrency = new Map<string, Array<(typeof rows)[number]>>();
   for (const row of rows) {

@@ -27,19 +27,19 @@ const BUMP_ENTRY = 'UPDATE entries SET version = version + 1, updated_at = ? WHE
  * leaves this trash. Answers the row it replaced or removed. In the caller's
  * transaction (sync's, whose origin is the instance the file came from).
  */
-export function replaceSyncedFile(ctx: Ctx, entryId: string, fileId: string, next: SyncedFile | null): AttachmentRow | undefined {
-  const { store } = ctx.service;
+export async function replaceSyncedFile(ctx: Ctx, entryId: string, fileId: string, next: SyncedFile | null): Promise<AttachmentRow | undefined> {
+  const { db } = ctx.service;
   const companyId = ctx.caller.companyId;
-  const row = store.statement(FIND).get(companyId, entryId, fileId) as AttachmentRow | undefined;
+  const row = await db.sqlFirst<AttachmentRow>(FIND, [companyId, entryId, fileId]);
   if (!row && next === null) return undefined;
   if (row) {
-    if (next === null) keepFileInTrash(store, row, currentActor(store, { companyId, entryId }));
-    store.statement(REMOVE).run(companyId, entryId, fileId);
+    if (next === null) await keepFileInTrash(db, row, await currentActor(db, { companyId, entryId }));
+    await db.sqlRun(REMOVE, [companyId, entryId, fileId]);
   }
   if (next !== null) {
-    forgetTrashedFile(store, companyId, entryId, fileId, next.hash);
-    store.run(
-      store.q.insertInto('attachments').values({
+    await forgetTrashedFile(db, companyId, entryId, fileId, next.hash);
+    await db.run(
+      db.q.insertInto('attachments').values({
         entry_id: entryId,
         id: fileId,
         company_id: companyId,
@@ -53,6 +53,6 @@ export function replaceSyncedFile(ctx: Ctx, entryId: string, fileId: string, nex
       }),
     );
   }
-  store.statement(BUMP_ENTRY).run(nowIso(), companyId, entryId);
+  await db.sqlRun(BUMP_ENTRY, [nowIso(), companyId, entryId]);
   return row;
 }

@@ -2,7 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { conflict, notFound } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';
-import type { Store } from '../db/store.ts';
+import type { Db } from '../db/engine.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import { asAction, currentActor, type Actor } from './audit-actor.ts';
 import { attachmentView, type AttachmentRow } from './entry-view.ts';
@@ -20,48 +20,48 @@ const BUMP_ENTRY = 'UPDATE entries SET version = version + 1, updated_at = ? WHE
  * calls this too when a pulled change removes a file, so a file trashed on one
  * instance lands in the trash of the others, not in nothing.
  */
-export function keepFileInTrash(store: Store, row: AttachmentRow, actor: Actor): string {
+export async function keepFileInTrash(db: Db, row: AttachmentRow, actor: Actor): Promise<string> {
   const trashId = uuidv7();
-  store.statement(INSERT_TRASHED).run(
+  await db.sqlRun(INSERT_TRASHED, [
     trashId, row.company_id, row.entry_id, row.id, row.name, row.desc, row.mime, row.hash, row.size, row.meta, row.created_at,
     JSON.stringify(row), nowIso(), actor.via, actor.id, actor.name,
-  );
+  ]);
   return trashId;
 }
 
 /** A trashed file came back on another instance (the same bytes under the same id): it is not waiting here any more. */
-export function forgetTrashedFile(store: Store, companyId: string, entryId: string, fileId: string, hash: string): void {
-  store.statement('DELETE FROM trash_files WHERE company_id = ? AND entry_id = ? AND id = ? AND hash = ?').run(companyId, entryId, fileId, hash);
+export async function forgetTrashedFile(db: Db, companyId: string, entryId: string, fileId: string, hash: string): Promise<void> {
+  await db.sqlRun('DELETE FROM trash_files WHERE company_id = ? AND entry_id = ? AND id = ? AND hash = ?', [companyId, entryId, fileId, hash]);
 }
 
 /** Puts an attachment row back as it was kept: every column the table has (a column added since takes its default). */
-function insertAttachmentRow(store: Store, row: Record<string, unknown>): void {
-  const columns = (store.statement("SELECT name FROM pragma_table_info('attachments')").all() as Array<{ name: string }>)
+async function insertAttachmentRow(db: Db, row: Record<string, unknown>): Promise<void> {
+  const columns = (await db.sql<{ name: string }>("SELECT name FROM pragma_table_info('attachments')"))
     .map((c) => c.name)
     .filter((name) => Object.hasOwn(row, name));
-  store.statement(`INSERT INTO attachments (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`).run(
-    ...columns.map((c) => row[c] as unknown),
+  await db.sqlRun(
+    `INSERT INTO attachments (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+    columns.map((c) => row[c] as unknown),
   );
 }
 
 /**
  * Moves one file of an entry to the trash: it leaves the entry (views, downloads,
  * exports) and the change syncs as the file's removal, which the other instances
- * also keep in their trash. Restorable until the retention purges it.
+ * also keep in their trash. Restorable until the retention purges it. The entry is
+ * looked up in the transaction that moves the file: it cannot go to the trash in between.
  */
-export function trashFile(ctx: Ctx, entryId: string, fileId: string) {
-  const { store } = ctx.service;
+export async function trashFile(ctx: Ctx, entryId: string, fileId: string) {
+  const { db } = ctx.service;
   const company = ctx.caller.companyId;
-  requireEntryRow(ctx, entryId);
-  const trashId = store.tx(() => {
-    const row = store.statement('SELECT * FROM attachments WHERE company_id = ? AND entry_id = ? AND id = ?').get(company, entryId, fileId) as
-      | AttachmentRow
-      | undefined;
+  const trashId = await db.tx(async () => {
+    await requireEntryRow(ctx, entryId);
+    const row = await db.sqlFirst<AttachmentRow>('SELECT * FROM attachments WHERE company_id = ? AND entry_id = ? AND id = ?', [company, entryId, fileId]);
     if (!row) throw notFound(`attachment ${fileId} of entry ${entryId}`);
-    const id = keepFileInTrash(store, row, currentActor(store, { caller: ctx.caller, companyId: company, entryId }));
+    const id = await keepFileInTrash(db, row, await currentActor(db, { caller: ctx.caller, companyId: company, entryId }));
     // The file's removal is recorded by the table's trigger, and goes on record as trashed (record-keeping.ts).
-    asAction(store, 'trashed', () => store.statement('DELETE FROM attachments WHERE company_id = ? AND entry_id = ? AND id = ?').run(company, entryId, fileId));
-    store.statement(BUMP_ENTRY).run(nowIso(), company, entryId);
+    await asAction(db, 'trashed', () => db.sqlRun('DELETE FROM attachments WHERE company_id = ? AND entry_id = ? AND id = ?', [company, entryId, fileId]));
+    await db.sqlRun(BUMP_ENTRY, [nowIso(), company, entryId]);
     return id;
   }, { origin: LOCAL });
   return trashItem(ctx, 'file', trashId);
@@ -75,28 +75,30 @@ interface TrashedFileRow extends AttachmentRow {
 /**
  * Puts the file most recently trashed under this id back on its entry, as it was.
  * The entry must be out of the trash, and the id free (another file put there since is
- * a 409: nothing is overwritten).
+ * a 409: nothing is overwritten). The entry is looked up in the transaction that puts
+ * the file back: it cannot go to the trash in between.
  */
-export function restoreFile(ctx: Ctx, entryId: string, fileId: string) {
-  const { store, blobs } = ctx.service;
+export async function restoreFile(ctx: Ctx, entryId: string, fileId: string) {
+  const { db, blobs } = ctx.service;
   const company = ctx.caller.companyId;
-  const entry = findAnyEntryRow(ctx, entryId);
-  if (!entry) throw notFound(`entry ${entryId}`);
-  if (entry.trashed_at !== null) throw conflict(`entry ${entryId} is in the trash; restore it first`);
-  return store.tx(() => {
-    const row = store
-      .statement('SELECT * FROM trash_files WHERE company_id = ? AND entry_id = ? AND id = ? ORDER BY trashed_at DESC, trash_id DESC LIMIT 1')
-      .get(company, entryId, fileId) as TrashedFileRow | undefined;
+  return db.tx(async () => {
+    const entry = await findAnyEntryRow(ctx, entryId);
+    if (!entry) throw notFound(`entry ${entryId}`);
+    if (entry.trashed_at !== null) throw conflict(`entry ${entryId} is in the trash; restore it first`);
+    const row = await db.sqlFirst<TrashedFileRow>(
+      'SELECT * FROM trash_files WHERE company_id = ? AND entry_id = ? AND id = ? ORDER BY trashed_at DESC, trash_id DESC LIMIT 1',
+      [company, entryId, fileId],
+    );
     if (!row) throw notFound(`attachment ${fileId} of entry ${entryId} in the trash`);
-    if (store.statement('SELECT 1 FROM attachments WHERE company_id = ? AND entry_id = ? AND id = ?').get(company, entryId, fileId)) {
+    if (await db.sqlFirst('SELECT 1 FROM attachments WHERE company_id = ? AND entry_id = ? AND id = ?', [company, entryId, fileId])) {
       throw conflict(`entry ${entryId} has another file ${fileId} now; the trashed one is kept`);
     }
     if (!blobs.has(row.hash)) throw conflict(`the bytes of attachment ${fileId} are gone from this data folder`);
     // The row goes back to the company whose trash it was kept in, whatever the kept copy says.
-    asAction(store, 'restored', () => insertAttachmentRow(store, { ...(JSON.parse(row.row) as Record<string, unknown>), company_id: company }));
-    const restored = store.statement('SELECT * FROM attachments WHERE company_id = ? AND entry_id = ? AND id = ?').get(company, entryId, fileId) as AttachmentRow;
-    store.statement('DELETE FROM trash_files WHERE trash_id = ?').run(row.trash_id);
-    store.statement(BUMP_ENTRY).run(nowIso(), company, entryId);
+    await asAction(db, 'restored', () => insertAttachmentRow(db, { ...(JSON.parse(row.row) as Record<string, unknown>), company_id: company }));
+    const restored = (await db.sqlFirst<AttachmentRow>('SELECT * FROM attachments WHERE company_id = ? AND entry_id = ? AND id = ?', [company, entryId, fileId]))!;
+    await db.sqlRun('DELETE FROM trash_files WHERE trash_id = ?', [row.trash_id]);
+    await db.sqlRun(BUMP_ENTRY, [nowIso(), company, entryId]);
     return attachmentView(restored);
   }, { origin: LOCAL });
 }

@@ -1,7 +1,7 @@
 import { rmSync, statSync } from 'node:fs';
 import { notFound } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
-import type { Store } from '../db/store.ts';
+import type { Db } from '../db/engine.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import type { Service } from '../service.ts';
 import { currentActor, withActor, type Actor } from './audit-actor.ts';
@@ -36,23 +36,28 @@ interface TrashedFile {
  * jobs (the audit log keeps that it was). Synced as a deletion. Answers the file
  * hashes it let go of.
  */
-function purgeEntry(ctx: Ctx, row: EntryRow): string[] {
-  const { store } = ctx.service;
+async function purgeEntry(ctx: Ctx, row: EntryRow): Promise<string[]> {
+  const { db } = ctx.service;
   // By company and id: another company's entry may have the same id (issue 12).
-  const hashes = (store.statement('SELECT hash FROM attachments WHERE company_id = ? AND entry_id = ? UNION SELECT hash FROM trash_files WHERE company_id = ? AND entry_id = ?')
-    .all(row.company_id, row.id, row.company_id, row.id) as Array<{ hash: string }>).map((r) => r.hash);
-  const files = store
-    .statement('SELECT trash_id, company_id, entry_id, id, hash, name FROM trash_files WHERE company_id = ? AND entry_id = ?')
-    .all(row.company_id, row.id) as TrashedFile[];
-  for (const file of files) purgeFileRow(store, file);
+  const hashes = (
+    await db.sql<{ hash: string }>(
+      'SELECT hash FROM attachments WHERE company_id = ? AND entry_id = ? UNION SELECT hash FROM trash_files WHERE company_id = ? AND entry_id = ?',
+      [row.company_id, row.id, row.company_id, row.id],
+    )
+  ).map((r) => r.hash);
+  const files = await db.sql<TrashedFile>('SELECT trash_id, company_id, entry_id, id, hash, name FROM trash_files WHERE company_id = ? AND entry_id = ?', [
+    row.company_id,
+    row.id,
+  ]);
+  for (const file of files) await purgeFileRow(db, file);
   // Its versions, meta, files and finished jobs go with it (deleteEntry); the audit log keeps that it was.
-  deleteEntry(ctx, row);
+  await deleteEntry(ctx, row);
   return hashes;
 }
 
-function purgeFileRow(store: Store, file: TrashedFile): void {
-  store.statement('DELETE FROM trash_files WHERE trash_id = ?').run(file.trash_id);
-  appendAudit(store, currentActor(store, { companyId: file.company_id, entryId: file.entry_id }), {
+async function purgeFileRow(db: Db, file: TrashedFile): Promise<void> {
+  await db.sqlRun('DELETE FROM trash_files WHERE trash_id = ?', [file.trash_id]);
+  await appendAudit(db, await currentActor(db, { companyId: file.company_id, entryId: file.entry_id }), {
     company_id: file.company_id,
     action: 'attachment.purged',
     target_kind: 'attachment',
@@ -66,13 +71,13 @@ function purgeFileRow(store: Store, file: TrashedFile): void {
  * company, no conflict holding a losing file), unless written within the hour: a
  * sync may have fetched them and not yet written the row that links them.
  */
-function dropUnreferencedBytes(service: Service, hashes: Iterable<string>): void {
-  const { store, blobs } = service;
+async function dropUnreferencedBytes(service: Service, hashes: Iterable<string>): Promise<void> {
+  const { db, blobs } = service;
   for (const hash of new Set(hashes)) {
     const used =
-      store.statement('SELECT 1 FROM attachments WHERE hash = ? LIMIT 1').get(hash) ??
-      store.statement('SELECT 1 FROM trash_files WHERE hash = ? LIMIT 1').get(hash) ??
-      store.statement(`SELECT 1 FROM sync_conflicts WHERE kind = 'attachment' AND instr(loser, ?) > 0 LIMIT 1`).get(hash);
+      (await db.sqlFirst('SELECT 1 FROM attachments WHERE hash = ? LIMIT 1', [hash])) ??
+      (await db.sqlFirst('SELECT 1 FROM trash_files WHERE hash = ? LIMIT 1', [hash])) ??
+      (await db.sqlFirst(`SELECT 1 FROM sync_conflicts WHERE kind = 'attachment' AND instr(loser, ?) > 0 LIMIT 1`, [hash]));
     if (used || !blobs.has(hash)) continue;
     const path = blobs.pathOf(hash);
     try {
@@ -87,40 +92,44 @@ function dropUnreferencedBytes(service: Service, hashes: Iterable<string>): void
 const PAGE = 200;
 
 /** Purges one page of items in one transaction; a named item not in the trash is a 404 and nothing of the page goes. */
-function purgePage(ctx: Ctx, items: PurgeItem[], strict: boolean): { purged: number; hashes: string[] } {
-  const { store } = ctx.service;
+async function purgePage(ctx: Ctx, items: PurgeItem[], strict: boolean): Promise<{ purged: number; hashes: string[] }> {
+  const { db } = ctx.service;
   const company = ctx.caller.companyId;
-  const hashes: string[] = [];
-  let purged = 0;
-  store.tx(() => {
+  // Counted inside the transaction, so a PostgreSQL retry of it starts from nothing again.
+  return db.tx(async () => {
+    const hashes: string[] = [];
+    let purged = 0;
     for (const item of items) {
       if (item.kind === 'entry') {
-        const row = store.statement('SELECT * FROM entries WHERE company_id = ? AND id = ? AND trashed_at IS NOT NULL').get(company, item.id) as EntryRow | undefined;
+        const row = await db.sqlFirst<EntryRow>('SELECT * FROM entries WHERE company_id = ? AND id = ? AND trashed_at IS NOT NULL', [company, item.id]);
         if (!row) {
           if (strict) throw notFound(`entry ${item.id} in the trash`);
           continue;
         }
-        hashes.push(...purgeEntry(ctx, row));
+        hashes.push(...(await purgeEntry(ctx, row)));
       } else {
-        const file = store.statement('SELECT trash_id, company_id, entry_id, id, hash, name FROM trash_files WHERE trash_id = ? AND company_id = ?').get(item.id, company) as TrashedFile | undefined;
+        const file = await db.sqlFirst<TrashedFile>('SELECT trash_id, company_id, entry_id, id, hash, name FROM trash_files WHERE trash_id = ? AND company_id = ?', [
+          item.id,
+          company,
+        ]);
         if (!file) {
           if (strict) throw notFound(`file ${item.id} in the trash`);
           continue;
         }
-        purgeFileRow(store, file);
+        await purgeFileRow(db, file);
         hashes.push(file.hash);
       }
       purged++;
     }
+    return { purged, hashes };
   }, { origin: LOCAL });
-  return { purged, hashes };
 }
 
 /** Everything in the company's trash (or only what was put there before `before`). */
-function trashed(store: Store, companyId: string, before?: string): PurgeItem[] {
+async function trashed(db: Db, companyId: string, before?: string): Promise<PurgeItem[]> {
   const bound = before ?? '9999';
-  const entries = store.statement('SELECT id FROM entries WHERE company_id = ? AND trashed_at IS NOT NULL AND trashed_at <= ?').all(companyId, bound) as Array<{ id: string }>;
-  const files = store.statement('SELECT trash_id AS id FROM trash_files WHERE company_id = ? AND trashed_at <= ?').all(companyId, bound) as Array<{ id: string }>;
+  const entries = await db.sql<{ id: string }>('SELECT id FROM entries WHERE company_id = ? AND trashed_at IS NOT NULL AND trashed_at <= ?', [companyId, bound]);
+  const files = await db.sql<{ id: string }>('SELECT trash_id AS id FROM trash_files WHERE company_id = ? AND trashed_at <= ?', [companyId, bound]);
   return [...entries.map((r) => ({ kind: 'entry' as const, id: r.id })), ...files.map((r) => ({ kind: 'file' as const, id: r.id }))];
 }
 
@@ -129,31 +138,41 @@ function trashed(store: Store, companyId: string, before?: string): PurgeItem[] 
  * without a list, the whole trash a page per transaction, so a big trash never holds
  * the database for long.
  */
-export function purgeNow(ctx: Ctx, items?: PurgeItem[]): { purged: number } {
-  const all = items ?? trashed(ctx.service.store, ctx.caller.companyId);
+export async function purgeNow(ctx: Ctx, items?: PurgeItem[]): Promise<{ purged: number }> {
+  const all = items ?? (await trashed(ctx.service.db, ctx.caller.companyId));
   let purged = 0;
   for (let i = 0; i < all.length; i += items ? all.length : PAGE) {
-    const page = purgePage(ctx, items ? all : all.slice(i, i + PAGE), items !== undefined);
+    const page = await purgePage(ctx, items ? all : all.slice(i, i + PAGE), items !== undefined);
     purged += page.purged;
-    dropUnreferencedBytes(ctx.service, page.hashes);
+    await dropUnreferencedBytes(ctx.service, page.hashes);
   }
   return { purged };
 }
 
 /** Purges, in every company, what has been in the trash longer than the company keeps it. Answers how many went. */
-export function purgeExpired(service: Service, now = Date.now()): number {
-  const { store } = service;
+export function purgeExpired(service: Service, now = Date.now()): Promise<number> {
+  return purgeExpiredUntil(service, now, () => false);
+}
+
+/**
+ * purgeExpired, asked before each page whether to stop: a page is one transaction and
+ * its bytes are dropped right after it, so stopping between pages leaves no purge
+ * half-done (what is left goes at the next purge).
+ */
+async function purgeExpiredUntil(service: Service, now: number, stopped: () => boolean): Promise<number> {
+  const { db } = service;
   let purged = 0;
-  const companies = store.statement('SELECT id FROM companies').all() as Array<{ id: string }>;
+  const companies = await db.sql<{ id: string }>('SELECT id FROM companies');
   for (const { id: companyId } of companies) {
-    const before = new Date(now - retentionDays(store, companyId) * DAY_MS).toISOString();
+    if (stopped()) break;
+    const before = new Date(now - (await retentionDays(db, companyId)) * DAY_MS).toISOString();
     const ctx: Ctx = { service, caller: { companyId, kind: 'owner' } };
-    const items = trashed(store, companyId, before);
-    for (let i = 0; i < items.length; i += PAGE) {
+    const items = await trashed(db, companyId, before);
+    for (let i = 0; i < items.length && !stopped(); i += PAGE) {
       try {
-        const page = withActor(store, RETENTION, () => purgePage(ctx, items.slice(i, i + PAGE), false));
+        const page = await withActor(db, RETENTION, () => purgePage(ctx, items.slice(i, i + PAGE), false));
         purged += page.purged;
-        dropUnreferencedBytes(service, page.hashes);
+        await dropUnreferencedBytes(service, page.hashes);
       } catch (err) {
         service.log?.(`trash purge in company ${companyId}: ${(err as Error).message}`);
       }
@@ -166,28 +185,40 @@ export function purgeExpired(service: Service, now = Date.now()): number {
 export class TrashPurger {
   readonly #service: Service;
   #timer: NodeJS.Timeout | undefined;
+  #stopped = false;
 
   constructor(service: Service) {
     this.#service = service;
   }
 
   start(): void {
-    this.#tick();
+    this.#stopped = false;
+    // #tick catches whatever the purge throws and logs it: it never rejects.
+    void this.#tick();
   }
 
+  /**
+   * No purge starts after this, and one under way stops before its next page (the page
+   * being written ends as one transaction and drops its bytes). It does not wait for
+   * that page: stop() stays synchronous for its callers.
+   */
   stop(): void {
+    this.#stopped = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
   }
 
-  #tick(): void {
+  async #tick(): Promise<void> {
     try {
-      const purged = purgeExpired(this.#service);
+      const purged = await purgeExpiredUntil(this.#service, Date.now(), () => this.#stopped);
       if (purged > 0) this.#service.log?.(`trash: ${purged} purged after their retention`);
     } catch (err) {
       this.#service.log?.(`trash purge failed: ${(err as Error).message}`);
     }
-    this.#timer = setTimeout(() => this.#tick(), DAY_MS);
+    if (this.#stopped) return;
+    // A stop and a start while a purge ran leave two purges ending: the last one plans the only next one.
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => void this.#tick(), DAY_MS);
     this.#timer.unref();
   }
 }

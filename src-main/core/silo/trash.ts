@@ -2,7 +2,8 @@ import { ApiError, notFound } from '../api/errors.ts';
 import { afterPosition, keysetPage } from '../api/keyset-page.ts';
 import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';
-import type { Store } from '../db/store.ts';
+import type { Db } from '../db/engine.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 import { parseFaults } from '../gobl/fault.ts';
 import type { Via } from './audit-actor.ts';
 import { deriveDocument, type Envelope } from './document.ts';
@@ -15,21 +16,22 @@ export const DEFAULT_RETENTION_DAYS = 30;
 const DAY_MS = 24 * 60 * 60_000;
 
 /** How long the company keeps what is in its trash before it is purged for good. */
-export function retentionDays(store: Store, companyId: string): number {
-  const row = store.statement('SELECT retention_days FROM trash_settings WHERE company_id = ?').get(companyId) as { retention_days: number } | undefined;
+export async function retentionDays(db: Db, companyId: string): Promise<number> {
+  const row = await db.sqlFirst<{ retention_days: number }>('SELECT retention_days FROM trash_settings WHERE company_id = ?', [companyId]);
   return row?.retention_days ?? DEFAULT_RETENTION_DAYS;
 }
 
-export function getTrashSettings(ctx: Ctx) {
-  return { retention_days: retentionDays(ctx.service.store, ctx.caller.companyId) };
+export async function getTrashSettings(ctx: Ctx) {
+  return { retention_days: await retentionDays(ctx.service.db, ctx.caller.companyId) };
 }
 
-export function putTrashSettings(ctx: Ctx, body: { retention_days: number }) {
-  const { store } = ctx.service;
-  store
-    .statement(`INSERT INTO trash_settings (company_id, retention_days, updated_at) VALUES (?, ?, ?)
-      ON CONFLICT (company_id) DO UPDATE SET retention_days = excluded.retention_days, updated_at = excluded.updated_at`)
-    .run(ctx.caller.companyId, body.retention_days, nowIso());
+export async function putTrashSettings(ctx: Ctx, body: { retention_days: number }) {
+  const { db } = ctx.service;
+  await db.sqlRun(
+    `INSERT INTO trash_settings (company_id, retention_days, updated_at) VALUES (?, ?, ?)
+      ON CONFLICT (company_id) DO UPDATE SET retention_days = excluded.retention_days, updated_at = excluded.updated_at`,
+    [ctx.caller.companyId, body.retention_days, nowIso()],
+  );
   return getTrashSettings(ctx);
 }
 
@@ -45,38 +47,48 @@ function unchangedDocument(row: EntryRow) {
  * gone from lists, search, related entries, sums and exports, still whole, and back
  * with `restoreEntry` until the retention purges it. A signed document can be
  * trashed: nothing of it changes. Trashing it again answers the same. Refused while a
- * job works on the entry, whose steps would find it gone.
+ * job works on the entry, whose steps would find it gone. One transaction from the
+ * look-ups to the write: trashing it twice at once answers the same twice (never a
+ * 409), and no job is started on it in between.
  */
-export function trashEntry(ctx: Ctx, id: string) {
-  const { store } = ctx.service;
-  const any = findAnyEntryRow(ctx, id);
-  if (!any) throw notFound(`entry ${id}`);
-  if (any.trashed_at === null) {
-    const running = store
-      .statement('SELECT id FROM jobs WHERE company_id = ? AND silo_entry_id = ? AND completed_at IS NULL LIMIT 1')
-      .get(any.company_id, id) as { id: string } | undefined;
-    if (running) throw new ApiError('conflict', `entry ${id} has a job under way (${running.id}); move it to the trash once the job ends`);
-    const row = requireEntryRow(ctx, id);
-    writeEntryChange(ctx, row, unchangedDocument(row), { trashed: nowIso() });
-  }
-  return trashItem(ctx, 'entry', id);
+export async function trashEntry(ctx: Ctx, id: string) {
+  const { db } = ctx.service;
+  return db.tx(async () => {
+    const any = await findAnyEntryRow(ctx, id);
+    if (!any) throw notFound(`entry ${id}`);
+    if (any.trashed_at === null) {
+      const running = await db.sqlFirst<{ id: string }>(
+        'SELECT id FROM jobs WHERE company_id = ? AND silo_entry_id = ? AND completed_at IS NULL LIMIT 1',
+        [any.company_id, id],
+      );
+      if (running) throw new ApiError('conflict', `entry ${id} has a job under way (${running.id}); move it to the trash once the job ends`);
+      const row = await requireEntryRow(ctx, id);
+      await writeEntryChange(ctx, row, unchangedDocument(row), { trashed: nowIso() });
+    }
+    return trashItem(ctx, 'entry', id);
+  }, { origin: db.origin ?? LOCAL });
 }
 
-/** Brings an entry back from the trash as it was, with its files and meta. Restoring a live entry answers it as it is. */
-export function restoreEntry(ctx: Ctx, id: string): EntryView {
-  const { store } = ctx.service;
-  const row = findAnyEntryRow(ctx, id);
-  if (!row) throw notFound(`entry ${id}`);
-  const restored = row.trashed_at === null ? row : writeEntryChange(ctx, row, unchangedDocument(row), { trashed: null });
-  return entryViews(store, [restored], true)[0];
+/**
+ * Brings an entry back from the trash as it was, with its files and meta. Restoring a live entry answers it as it is.
+ * One transaction from the look-up to the write: restoring it twice at once answers it twice, never a 409.
+ */
+export async function restoreEntry(ctx: Ctx, id: string): Promise<EntryView> {
+  const { db } = ctx.service;
+  return db.tx(async () => {
+    const row = await findAnyEntryRow(ctx, id);
+    if (!row) throw notFound(`entry ${id}`);
+    const restored = row.trashed_at === null ? row : await writeEntryChange(ctx, row, unchangedDocument(row), { trashed: null });
+    return (await entryViews(db, [restored], true))[0];
+  }, { origin: db.origin ?? LOCAL });
 }
 
 /** An entry in the trash, whole, with when it went there and when it will be purged. */
-export function getTrashedEntry(ctx: Ctx, id: string) {
-  const row = findAnyEntryRow(ctx, id);
+export async function getTrashedEntry(ctx: Ctx, id: string) {
+  const row = await findAnyEntryRow(ctx, id);
   if (!row || row.trashed_at === null) throw notFound(`entry ${id} in the trash`);
-  const days = retentionDays(ctx.service.store, ctx.caller.companyId);
-  return { ...entryViews(ctx.service.store, [row], true)[0], trashed_at: row.trashed_at, purge_at: purgeAt(row.trashed_at, days) };
+  const days = await retentionDays(ctx.service.db, ctx.caller.companyId);
+  return { ...(await entryViews(ctx.service.db, [row], true))[0], trashed_at: row.trashed_at, purge_at: purgeAt(row.trashed_at, days) };
 }
 
 interface TrashRow {
@@ -139,19 +151,19 @@ function itemView(row: TrashRow, days: number) {
 
 export type TrashItem = ReturnType<typeof itemView>;
 
-function trashItem(ctx: Ctx, kind: 'entry' | 'file', id: string): TrashItem {
-  const { store } = ctx.service;
+async function trashItem(ctx: Ctx, kind: 'entry' | 'file', id: string): Promise<TrashItem> {
+  const { db } = ctx.service;
   const part = kind === 'entry' ? `${ENTRY_PART} AND e.id = ?` : `${FILE_PART} AND t.trash_id = ?`;
-  const row = store.statement(part).get(ctx.caller.companyId, id) as TrashRow | undefined;
+  const row = await db.sqlFirst<TrashRow>(part, [ctx.caller.companyId, id]);
   if (!row) throw notFound(`${kind} ${id} in the trash`);
-  return itemView(row, retentionDays(store, ctx.caller.companyId));
+  return itemView(row, await retentionDays(db, ctx.caller.companyId));
 }
 
 export { trashItem };
 
 /** What the company's trash holds, entries and files, the most recently trashed first, a keyset page at a time. */
-export function listTrash(ctx: Ctx, q: { kind?: 'entry' | 'file'; cursor?: string; limit: number }) {
-  const { store, cursorSecret } = ctx.service;
+export async function listTrash(ctx: Ctx, q: { kind?: 'entry' | 'file'; cursor?: string; limit: number }) {
+  const { db, cursorSecret } = ctx.service;
   const company = ctx.caller.companyId;
   const scope = JSON.stringify(['trash', company, q.kind]);
   const parts: string[] = [];
@@ -164,7 +176,7 @@ export function listTrash(ctx: Ctx, q: { kind?: 'entry' | 'file'; cursor?: strin
     parts.push(FILE_PART);
     params.push(company);
   }
-  const { rows, nextCursor } = keysetPage<TrashRow>({
+  const { rows, nextCursor } = await keysetPage<TrashRow>({
     secret: cursorSecret,
     scope,
     cursor: q.cursor,
@@ -172,11 +184,12 @@ export function listTrash(ctx: Ctx, q: { kind?: 'entry' | 'file'; cursor?: strin
     shape: ['string', 'string'],
     key: (row) => [row.trashed_at, row.id],
     fetch: (after, take) =>
-      store
-        .statement(`SELECT * FROM (${parts.join(' UNION ALL ')}) ${after ? `WHERE ${afterPosition(['trashed_at', 'id'], false)}` : ''} ORDER BY trashed_at DESC, id DESC LIMIT ?`)
-        .all(...params, ...(after ?? []), take) as TrashRow[],
+      db.sql<TrashRow>(
+        `SELECT * FROM (${parts.join(' UNION ALL ')}) ${after ? `WHERE ${afterPosition(['trashed_at', 'id'], false)}` : ''} ORDER BY trashed_at DESC, id DESC LIMIT ?`,
+        [...params, ...(after ?? []), take],
+      ),
   });
-  const days = retentionDays(store, company);
+  const days = await retentionDays(db, company);
   return {
     list: rows.map((r) => itemView(r, days)),
     limit: q.limit,

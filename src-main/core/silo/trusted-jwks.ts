@@ -5,7 +5,7 @@ import type { Ctx, HandlersOf } from '../api/handler.ts';
 import type { trustedJwk, trustedJwksOperations } from '../api/contract/trusted-jwks.ts';
 import type { VerifyingJwk } from '../gobl/sign/index.ts';
 import { nowIso } from '../clock.ts';
-import type { Store } from '../db/store.ts';
+import type { Db } from '../db/engine.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 
 type TrustedKey = z.output<typeof trustedJwk>;
@@ -18,10 +18,10 @@ type TrustedKey = z.output<typeof trustedJwk>;
  * The list syncs like any record (kind `trusted_jwks`), so a document signed by a
  * signer trusted on one instance verifies on every instance of the company.
  */
-export function trustedJwksKeys(store: Store, companyId: string): VerifyingJwk[] {
-  return store
-    .all(store.q.selectFrom('trusted_jwks').select('keys').where('company_id', '=', companyId))
-    .flatMap((row) => JSON.parse(row.keys) as VerifyingJwk[]);
+export async function trustedJwksKeys(db: Db, companyId: string): Promise<VerifyingJwk[]> {
+  return (await db.all(db.q.selectFrom('trusted_jwks').select('keys').where('company_id', '=', companyId))).flatMap(
+    (row) => JSON.parse(row.keys) as VerifyingJwk[],
+  );
 }
 
 export type TrustedJwksRow = { id: string; name: string; keys: string; created_at: string; updated_at: string };
@@ -35,8 +35,8 @@ export const trustedJwksView = (row: TrustedJwksRow) => ({
 });
 
 /** Ids are the company's own: another company may use the same one without either knowing. */
-export function findTrustedJwks(store: Store, companyId: string, id: string): TrustedJwksRow | undefined {
-  return store.first(store.q.selectFrom('trusted_jwks').selectAll().where('company_id', '=', companyId).where('id', '=', id));
+export function findTrustedJwks(db: Db, companyId: string, id: string): Promise<TrustedJwksRow | undefined> {
+  return db.first(db.q.selectFrom('trusted_jwks').selectAll().where('company_id', '=', companyId).where('id', '=', id));
 }
 
 /** A key that does not name a point on P-256 would verify nothing; refused so the owner knows. */
@@ -60,46 +60,46 @@ function requireOwner(ctx: Ctx): void {
  * transaction (its trigger records the change for sync). `createdAt`: kept as the instance
  * that first stored it says (a synced signer lists in the same place everywhere).
  */
-export function saveTrustedJwks(ctx: Ctx, id: string, input: { name: string; keys: TrustedKey[] }, createdAt?: string): TrustedJwksRow {
+export async function saveTrustedJwks(ctx: Ctx, id: string, input: { name: string; keys: TrustedKey[] }, createdAt?: string): Promise<TrustedJwksRow> {
   requireOwner(ctx);
   refuseBadPoints(input.keys);
-  const { store } = ctx.service;
+  const { db } = ctx.service;
   const companyId = ctx.caller.companyId;
-  return store.tx(() => {
-    const existing = findTrustedJwks(store, companyId, id);
+  return db.tx(async () => {
+    const existing = await findTrustedJwks(db, companyId, id);
     const keys = JSON.stringify(input.keys);
     // The same signer again (a retried PUT): no new version to sync.
     if (existing && existing.name === input.name && existing.keys === keys) return existing;
     const at = nowIso();
     const row = { id, name: input.name, keys, created_at: existing?.created_at ?? createdAt ?? at, updated_at: at };
     if (existing) {
-      store.run(
-        store.q.updateTable('trusted_jwks').set({ name: row.name, keys: row.keys, updated_at: at }).where('company_id', '=', companyId).where('id', '=', id),
+      await db.run(
+        db.q.updateTable('trusted_jwks').set({ name: row.name, keys: row.keys, updated_at: at }).where('company_id', '=', companyId).where('id', '=', id),
       );
     } else {
-      store.run(store.q.insertInto('trusted_jwks').values({ ...row, company_id: companyId }));
+      await db.run(db.q.insertInto('trusted_jwks').values({ ...row, company_id: companyId }));
     }
     return row;
-  }, { origin: store.origin ?? LOCAL });
+  }, { origin: db.origin ?? LOCAL });
 }
 
 /** Stops trusting a signer; answers whether it was trusted. Documents already stored stay as they are. */
-export function removeTrustedJwks(ctx: Ctx, id: string): boolean {
+export async function removeTrustedJwks(ctx: Ctx, id: string): Promise<boolean> {
   requireOwner(ctx);
-  const { store } = ctx.service;
+  const { db } = ctx.service;
   const companyId = ctx.caller.companyId;
-  return store.tx(() => {
-    const { changes } = store.run(store.q.deleteFrom('trusted_jwks').where('company_id', '=', companyId).where('id', '=', id));
+  return db.tx(async () => {
+    const { changes } = await db.run(db.q.deleteFrom('trusted_jwks').where('company_id', '=', companyId).where('id', '=', id));
     return changes > 0;
-  }, { origin: store.origin ?? LOCAL });
+  }, { origin: db.origin ?? LOCAL });
 }
 
 export const trustedJwksHandlers: HandlersOf<typeof trustedJwksOperations> = {
-  listTrustedJwks: (ctx) => {
-    const { store } = ctx.service;
-    const rows = store.all(store.q.selectFrom('trusted_jwks').selectAll().where('company_id', '=', ctx.caller.companyId).orderBy('created_at').orderBy('id'));
+  listTrustedJwks: async (ctx) => {
+    const { db } = ctx.service;
+    const rows = await db.all(db.q.selectFrom('trusted_jwks').selectAll().where('company_id', '=', ctx.caller.companyId).orderBy('created_at').orderBy('id'));
     return { list: rows.map(trustedJwksView) };
   },
-  putTrustedJwks: (ctx, { params, body }) => trustedJwksView(saveTrustedJwks(ctx, params.id, body)),
-  deleteTrustedJwks: (ctx, { params }) => ({ id: params.id, deleted: removeTrustedJwks(ctx, params.id) }),
+  putTrustedJwks: async (ctx, { params, body }) => trustedJwksView(await saveTrustedJwks(ctx, params.id, body)),
+  deleteTrustedJwks: async (ctx, { params }) => ({ id: params.id, deleted: await removeTrustedJwks(ctx, params.id) }),
 };

@@ -1,4 +1,4 @@
-import type { Store } from '../db/store.ts';
+import type { Db } from '../db/engine.ts';
 import { currentAction, currentActor } from './audit-actor.ts';
 import { appendAudit } from './audit-log.ts';
 
@@ -89,30 +89,30 @@ const titleOf = (snippet: string): string => {
  * `entries_keep_superseded` trigger, in the same statement. A write that changed
  * nothing history tracks (a replay) keeps nothing.
  */
-export function keepEntryVersion(store: Store, entryId: string, companyId: string, origin: string | null, deleted: boolean): void {
-  const hint = currentAction(store);
+export async function keepEntryVersion(db: Db, entryId: string, companyId: string, origin: string | null, deleted: boolean): Promise<void> {
+  const hint = currentAction(db);
   if (deleted) {
-    const actor = currentActor(store, { origin });
+    const actor = await currentActor(db, { origin });
     // The entry is gone: what it was called is in the log's last word about it.
-    const last = store.statement(LAST_TITLE).get(companyId, entryId) as { title: string | null } | undefined;
+    const last = await db.sqlFirst<{ title: string | null }>(LAST_TITLE, [companyId, entryId]);
     const detail = last?.title ? { title: last.title } : {};
-    appendAudit(store, actor, { company_id: companyId, action: `entry.${hint === 'purged' ? 'purged' : 'deleted'}`, target_kind: 'entry', target_id: entryId, detail });
+    await appendAudit(db, actor, { company_id: companyId, action: `entry.${hint === 'purged' ? 'purged' : 'deleted'}`, target_kind: 'entry', target_id: entryId, detail });
     return;
   }
-  const now = store.statement(ENTRY_STATE).get(companyId, entryId) as EntryState | undefined;
+  const now = await db.sqlFirst<EntryState>(ENTRY_STATE, [companyId, entryId]);
   if (!now) return;
-  const last = store.statement(LAST_VERSION).get(companyId, entryId) as VersionRow | undefined;
+  const last = await db.sqlFirst<VersionRow>(LAST_VERSION, [companyId, entryId]);
   const changed = last ? changesBetween(last, now) : ['document', 'state', 'folder', 'tags'];
   if (last && changed.length === 0) return;
   const { action, revertedFrom } = actionOf(hint, last, now);
-  const actor = currentActor(store, { origin, companyId, entryId });
+  const actor = await currentActor(db, { origin, companyId, entryId });
   // A version number is the entry's `version` (what If-Match names); one that did not move still gets a row of its own.
   const version = last && now.version <= last.version ? last.version + 1 : now.version;
-  store.statement(INSERT_VERSION).run(
+  await db.sqlRun(INSERT_VERSION, [
     entryId, version, now.company_id, action, JSON.stringify(changed), now.state, now.folder, now.tags, now.key, now.digest_val,
     now.signed, now.invalid, now.trashed_at !== null ? 1 : 0, revertedFrom, actor.via, actor.id, actor.name, now.updated_at,
-  );
-  appendAudit(store, actor, {
+  ]);
+  await appendAudit(db, actor, {
     company_id: now.company_id,
     action: `entry.${action}`,
     target_kind: 'entry',

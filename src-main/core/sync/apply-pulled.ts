@@ -13,26 +13,26 @@ import type { SyncRun } from './run-context.ts';
 export type PullOutcome = 'applied' | 'agreed' | 'skipped' | 'conflict' | 'parked' | 'repush' | 'fork';
 
 /** One item in its own savepoint: an item that cannot be applied here is parked, the page goes on. */
-export function applyItemSafely(run: SyncRun, item: SyncChange, full: boolean): PullOutcome {
-  const { store } = run.ctx.service;
+export async function applyItemSafely(run: SyncRun, item: SyncChange, full: boolean): Promise<PullOutcome> {
+  const { db } = run.ctx.service;
   // Seen by this full pull even if it cannot be applied here: the remote has it.
   if (full && isSyncKind(item.kind)) {
-    store.run(store.q.insertInto('sync_seen').values({ company_id: run.companyId, kind: item.kind, record_id: item.id }).onConflict((oc) => oc.doNothing()));
+    await db.run(db.q.insertInto('sync_seen').values({ company_id: run.companyId, kind: item.kind, record_id: item.id }).onConflict((oc) => oc.doNothing()));
   }
   try {
     // Sync's own bookkeeping is this instance's; only the record's write is the remote's (applyItem).
-    return store.tx(() => applyItem(run, item, full), { origin: LOCAL });
+    return await db.tx(() => applyItem(run, item, full), { origin: LOCAL });
   } catch (err) {
     if (!isSyncKind(item.kind)) return 'skipped';
     if (err instanceof SeriesForked) {
       // Both chains kept: ours in the series, theirs beside it; nothing to retry.
-      recordFork(run.ctx, err, item.origin, 'pull');
-      unpark(store, run.companyId, 'pull', item.kind, item.id);
+      await recordFork(run.ctx, err, item.origin, 'pull');
+      await unpark(db, run.companyId, 'pull', item.kind, item.id);
       return 'fork';
     }
     const error = toApiError(err);
     if (error.key === 'internal') run.ctx.service.log?.(`sync: applying pulled ${item.kind} ${item.id} failed: ${(err as Error)?.stack ?? err}`);
-    park(store, run.companyId, 'pull', { kind: item.kind, id: item.id }, item.version, error.toBody());
+    await park(db, run.companyId, 'pull', { kind: item.kind, id: item.id }, item.version, error.toBody());
     run.progress.parked++;
     return 'parked';
   }
@@ -48,9 +48,9 @@ export function applyItemSafely(run: SyncRun, item: SyncChange, full: boolean): 
  *   unless the remote's version is our own earlier push (its origin is us);
  * - otherwise the remote's state is written here.
  */
-export function applyItem(run: SyncRun, item: SyncChange, full: boolean): PullOutcome {
+export async function applyItem(run: SyncRun, item: SyncChange, full: boolean): Promise<PullOutcome> {
   const { ctx, companyId, remoteInstanceId } = run;
-  const { store, instanceId } = ctx.service;
+  const { db, instanceId } = ctx.service;
   if (!isSyncKind(item.kind)) return 'skipped';
   const kind = recordKinds[item.kind];
   // The one place a pulled id is taken apart: from here on the record is named by its ref.
@@ -64,8 +64,8 @@ export function applyItem(run: SyncRun, item: SyncChange, full: boolean): PullOu
   }
   const refused = item.kind === 'attachment' && record !== null ? run.refusedBlobs.get((record as { hash: string }).hash) : undefined;
   if (refused) throw new ApiError('validation', refused, { '$.record.hash': refused });
-  const row = changeRow(store, companyId, item.kind, item.id);
-  const local = kind.read(ctx, ref, { revealSecrets: true });
+  const row = await changeRow(db, companyId, item.kind, item.id);
+  const local = await kind.read(ctx, ref, { revealSecrets: true });
   const same = sameState(item.kind, local, record);
 
   if (row && row.remote_version !== null && item.version <= row.remote_version) {
@@ -74,8 +74,8 @@ export function applyItem(run: SyncRun, item: SyncChange, full: boolean): PullOu
     // backup. The same state is agreed again at its version; a state it lost goes
     // back up, based on what it has now.
     const pending = isPending(row);
-    store.run(
-      store.q
+    await db.run(
+      db.q
         .updateTable('sync_changes')
         .set(same ? { remote_version: item.version, ...(pending ? {} : { synced_version: row.version }) } : { origin: 'local', remote_version: item.version, synced_version: null })
         .where('seq', '=', row.seq),
@@ -83,28 +83,28 @@ export function applyItem(run: SyncRun, item: SyncChange, full: boolean): PullOu
     return same ? 'agreed' : 'repush';
   }
   if (same) {
-    if (row) markAgreed(store, row, item.version, row.version);
-    else rememberAgreed(store, companyId, { kind: item.kind, id: item.id, entryId: kind.entryOf?.(ref) ?? null }, item.version, remoteInstanceId, record === null, nowIso());
-    unpark(store, companyId, 'pull', item.kind, item.id);
-    if (item.kind === 'entry') closeClash(ctx, item.id);
+    if (row) await markAgreed(db, row, item.version, row.version);
+    else await rememberAgreed(db, companyId, { kind: item.kind, id: item.id, entryId: kind.entryOf?.(ref) ?? null }, item.version, remoteInstanceId, record === null, nowIso());
+    await unpark(db, companyId, 'pull', item.kind, item.id);
+    if (item.kind === 'entry') await closeClash(ctx, item.id);
     return 'agreed';
   }
   // Another entry here took the same key: a key clash for a person to decide, not an error.
-  const holder = item.kind === 'entry' && record !== null ? clashingHolder(ctx, item.id, (record as { key?: string }).key) : undefined;
+  const holder = item.kind === 'entry' && record !== null ? await clashingHolder(ctx, item.id, (record as { key?: string }).key) : undefined;
   if (holder) {
-    recordKeyClash(ctx, item, record as Parameters<typeof recordKeyClash>[2], holder);
-    unpark(store, companyId, 'pull', item.kind, item.id);
+    await recordKeyClash(ctx, item, record as Parameters<typeof recordKeyClash>[2], holder);
+    await unpark(db, companyId, 'pull', item.kind, item.id);
     return 'conflict';
   }
   let outcome: PullOutcome = 'applied';
   // Deleting an entry deletes its files and meta too: unpushed changes to those are ours to keep.
-  const deletesMine = item.kind === 'entry' && record === null && local !== undefined && hasPendingChildren(store, companyId, item.id);
+  const deletesMine = item.kind === 'entry' && record === null && local !== undefined && (await hasPendingChildren(db, companyId, item.id));
   if (isPending(row) || deletesMine) {
     if (item.origin === instanceId && row) {
-      store.run(store.q.updateTable('sync_changes').set({ remote_version: item.version }).where('seq', '=', row.seq));
+      await db.run(db.q.updateTable('sync_changes').set({ remote_version: item.version }).where('seq', '=', row.seq));
       return 'skipped';
     }
-    keepLoser(ctx, {
+    await keepLoser(ctx, {
       kind: item.kind,
       id: item.id,
       loser: local,
@@ -116,11 +116,11 @@ export function applyItem(run: SyncRun, item: SyncChange, full: boolean): PullOu
     outcome = 'conflict';
   }
   // Written as the remote's change: recorded with its origin, so it is never pushed back.
-  store.tx(() => kind.apply(ctx, ref, record), { origin: remoteInstanceId });
-  if (item.kind === 'entry' && record === null) unparkChildPushes(store, companyId, item.id);
-  const after = changeRow(store, companyId, item.kind, item.id);
-  if (after) markAgreed(store, after, item.version, after.version);
-  unpark(store, companyId, 'pull', item.kind, item.id);
-  if (item.kind === 'entry') closeClash(ctx, item.id);
+  await db.tx(() => kind.apply(ctx, ref, record), { origin: remoteInstanceId });
+  if (item.kind === 'entry' && record === null) await unparkChildPushes(db, companyId, item.id);
+  const after = await changeRow(db, companyId, item.kind, item.id);
+  if (after) await markAgreed(db, after, item.version, after.version);
+  await unpark(db, companyId, 'pull', item.kind, item.id);
+  if (item.kind === 'entry') await closeClash(ctx, item.id);
   return outcome;
 }

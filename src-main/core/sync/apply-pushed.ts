@@ -25,7 +25,7 @@ export interface PushedChange {
  * version held; anything else is a conflict, decided on the pushing side when it
  * pulls this instance's newer version. Call inside a transaction.
  */
-export function applyPushedChange(ctx: Ctx, origin: string, change: PushedChange): PushResult {
+export async function applyPushedChange(ctx: Ctx, origin: string, change: PushedChange): Promise<PushResult> {
   const { kind, id } = change;
   if (!isSyncKind(kind)) throw badRequest(`unknown record kind ${JSON.stringify(kind)}`, { kind: 'unknown kind' });
   const handler = recordKinds[kind];
@@ -39,27 +39,27 @@ export function applyPushedChange(ctx: Ctx, origin: string, change: PushedChange
     record = parsed.data;
   }
 
-  const { store } = ctx.service;
+  const { db } = ctx.service;
   const companyId = ctx.caller.companyId;
-  const row = changeRow(store, companyId, kind, id);
-  const current = handler.read(ctx, ref, { revealSecrets: true });
-  const version = () => changeRow(store, companyId, kind, id)?.version ?? 0;
+  const row = await changeRow(db, companyId, kind, id);
+  const current = await handler.read(ctx, ref, { revealSecrets: true });
+  const version = async () => (await changeRow(db, companyId, kind, id))?.version ?? 0;
 
   if (sameState(kind, current, record)) {
     // Already this state. A record that predates the change log gets its row now.
-    if (!row && current !== undefined) logUnlogged(store, companyId, kind, id, handler.entryOf?.(ref) ?? null, nowIso());
-    return { kind, id, status: 'unchanged', version: version() };
+    if (!row && current !== undefined) await logUnlogged(db, companyId, kind, id, handler.entryOf?.(ref) ?? null, nowIso());
+    return { kind, id, status: 'unchanged', version: await version() };
   }
   // New here, or based on the version held: accepted. A deletion here is a version like any other.
   if (row && row.version !== change.base_version) {
     return { kind, id, status: 'conflict', version: row.version, current_origin: row.origin === 'local' ? ctx.service.instanceId : row.origin };
   }
   // Written as the pushing instance's change: the feed names it as the origin, and it never gets it back.
-  store.tx(() => handler.apply(ctx, ref, record), { origin });
-  return { kind, id, status: 'applied', version: version() };
+  await db.tx(() => handler.apply(ctx, ref, record), { origin });
+  return { kind, id, status: 'applied', version: await version() };
 }
 
-/** How long one transaction of a pushed batch may hold the event loop before the others get a turn. */
+/** How long one transaction of a pushed batch may hold the database before the others get a turn. */
 export const SLICE_MS = 25;
 
 /**
@@ -71,38 +71,42 @@ export const SLICE_MS = 25;
  * answers `unchanged`.
  */
 export async function applyPushedBatch(ctx: Ctx, origin: string, changes: PushedChange[]): Promise<PushResult[]> {
-  const { store } = ctx.service;
-  refuseOwnOrigin(ctx, origin);
+  const { db } = ctx.service;
+  await refuseOwnOrigin(ctx, origin);
   const results: PushResult[] = [];
   while (results.length < changes.length) {
     const started = performance.now();
-    store.tx(() => {
-      do results.push(applyOne(ctx, origin, changes[results.length]));
-      while (results.length < changes.length && performance.now() - started < SLICE_MS);
+    // The slice's answers are taken once it commits: a transaction run again (engine.ts) answers each item once.
+    const slice = await db.tx(async () => {
+      const done: PushResult[] = [];
+      do done.push(await applyOne(ctx, origin, changes[results.length + done.length]));
+      while (results.length + done.length < changes.length && performance.now() - started < SLICE_MS);
+      return done;
     }, { origin: LOCAL });
+    results.push(...slice);
     if (results.length < changes.length) await new Promise((resolve) => setImmediate(resolve));
   }
   return results;
 }
 
-function applyOne(ctx: Ctx, origin: string, change: PushedChange): PushResult {
+async function applyOne(ctx: Ctx, origin: string, change: PushedChange): Promise<PushResult> {
   try {
-    return ctx.service.store.tx(() => applyPushedChange(ctx, origin, change), { origin: LOCAL });
+    return await ctx.service.db.tx(() => applyPushedChange(ctx, origin, change), { origin: LOCAL });
   } catch (err) {
-    if (err instanceof SeriesForked) recordFork(ctx, err, origin, 'push');
+    if (err instanceof SeriesForked) await recordFork(ctx, err, origin, 'push');
     const error = toApiError(err);
     if (error.key === 'internal') ctx.service.log?.(`sync: applying ${change.kind} ${change.id} failed: ${(err as Error)?.stack ?? err}`);
     return { kind: change.kind, id: change.id, status: 'error' as const, error: error.toBody() };
   }
 }
 
-export function applyPushedOne(ctx: Ctx, origin: string, kind: SyncKind, id: string, change: Omit<PushedChange, 'kind' | 'id'>): PushResult {
-  refuseOwnOrigin(ctx, origin);
+export async function applyPushedOne(ctx: Ctx, origin: string, kind: SyncKind, id: string, change: Omit<PushedChange, 'kind' | 'id'>): Promise<PushResult> {
+  await refuseOwnOrigin(ctx, origin);
   let result: PushResult;
   try {
-    result = ctx.service.store.tx(() => applyPushedChange(ctx, origin, { ...change, kind, id }), { origin: LOCAL });
+    result = await ctx.service.db.tx(() => applyPushedChange(ctx, origin, { ...change, kind, id }), { origin: LOCAL });
   } catch (err) {
-    if (err instanceof SeriesForked) recordFork(ctx, err, origin, 'push');
+    if (err instanceof SeriesForked) await recordFork(ctx, err, origin, 'push');
     throw err;
   }
   if (result.status === 'conflict') {
@@ -114,7 +118,7 @@ export function applyPushedOne(ctx: Ctx, origin: string, kind: SyncKind, id: str
 }
 
 /** The origin is who the change is recorded for: never this instance, and a paired instance only through its own token. */
-function refuseOwnOrigin(ctx: Ctx, origin: string): void {
+async function refuseOwnOrigin(ctx: Ctx, origin: string): Promise<void> {
   if (origin === ctx.service.instanceId) throw badRequest('origin is this instance itself', { '$.origin': 'must be the pushing instance' });
-  checkOrigin(ctx, origin);
+  await checkOrigin(ctx, origin);
 }

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { ApiError, validationError } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';
-import type { Store } from '../db/store.ts';
+import type { Db } from '../db/engine.ts';
 import { MAX_ATTACHMENT_BYTES } from '../silo/attachments.ts';
 import { storeBlobs } from './blob-writes.ts';
 import { LOCAL } from '../db/write-scopes.ts';
@@ -16,11 +16,11 @@ export const READ_BUDGET_BYTES = 16 * 1024 * 1024;
  * caller's company references it and the file is here. So no company learns,
  * or reads, which files another company on the same instance holds.
  */
-export function heldHashes(ctx: Ctx, hashes: string[]): Set<string> {
+export async function heldHashes(ctx: Ctx, hashes: string[]): Promise<Set<string>> {
   if (hashes.length === 0) return new Set();
-  const { store, blobs } = ctx.service;
-  const rows = store.all(
-    store.q
+  const { db, blobs } = ctx.service;
+  const rows = await db.all(
+    db.q
       .selectFrom('attachments')
       .select('hash')
       .distinct()
@@ -36,27 +36,27 @@ export function heldHashes(ctx: Ctx, hashes: string[]): Set<string> {
  * of another company's file gives nothing, and the refusal reads the same as for
  * bytes that are nowhere, so it tells nothing either.
  */
-export function companyHolds(ctx: Ctx, hash: string): boolean {
-  const { store, blobs } = ctx.service;
+export async function companyHolds(ctx: Ctx, hash: string): Promise<boolean> {
+  const { db, blobs } = ctx.service;
   if (!blobs.has(hash)) return false;
-  if (heldHashes(ctx, [hash]).has(hash)) return true;
-  return !!store.first(
-    store.q.selectFrom('sync_blob_grants').select('hash').where('company_id', '=', ctx.caller.companyId).where('hash', '=', hash),
-  );
+  if ((await heldHashes(ctx, [hash])).has(hash)) return true;
+  return !!(await db.first(
+    db.q.selectFrom('sync_blob_grants').select('hash').where('company_id', '=', ctx.caller.companyId).where('hash', '=', hash),
+  ));
 }
 
-export function grantBlobs(store: Store, companyId: string, hashes: string[]): void {
+export async function grantBlobs(db: Db, companyId: string, hashes: string[]): Promise<void> {
   if (hashes.length === 0) return;
   const at = nowIso();
-  store.tx(() => {
+  await db.tx(async () => {
     for (const hash of new Set(hashes)) {
-      store.run(store.q.insertInto('sync_blob_grants').values({ company_id: companyId, hash, created_at: at }).onConflict((oc) => oc.doNothing()));
+      await db.run(db.q.insertInto('sync_blob_grants').values({ company_id: companyId, hash, created_at: at }).onConflict((oc) => oc.doNothing()));
     }
   }, { origin: LOCAL });
 }
 
-export function findMissingBlobs(ctx: Ctx, hashes: string[]): { missing: string[] } {
-  const held = heldHashes(ctx, [...new Set(hashes)]);
+export async function findMissingBlobs(ctx: Ctx, hashes: string[]): Promise<{ missing: string[] }> {
+  const held = await heldHashes(ctx, [...new Set(hashes)]);
   return { missing: [...new Set(hashes)].filter((h) => !held.has(h)) };
 }
 
@@ -73,13 +73,13 @@ export async function putBlobs(ctx: Ctx, blobs: Array<{ hash: string; data: stri
   });
   const hashes = await storeBlobs(ctx.service.blobs, decoded);
   // Sent by this company: it may now attach them.
-  grantBlobs(ctx.service.store, ctx.caller.companyId, hashes);
+  await grantBlobs(ctx.service.db, ctx.caller.companyId, hashes);
   return { stored: decoded.length };
 }
 
-export function readBlobs(ctx: Ctx, hashes: string[]): { blobs: Array<{ hash: string; data: string }>; missing: string[] } {
+export async function readBlobs(ctx: Ctx, hashes: string[]): Promise<{ blobs: Array<{ hash: string; data: string }>; missing: string[] }> {
   const unique = [...new Set(hashes)];
-  const held = heldHashes(ctx, unique);
+  const held = await heldHashes(ctx, unique);
   const out: Array<{ hash: string; data: string }> = [];
   let budget = READ_BUDGET_BYTES;
   for (const hash of unique) {

@@ -11,31 +11,31 @@ import type { SyncRun } from './run-context.ts';
  * has nothing to catch up with. A fork is never released here.
  */
 export async function releaseCaughtUp(run: SyncRun): Promise<void> {
-  const { store } = run.ctx.service;
-  for (const seriesId of heldSeries(store, run.companyId, 'restored')) {
+  const { db } = run.ctx.service;
+  for (const seriesId of await heldSeries(db, run.companyId, 'restored')) {
     if (run.signal.aborted) return;
     let head: AnswerOf<'getSeries'>;
     try {
       head = await run.remote.getSeries({ params: { id: seriesId } });
     } catch (err) {
       if (err instanceof RemoteError && err.status === 404) {
-        releaseHold(store, run.companyId, seriesId);
+        await releaseHold(db, run.companyId, seriesId);
         continue;
       }
       throw err;
     }
     if (!head.last_entry_id) {
-      releaseHold(store, run.companyId, seriesId);
+      await releaseHold(db, run.companyId, seriesId);
       continue;
     }
-    const here = store.first(
-      store.q
+    const here = await db.first(
+      db.q
         .selectFrom('series_entries')
         .select('idx')
         .where('company_id', '=', run.companyId)
         .where('id', '=', head.last_entry_id)
         .where('series_id', '=', seriesId),
     );
-    if (here && here.idx === head.last_index) releaseHold(store, run.companyId, seriesId);
+    if (here && here.idx === head.last_index) await releaseHold(db, run.companyId, seriesId);
   }
 }

@@ -1,13 +1,13 @@
 import type { Selectable } from 'kysely';
-import type { Store } from '../db/store.ts';
+import type { Db } from '../db/engine.ts';
 import type { SyncChangesTable } from '../db/tables.ts';
 import type { SyncKind } from './change-log.ts';
 
 export type ChangeRow = Selectable<SyncChangesTable>;
 
-export function changeRow(store: Store, companyId: string, kind: SyncKind, recordId: string): ChangeRow | undefined {
-  return store.first(
-    store.q
+export async function changeRow(db: Db, companyId: string, kind: SyncKind, recordId: string): Promise<ChangeRow | undefined> {
+  return await db.first(
+    db.q
       .selectFrom('sync_changes')
       .selectAll()
       .where('company_id', '=', companyId)
@@ -21,9 +21,9 @@ export const isPending = (row: ChangeRow | undefined): boolean =>
   row !== undefined && row.origin === 'local' && (row.synced_version === null || row.version > row.synced_version);
 
 /** Both sides hold the same state: remember which versions those were. */
-export function markAgreed(store: Store, row: ChangeRow, remoteVersion: number, localVersion: number): void {
-  store.run(
-    store.q
+export async function markAgreed(db: Db, row: ChangeRow, remoteVersion: number, localVersion: number): Promise<void> {
+  await db.run(
+    db.q
       .updateTable('sync_changes')
       .set({ remote_version: remoteVersion, synced_version: localVersion })
       .where('seq', '=', row.seq),
@@ -37,17 +37,17 @@ export function markAgreed(store: Store, row: ChangeRow, remoteVersion: number, 
  * it and is accepted by the remote, rather than refused as a conflict that no
  * later pull would ever settle (the feed has moved past the tombstone).
  */
-export function rememberAgreed(
-  store: Store,
+export async function rememberAgreed(
+  db: Db,
   companyId: string,
   record: { kind: SyncKind; id: string; entryId: string | null },
   remoteVersion: number,
   origin: string,
   deleted: boolean,
   at: string,
-): void {
-  store.run(
-    store.q.insertInto('sync_changes').values({
+): Promise<void> {
+  await db.run(
+    db.q.insertInto('sync_changes').values({
       company_id: companyId,
       kind: record.kind,
       record_id: record.id,
@@ -67,41 +67,38 @@ export function rememberAgreed(
  * The WHERE repeats the partial index's condition word for word so SQLite uses it.
  * A change parked at its current version waits for a retry; a newer change is tried again.
  */
-export function pendingRows(store: Store, companyId: string, afterSeq: number, limit: number): ChangeRow[] {
-  return store
-    .statement(
-      `SELECT c.* FROM sync_changes c
-       WHERE c.company_id = ? AND c.seq > ?
-         AND c.origin = 'local' AND (c.synced_version IS NULL OR c.version > c.synced_version)
-         AND NOT EXISTS (SELECT 1 FROM sync_parked p WHERE p.company_id = c.company_id AND p.direction = 'push'
-                         AND p.kind = c.kind AND p.record_id = c.record_id AND p.version = c.version)
-       ORDER BY c.seq LIMIT ?`,
-    )
-    .all(companyId, afterSeq, limit) as ChangeRow[];
+export async function pendingRows(db: Db, companyId: string, afterSeq: number, limit: number): Promise<ChangeRow[]> {
+  return await db.sql<ChangeRow>(
+    `SELECT c.* FROM sync_changes c
+     WHERE c.company_id = ? AND c.seq > ?
+       AND c.origin = 'local' AND (c.synced_version IS NULL OR c.version > c.synced_version)
+       AND NOT EXISTS (SELECT 1 FROM sync_parked p WHERE p.company_id = c.company_id AND p.direction = 'push'
+                       AND p.kind = c.kind AND p.record_id = c.record_id AND p.version = c.version)
+     ORDER BY c.seq LIMIT ?`,
+    [companyId, afterSeq, limit],
+  );
 }
 
-export function pendingCount(store: Store, companyId: string): number {
-  return (store
-    .statement(
-      `SELECT count(*) AS n FROM sync_changes c
-       WHERE c.company_id = ? AND c.origin = 'local' AND (c.synced_version IS NULL OR c.version > c.synced_version)
-         AND NOT EXISTS (SELECT 1 FROM sync_parked p WHERE p.company_id = c.company_id AND p.direction = 'push'
-                         AND p.kind = c.kind AND p.record_id = c.record_id AND p.version = c.version)`,
-    )
-    .get(companyId) as { n: number }
-  ).n;
+export async function pendingCount(db: Db, companyId: string): Promise<number> {
+  const row = await db.sqlFirst<{ n: number }>(
+    `SELECT count(*) AS n FROM sync_changes c
+     WHERE c.company_id = ? AND c.origin = 'local' AND (c.synced_version IS NULL OR c.version > c.synced_version)
+       AND NOT EXISTS (SELECT 1 FROM sync_parked p WHERE p.company_id = c.company_id AND p.direction = 'push'
+                       AND p.kind = c.kind AND p.record_id = c.record_id AND p.version = c.version)`,
+    [companyId],
+  );
+  return row!.n;
 }
 
 /** Unpushed local changes to an entry's attachments or meta (their rows name the entry). */
-export function hasPendingChildren(store: Store, companyId: string, entryId: string): boolean {
+export async function hasPendingChildren(db: Db, companyId: string, entryId: string): Promise<boolean> {
   return (
-    store
-      .statement(
-        `SELECT 1 FROM sync_changes
-         WHERE company_id = ? AND entry_id = ?
-           AND origin = 'local' AND (synced_version IS NULL OR version > synced_version) LIMIT 1`,
-      )
-      .get(companyId, entryId) !== undefined
+    (await db.sqlFirst(
+      `SELECT 1 FROM sync_changes
+       WHERE company_id = ? AND entry_id = ?
+         AND origin = 'local' AND (synced_version IS NULL OR version > synced_version) LIMIT 1`,
+      [companyId, entryId],
+    )) !== undefined
   );
 }
 
@@ -111,9 +108,9 @@ export function hasPendingChildren(store: Store, companyId: string, entryId: str
  * state, version 1, as if just written here. Sync's own bookkeeping, no write of the
  * record: nothing goes on record for it.
  */
-export function logUnlogged(store: Store, companyId: string, kind: SyncKind, recordId: string, entryId: string | null, at: string): void {
-  store.run(
-    store.q.insertInto('sync_changes').values({
+export async function logUnlogged(db: Db, companyId: string, kind: SyncKind, recordId: string, entryId: string | null, at: string): Promise<void> {
+  await db.run(
+    db.q.insertInto('sync_changes').values({
       company_id: companyId, kind, record_id: recordId, entry_id: entryId, version: 1, deleted: 0, origin: 'local', remote_version: null, synced_version: null, at,
     }),
   );

@@ -44,11 +44,11 @@ function asCopyData(data: Record<string, unknown>, copyId: string): Record<strin
  * meta. It is an ordinary entry: it syncs, is searched and edited like any other.
  * `childrenFrom`: an entry whose files (the same stored bytes) and meta come along.
  */
-export function makeCopy(ctx: Ctx, version: EntryRecord, folder: string, link: CopyLink, childrenFrom?: string): string {
+export async function makeCopy(ctx: Ctx, version: EntryRecord, folder: string, link: CopyLink, childrenFrom?: string): Promise<string> {
   const copyId = uuidv7();
-  commitEntry(ctx, prepareEntry(copyId, { data: asCopyData(version.data, copyId), folder, tags: version.tags, state: version.state, allow_invalid: true }));
-  if (childrenFrom) copyChildren(ctx, childrenFrom, copyId);
-  writeLink(ctx, copyId, link);
+  await commitEntry(ctx, prepareEntry(copyId, { data: asCopyData(version.data, copyId), folder, tags: version.tags, state: version.state, allow_invalid: true }));
+  if (childrenFrom) await copyChildren(ctx, childrenFrom, copyId);
+  await writeLink(ctx, copyId, link);
   return copyId;
 }
 
@@ -58,40 +58,40 @@ export function makeCopy(ctx: Ctx, version: EntryRecord, folder: string, link: C
  * until the retention purges it, never deleted on the spot. Restored, it returns to
  * the folder of the entry it is a version of, not to the conflicts.
  */
-export function trashCopy(ctx: Ctx, copy: EntryRow, link: CopyLink, version?: EntryRecord): void {
+export async function trashCopy(ctx: Ctx, copy: EntryRow, link: CopyLink, version?: EntryRecord): Promise<void> {
   const held = entryRecordOf(copy);
-  const folder = version?.folder ?? findAnyEntryRow(ctx, link.entry_id)?.folder ?? held.folder;
+  const folder = version?.folder ?? (await findAnyEntryRow(ctx, link.entry_id))?.folder ?? held.folder;
   const next: EntryRecord = version
     ? { ...held, data: asCopyData(version.data, copy.id), tags: version.tags, state: version.state, folder, trashed_at: nowIso() }
     : { ...held, folder, trashed_at: nowIso() };
   // The link first: nothing is written onto an entry once it is in the trash.
-  writeLink(ctx, copy.id, link);
-  entryKind.apply(ctx, copy.id, next);
+  await writeLink(ctx, copy.id, link);
+  await entryKind.apply(ctx, copy.id, next);
 }
 
 /** A new copy holding `version` (with `childrenFrom`'s files and meta), straight into the trash. */
-export function trashNewCopy(ctx: Ctx, version: EntryRecord, link: CopyLink, childrenFrom?: string): string {
-  const copyId = makeCopy(ctx, version, version.folder, link, childrenFrom);
-  trashCopy(ctx, findAnyEntryRow(ctx, copyId)!, link);
+export async function trashNewCopy(ctx: Ctx, version: EntryRecord, link: CopyLink, childrenFrom?: string): Promise<string> {
+  const copyId = await makeCopy(ctx, version, version.folder, link, childrenFrom);
+  await trashCopy(ctx, (await findAnyEntryRow(ctx, copyId))!, link);
   return copyId;
 }
 
-function writeLink(ctx: Ctx, copyId: string, link: CopyLink): void {
-  putMeta(ctx, copyId, CONFLICT_META_KEY, { src: LINK_SRC, ref: link.entry_id, value: { ...link }, shared: false, link_scope: '', link_url: '' });
+async function writeLink(ctx: Ctx, copyId: string, link: CopyLink): Promise<void> {
+  await putMeta(ctx, copyId, CONFLICT_META_KEY, { src: LINK_SRC, ref: link.entry_id, value: { ...link }, shared: false, link_scope: '', link_url: '' });
 }
 
 const isLink = (meta: { src: string; key: string }) => meta.src === LINK_SRC && meta.key === CONFLICT_META_KEY;
 
 /** An entry's files and meta (not its own link) onto another entry, each as a change of that entry. */
-export function copyChildren(ctx: Ctx, fromId: string, toId: string): void {
-  const { store } = ctx.service;
+export async function copyChildren(ctx: Ctx, fromId: string, toId: string): Promise<void> {
+  const { db } = ctx.service;
   const companyId = ctx.caller.companyId;
-  for (const file of store.all(store.q.selectFrom('attachments').selectAll().where('company_id', '=', companyId).where('entry_id', '=', fromId))) {
-    attachmentKind.apply(ctx, { entryId: toId, fileId: file.id }, { ...attachmentRecordOf(file), entry_id: toId });
+  for (const file of await db.all(db.q.selectFrom('attachments').selectAll().where('company_id', '=', companyId).where('entry_id', '=', fromId))) {
+    await attachmentKind.apply(ctx, { entryId: toId, fileId: file.id }, { ...attachmentRecordOf(file), entry_id: toId });
   }
-  for (const meta of store.all(store.q.selectFrom('entry_meta').selectAll().where('company_id', '=', companyId).where('entry_id', '=', fromId))) {
+  for (const meta of await db.all(db.q.selectFrom('entry_meta').selectAll().where('company_id', '=', companyId).where('entry_id', '=', fromId))) {
     if (isLink(meta)) continue;
-    metaKind.apply(ctx, { entryId: toId, src: meta.src, key: meta.key }, {
+    await metaKind.apply(ctx, { entryId: toId, src: meta.src, key: meta.key }, {
       entry_id: toId, src: meta.src, key: meta.key, ref: meta.ref, value: JSON.parse(meta.value), shared: meta.shared === 1,
       link_scope: meta.link_scope, link_url: meta.link_url, created_at: meta.created_at, updated_at: meta.updated_at,
     });

@@ -40,16 +40,16 @@ export interface Loss {
  * `sync-conflict` meta. The copy syncs like any entry, so work done on it reaches
  * the remote and the other laptops. Every loser is also kept whole in the conflict row.
  */
-export function keepLoser(ctx: Ctx, loss: Loss): string {
+export async function keepLoser(ctx: Ctx, loss: Loss): Promise<string> {
   const id = uuidv7();
   // The copy is sync's doing (history and the audit log say so), made for the instance whose version won.
   const bySync = { via: 'sync' as const, id: loss.remoteOrigin, name: `Sync: conflict with Silodesk instance ${loss.remoteOrigin}` };
   const copyId = loss.kind === 'entry' && loss.loser !== undefined
-    ? withActor(ctx.service.store, bySync, () =>
+    ? await withActor(ctx.service.db, bySync, () =>
         makeCopy(ctx, loss.loser as EntryRecord, CONFLICTS_FOLDER, linkOf(id, loss), loss.deletedByRemote ? loss.id : undefined))
     : null;
-  ctx.service.store.run(
-    ctx.service.store.q.insertInto('sync_conflicts').values({
+  await ctx.service.db.run(
+    ctx.service.db.q.insertInto('sync_conflicts').values({
       id,
       company_id: ctx.caller.companyId,
       kind: loss.kind,
@@ -96,22 +96,23 @@ export function conflictView(row: ConflictRow) {
   };
 }
 
-export function listConflicts(ctx: Ctx, q: { all: boolean; limit: number }) {
-  const { store } = ctx.service;
-  let query = store.q.selectFrom('sync_conflicts').selectAll().where('company_id', '=', ctx.caller.companyId);
+export async function listConflicts(ctx: Ctx, q: { all: boolean; limit: number }) {
+  const { db } = ctx.service;
+  let query = db.q.selectFrom('sync_conflicts').selectAll().where('company_id', '=', ctx.caller.companyId);
   if (!q.all) query = query.where('resolved_at', 'is', null);
-  return { list: store.all(query.orderBy('created_at').orderBy('id').limit(q.limit)).map(conflictView) };
+  return { list: (await db.all(query.orderBy('created_at').orderBy('id').limit(q.limit))).map(conflictView) };
 }
 
-export function openConflictCount(ctx: Ctx): number {
-  const { store } = ctx.service;
-  return store.first(
-    store.q
+export async function openConflictCount(ctx: Ctx): Promise<number> {
+  const { db } = ctx.service;
+  const row = await db.first(
+    db.q
       .selectFrom('sync_conflicts')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('company_id', '=', ctx.caller.companyId)
       .where('resolved_at', 'is', null),
-  )!.n;
+  );
+  return row!.n;
 }
 
 /**
@@ -122,21 +123,21 @@ export function openConflictCount(ctx: Ctx): number {
  * there (it is based on the winner's version); the remote's version moves to the
  * trash in the copy's place. Resolving twice is a no-op.
  */
-export function resolveConflict(ctx: Ctx, id: string, how: ClashResolution) {
-  const { store } = ctx.service;
-  return store.tx(() => {
-    const row = store.first(store.q.selectFrom('sync_conflicts').selectAll().where('id', '=', id).where('company_id', '=', ctx.caller.companyId));
+export async function resolveConflict(ctx: Ctx, id: string, how: ClashResolution) {
+  const { db } = ctx.service;
+  return await db.tx(async () => {
+    const row = await db.first(db.q.selectFrom('sync_conflicts').selectAll().where('id', '=', id).where('company_id', '=', ctx.caller.companyId));
     if (!row) throw notFound(`conflict ${id}`);
     if (row.resolved_at) return conflictView(row);
     if (row.reason === 'key-clash') {
-      const values = { resolved_at: nowIso(), resolution: resolveKeyClash(ctx, openClashFor(ctx, row.record_id)!, how) };
-      store.run(store.q.updateTable('sync_conflicts').set(values).where('id', '=', id));
+      const values = { resolved_at: nowIso(), resolution: await resolveKeyClash(ctx, (await openClashFor(ctx, row.record_id))!, how) };
+      await db.run(db.q.updateTable('sync_conflicts').set(values).where('id', '=', id));
       return conflictView({ ...row, ...values });
     }
     if (!('keep' in how)) throw badRequest('only a key clash is resolved by renaming; keep remote or mine', { '$.rename': 'not for this conflict' });
     const { keep } = how;
     let loser = row.loser;
-    if (row.kind === 'entry') resolveEntryConflict(ctx, row, keep);
+    if (row.kind === 'entry') await resolveEntryConflict(ctx, row, keep);
     else if (keep === 'mine') {
       // Meta, files and workflows: the state given up is kept whole in this row — mine while the
       // conflict is open and with "keep remote", the remote's once mine replaced it (and a
@@ -146,39 +147,39 @@ export function resolveConflict(ctx: Ctx, id: string, how: ClashResolution) {
       // The conflict row names the record as sync does: taken apart here, once.
       const ref: unknown = kind.refOf(row.record_id);
       if (ref === undefined) throw badRequest(`conflict ${id} names no ${row.kind}`, { id: 'not a record of its kind' });
-      const current = kind.read(ctx, ref, { revealSecrets: true });
+      const current = await kind.read(ctx, ref, { revealSecrets: true });
       if (!sameState(kind.kind, current, mine)) {
-        kind.apply(ctx, ref, mine ?? null);
+        await kind.apply(ctx, ref, mine ?? null);
         loser = JSON.stringify(current ?? null);
       }
     }
     const values = { resolved_at: nowIso(), resolution: keep, loser };
-    store.run(store.q.updateTable('sync_conflicts').set(values).where('id', '=', id));
+    await db.run(db.q.updateTable('sync_conflicts').set(values).where('id', '=', id));
     return conflictView({ ...row, ...values });
   }, { origin: LOCAL });
 }
 
-function resolveEntryConflict(ctx: Ctx, row: ConflictRow, keep: 'remote' | 'mine'): void {
-  const copy = row.copy_entry_id ? findEntryRow(ctx, row.copy_entry_id) : undefined;
+async function resolveEntryConflict(ctx: Ctx, row: ConflictRow, keep: 'remote' | 'mine'): Promise<void> {
+  const copy = row.copy_entry_id ? await findEntryRow(ctx, row.copy_entry_id) : undefined;
   const link = { ...baseLink(row), resolution: keep };
   if (keep === 'remote') {
-    if (copy) trashCopy(ctx, copy, { ...link, holds: 'mine' });
+    if (copy) await trashCopy(ctx, copy, { ...link, holds: 'mine' });
     return;
   }
-  const theirs = entryKind.read(ctx, row.record_id, { revealSecrets: true });
+  const theirs = await entryKind.read(ctx, row.record_id, { revealSecrets: true });
   const mine = copy ? restoredFromCopy(row, copy) : (JSON.parse(row.loser) as EntryRecord | null);
   if (sameState('entry', theirs, mine)) {
-    if (copy) trashCopy(ctx, copy, { ...link, holds: 'mine' });
+    if (copy) await trashCopy(ctx, copy, { ...link, holds: 'mine' });
     return;
   }
   // The remote's version is set aside before mine goes over it.
-  if (theirs && copy) trashCopy(ctx, copy, { ...link, holds: 'remote' }, theirs);
-  else if (theirs) trashNewCopy(ctx, theirs, { ...link, holds: 'remote' }, row.record_id);
-  entryKind.apply(ctx, row.record_id, mine);
+  if (theirs && copy) await trashCopy(ctx, copy, { ...link, holds: 'remote' }, theirs);
+  else if (theirs) await trashNewCopy(ctx, theirs, { ...link, holds: 'remote' }, row.record_id);
+  await entryKind.apply(ctx, row.record_id, mine);
   // The winner had deleted the entry: the files and meta the copy kept come back with it.
   if (copy && theirs === undefined && mine) {
-    copyChildren(ctx, copy.id, row.record_id);
-    trashCopy(ctx, copy, { ...link, holds: 'mine' });
+    await copyChildren(ctx, copy.id, row.record_id);
+    await trashCopy(ctx, copy, { ...link, holds: 'mine' });
   }
 }
 

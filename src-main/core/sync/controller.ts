@@ -44,6 +44,8 @@ export class SyncController {
   /** when each company's last run started, on the monotonic clock (wall-clock changes do not move it) */
   readonly #startedAt = new Map<string, number>();
   #timer: NodeJS.Timeout | undefined;
+  /** starts still reading a company's settings: their run is not in #runs yet, and stop waits for them */
+  readonly #starting = new Set<Promise<unknown>>();
 
   constructor(service: Service, options: Partial<SyncOptions> = {}) {
     this.#service = service;
@@ -53,7 +55,9 @@ export class SyncController {
   /** Starts automatic sync. */
   start(): void {
     if (this.#timer) return;
-    this.#timer = setInterval(() => this.#tick(), this.options.tickMs);
+    this.#timer = setInterval(() => {
+      void this.#tick().catch((err: unknown) => this.#service.log?.(`sync: the timer could not look for companies due: ${(err as Error)?.message ?? err}`));
+    }, this.options.tickMs);
     this.#timer.unref();
   }
 
@@ -61,23 +65,25 @@ export class SyncController {
   async stop(): Promise<void> {
     clearInterval(this.#timer);
     this.#timer = undefined;
+    // A start still reading its settings puts its run in #runs as soon as it has them: it is cancelled with the others.
+    await Promise.allSettled([...this.#starting]);
     const runs = [...this.#runs.values()];
     for (const run of runs) run.abort.abort();
     await Promise.all(runs.map((r) => r.done));
   }
 
-  configure(companyId: string, input: SettingsInput) {
-    return settingsView(saveSettings(this.#service.store, companyId, input));
+  async configure(companyId: string, input: SettingsInput) {
+    return settingsView(await saveSettings(this.#service.db, companyId, input));
   }
 
-  forget(companyId: string) {
+  async forget(companyId: string) {
     this.cancel(companyId);
-    forgetSettings(this.#service.store, companyId);
+    await forgetSettings(this.#service.db, companyId);
     return settingsView(undefined);
   }
 
-  settings(companyId: string) {
-    return settingsView(loadConfig(this.#service.store, companyId));
+  async settings(companyId: string) {
+    return settingsView(await loadConfig(this.#service.db, companyId));
   }
 
   isRunning(companyId: string): boolean {
@@ -85,10 +91,30 @@ export class SyncController {
   }
 
   /** Starts a sync (or joins the one under way); resolves with the status once it has ended. */
-  syncNow(companyId: string, opts: { allowMassDeletion?: boolean } = {}): Promise<SyncStatus> {
+  async syncNow(companyId: string, opts: { allowMassDeletion?: boolean } = {}): Promise<SyncStatus> {
+    return (await this.begin(companyId, opts)).done;
+  }
+
+  /**
+   * Starts a sync (or joins the one under way) and resolves once it is under way,
+   * with `done`, which resolves with the status once it has ended. Refuses a company
+   * whose sync is not configured, before any run starts.
+   */
+  async begin(companyId: string, opts: { allowMassDeletion?: boolean } = {}): Promise<{ done: Promise<SyncStatus> }> {
     const active = this.#runs.get(companyId);
-    if (active) return active.done;
-    if (!loadConfig(this.#service.store, companyId)) throw new ApiError('conflict', 'sync is not configured for this company; set a remote first');
+    if (active) return { done: active.done };
+    const reading = loadConfig(this.#service.db, companyId);
+    this.#starting.add(reading);
+    let config: Awaited<typeof reading>;
+    try {
+      config = await reading;
+    } finally {
+      this.#starting.delete(reading);
+    }
+    if (!config) throw new ApiError('conflict', 'sync is not configured for this company; set a remote first');
+    // Another start may have begun a run while the settings were read: one run at a time, so join it.
+    const started = this.#runs.get(companyId);
+    if (started) return { done: started.done };
     const abort = new AbortController();
     const progress: Progress = {
       phase: 'connect', started_at: nowIso(), pushed: 0, pulled: 0, bytes_sent: 0, bytes_received: 0,
@@ -100,20 +126,20 @@ export class SyncController {
     // #execute never rejects; `done` hands the status to whoever waits
     const run: ActiveRun = { abort, done: done.then(() => this.status(companyId)) };
     this.#runs.set(companyId, run);
-    return run.done;
+    return { done: run.done };
   }
 
   cancel(companyId: string): void {
     this.#runs.get(companyId)?.abort.abort();
   }
 
-  status(companyId: string): SyncStatus {
+  async status(companyId: string): Promise<SyncStatus> {
     const ctx: Ctx = { service: this.#service, caller: { companyId, kind: 'owner' } };
     return syncStatus(ctx, this.#runs.has(companyId), this.#progress.get(companyId));
   }
 
   async #execute(companyId: string, signal: AbortSignal, progress: Progress, allowMassDeletion: boolean): Promise<void> {
-    const { store, log } = this.#service;
+    const { db, log } = this.#service;
     const attemptAt = nowIso();
     const started = performance.now();
     // One line per run for the operator: counts and time, never a token or a document.
@@ -123,7 +149,7 @@ export class SyncController {
     try {
       await runSync(this.#service, companyId, this.options, signal, progress, allowMassDeletion);
       if (signal.aborted) throw new SyncCancelled();
-      saveOutcome(store, companyId, { attemptAt, successAt: nowIso() });
+      await saveOutcome(db, companyId, { attemptAt, successAt: nowIso() });
       log?.(`sync ${companyId}: ok, ${summary()}`);
     } catch (err) {
       const error = classify(err);
@@ -131,15 +157,18 @@ export class SyncController {
       if (error.kind === 'internal') log?.(`sync: internal error: ${(err as Error)?.stack ?? err}`);
       // a company deleted meanwhile, or a database closed under us, has nowhere to record this
       try {
-        saveOutcome(store, companyId, { attemptAt, error });
+        await saveOutcome(db, companyId, { attemptAt, error });
       } catch {
         // nothing more to do
       }
     }
   }
 
-  #tick(): void {
-    const rows = this.#service.store.all(this.#service.store.q.selectFrom('sync_config').selectAll().where('paused', '=', 0).where('interval_minutes', '>', 0));
+  async #tick(): Promise<void> {
+    const { db } = this.#service;
+    const rows = await db.all(db.q.selectFrom('sync_config').selectAll().where('paused', '=', 0).where('interval_minutes', '>', 0));
+    // stopped while the settings were read: start nothing more
+    if (!this.#timer) return;
     for (const row of rows) {
       if (this.#runs.has(row.company_id)) continue;
       // Offline, it looks again every minute, so it syncs soon after the network is back.

@@ -1,5 +1,6 @@
 import { nowIso } from '../clock.ts';
-import type { Store } from '../db/store.ts';
+import type { Db } from '../db/engine.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 import { CONFLICTS_FOLDER } from './conflicts.ts';
 import { RemoteError } from './remote-client.ts';
 import { MassDeletionRefused, type SyncRun } from './run-context.ts';
@@ -13,8 +14,8 @@ export const GUARD_WINDOW_MS = 30 * 24 * 60 * 60_000;
  * before anything is applied (the feed's tombstones, by id, from the remote).
  */
 export async function countRemoteDeletions(run: SyncRun): Promise<number> {
-  const { store } = run.ctx.service;
-  let cursor = loadConfig(store, run.companyId)!.pull_cursor;
+  const { db } = run.ctx.service;
+  let cursor = (await loadConfig(db, run.companyId))!.pull_cursor;
   let hit = 0;
   for (;;) {
     let page: { entry_ids: string[]; next_cursor: string; has_more: boolean };
@@ -28,7 +29,7 @@ export async function countRemoteDeletions(run: SyncRun): Promise<number> {
       }
       throw err;
     }
-    hit += page.entry_ids.filter((id) => localEntryExists(store, run.companyId, id)).length;
+    for (const id of page.entry_ids) if (await localEntryExists(db, run.companyId, id)) hit++;
     if (!page.has_more) return hit;
     cursor = page.next_cursor;
   }
@@ -55,23 +56,28 @@ export class DeletionGuard {
     this.#entriesNow = entriesNow;
   }
 
-  /** The window as it stands at the start of a pull (started over when older than GUARD_WINDOW_MS); saved at once. */
-  static open(store: Store, companyId: string, now = Date.now()): DeletionGuard {
-    const config = loadConfig(store, companyId)!;
-    const entries = localEntryCount(store, companyId);
-    const since = config.guard_since ? Date.parse(config.guard_since) : NaN;
-    // A window from the future (the clock went back) is as stale as an old one.
-    const fresh = Number.isFinite(since) && since <= now && now - since < GUARD_WINDOW_MS;
-    const guard = fresh
-      ? new DeletionGuard(Math.max(config.guard_peak, entries), config.guard_deleted, config.guard_since!, entries)
-      : new DeletionGuard(entries, 0, new Date(now).toISOString(), entries);
-    store.run(
-      store.q
-        .updateTable('sync_config')
-        .set({ guard_peak: guard.peak, guard_deleted: guard.deleted, guard_since: guard.since })
-        .where('company_id', '=', companyId),
-    );
-    return guard;
+  /**
+   * The window as it stands at the start of a pull (started over when older than GUARD_WINDOW_MS); saved at once,
+   * in one transaction with what it was read from, so no other write to the window falls in between.
+   */
+  static async open(db: Db, companyId: string, now = Date.now()): Promise<DeletionGuard> {
+    return await db.tx(async () => {
+      const config = (await loadConfig(db, companyId))!;
+      const entries = await localEntryCount(db, companyId);
+      const since = config.guard_since ? Date.parse(config.guard_since) : NaN;
+      // A window from the future (the clock went back) is as stale as an old one.
+      const fresh = Number.isFinite(since) && since <= now && now - since < GUARD_WINDOW_MS;
+      const guard = fresh
+        ? new DeletionGuard(Math.max(config.guard_peak, entries), config.guard_deleted, config.guard_since!, entries)
+        : new DeletionGuard(entries, 0, new Date(now).toISOString(), entries);
+      await db.run(
+        db.q
+          .updateTable('sync_config')
+          .set({ guard_peak: guard.peak, guard_deleted: guard.deleted, guard_since: guard.since })
+          .where('company_id', '=', companyId),
+      );
+      return guard;
+    }, { origin: LOCAL });
   }
 
   /** Throws MassDeletionRefused when deleting `more` entries now would be too much. */
@@ -91,34 +97,36 @@ export class DeletionGuard {
   }
 
   /** Deletions applied by a page: saved in the page's transaction. */
-  static add(store: Store, companyId: string, deleted: number): void {
+  static async add(db: Db, companyId: string, deleted: number): Promise<void> {
     if (deleted === 0) return;
-    store.run(
-      store.q.updateTable('sync_config').set((eb) => ({ guard_deleted: eb('guard_deleted', '+', deleted) })).where('company_id', '=', companyId),
+    await db.run(
+      db.q.updateTable('sync_config').set((eb) => ({ guard_deleted: eb('guard_deleted', '+', deleted) })).where('company_id', '=', companyId),
     );
   }
 
   /** A person allowed the deletions: the window starts over from what is here now. */
-  static reset(store: Store, companyId: string): void {
-    store.run(
-      store.q
+  static async reset(db: Db, companyId: string): Promise<void> {
+    const peak = await localEntryCount(db, companyId);
+    await db.run(
+      db.q
         .updateTable('sync_config')
-        .set({ guard_peak: localEntryCount(store, companyId), guard_deleted: 0, guard_since: nowIso() })
+        .set({ guard_peak: peak, guard_deleted: 0, guard_since: nowIso() })
         .where('company_id', '=', companyId),
     );
   }
 }
 
-export function localEntryCount(store: Store, companyId: string): number {
-  return store.first(
-    store.q
+export async function localEntryCount(db: Db, companyId: string): Promise<number> {
+  const row = await db.first(
+    db.q
       .selectFrom('entries')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('company_id', '=', companyId)
       .where('folder', '!=', CONFLICTS_FOLDER),
-  )!.n;
+  );
+  return row!.n;
 }
 
-export function localEntryExists(store: Store, companyId: string, id: string): boolean {
-  return !!store.first(store.q.selectFrom('entries').select('id').where('company_id', '=', companyId).where('id', '=', id));
+export async function localEntryExists(db: Db, companyId: string, id: string): Promise<boolean> {
+  return !!(await db.first(db.q.selectFrom('entries').select('id').where('company_id', '=', companyId).where('id', '=', id)));
 }

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../api/errors.ts';
-import type { Store } from '../db/store.ts';
+import type { Db } from '../db/engine.ts';
 
 /**
  * Feed cursors are opaque to clients: the position (a change number) with the
@@ -15,7 +15,7 @@ export function encodeFeedCursor(secret: Buffer, instanceId: string, companyId: 
   return `${payload}.${mac(secret, payload)}`;
 }
 
-export function decodeFeedCursor(secret: Buffer, store: Store, instanceId: string, companyId: string, cursor: string): number {
+export async function decodeFeedCursor(secret: Buffer, db: Db, instanceId: string, companyId: string, cursor: string): Promise<number> {
   const [payload, given, extra] = cursor.split('.');
   if (!payload || !given || extra !== undefined) throw gone('the cursor is not one of this feed');
   const expected = Buffer.from(mac(secret, payload));
@@ -33,13 +33,13 @@ export function decodeFeedCursor(secret: Buffer, store: Store, instanceId: strin
   const [instance, company, seq] = parsed as [unknown, unknown, number];
   if (instance !== instanceId) throw gone('the cursor was made by another instance');
   if (company !== companyId) throw gone("the cursor belongs to another company's feed");
-  if (seq < 0 || seq > highWater(store)) throw gone('the cursor is ahead of this feed (was the remote restored from a backup?)');
+  if (seq < 0 || seq > (await highWater(db))) throw gone('the cursor is ahead of this feed (was the remote restored from a backup?)');
   return seq;
 }
 
 /** The highest change number ever given out (AUTOINCREMENT keeps it even when that row moved). */
-export function highWater(store: Store): number {
-  const row = store.statement(`SELECT seq FROM sqlite_sequence WHERE name = 'sync_changes'`).get() as { seq: number } | undefined;
+export async function highWater(db: Db): Promise<number> {
+  const row = await db.sqlFirst<{ seq: number }>(`SELECT seq FROM sqlite_sequence WHERE name = 'sync_changes'`);
   return row?.seq ?? 0;
 }
 

@@ -2,6 +2,7 @@ import type { Ctx } from '../api/handler.ts';
 import type { SyncChange } from '../api/contract/sync.ts';
 import type { SyncKind } from './change-log.ts';
 import { changeRow, type ChangeRow } from './change-rows.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 import { decodeFeedCursor, encodeFeedCursor, highWater } from './feed-cursor.ts';
 import { parentOfRow, readById } from './records/index.ts';
 import type { ReadOptions } from './records/kind.ts';
@@ -20,45 +21,51 @@ export interface FeedPage {
  * once, at its latest change). A record whose parent moved past it in the log (an
  * attachment whose entry changed later) carries that parent in `requires`, so a
  * client can always apply a page in order.
+ *
+ * Read in one transaction: a change logged between reading the rows and reading
+ * the newest change number would otherwise be passed over by the last page's cursor.
  */
-export function listChanges(ctx: Ctx, q: { cursor?: string; limit: number; exclude_origin?: string }): FeedPage {
-  const { store, instanceId, cursorSecret } = ctx.service;
+export async function listChanges(ctx: Ctx, q: { cursor?: string; limit: number; exclude_origin?: string }): Promise<FeedPage> {
+  const { db, instanceId, cursorSecret } = ctx.service;
   const companyId = ctx.caller.companyId;
-  const from = q.cursor ? decodeFeedCursor(cursorSecret, store, instanceId, companyId, q.cursor) : 0;
-  const exclude = q.exclude_origin === undefined ? undefined : q.exclude_origin === instanceId ? 'local' : q.exclude_origin;
-  let query = store.q
-    .selectFrom('sync_changes')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .where('seq', '>', from);
-  if (exclude !== undefined) query = query.where('origin', '!=', exclude);
-  const rows = store.all(query.orderBy('seq').limit(q.limit + 1));
-  const hasMore = rows.length > q.limit;
-  if (hasMore) rows.pop();
+  return db.tx(async () => {
+    const from = q.cursor ? await decodeFeedCursor(cursorSecret, db, instanceId, companyId, q.cursor) : 0;
+    const exclude = q.exclude_origin === undefined ? undefined : q.exclude_origin === instanceId ? 'local' : q.exclude_origin;
+    let query = db.q
+      .selectFrom('sync_changes')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('seq', '>', from);
+    if (exclude !== undefined) query = query.where('origin', '!=', exclude);
+    const rows = await db.all(query.orderBy('seq').limit(q.limit + 1));
+    const hasMore = rows.length > q.limit;
+    if (hasMore) rows.pop();
 
-  // Secret step config (a webhook's bearer token) leaves in full only for the owner, as the workflow API shows it.
-  const opts: ReadOptions = { revealSecrets: ctx.caller.kind === 'owner' };
-  const changes = rows.map((row) => {
-    const change = changeOf(ctx, row, opts);
-    const parent = parentOfRow(row, change.record);
-    const parentRow = parent ? changeRow(store, companyId, parent.kind, parent.id) : undefined;
-    return parentRow && parentRow.seq > row.seq ? { ...change, requires: [changeOf(ctx, parentRow, opts)] } : change;
-  });
-  // On the last page the cursor moves to the newest change number even when the
-  // rows at the end were left out (exclude_origin), so they are not read again.
-  const nextSeq = hasMore ? rows[rows.length - 1].seq : Math.max(from, highWater(store));
-  return {
-    instance_id: instanceId,
-    company_id: companyId,
-    changes,
-    next_cursor: encodeFeedCursor(cursorSecret, instanceId, companyId, nextSeq),
-    has_more: hasMore,
-  };
+    // Secret step config (a webhook's bearer token) leaves in full only for the owner, as the workflow API shows it.
+    const opts: ReadOptions = { revealSecrets: ctx.caller.kind === 'owner' };
+    const changes: SyncChange[] = [];
+    for (const row of rows) {
+      const change = await changeOf(ctx, row, opts);
+      const parent = parentOfRow(row, change.record);
+      const parentRow = parent ? await changeRow(db, companyId, parent.kind, parent.id) : undefined;
+      changes.push(parentRow && parentRow.seq > row.seq ? { ...change, requires: [await changeOf(ctx, parentRow, opts)] } : change);
+    }
+    // On the last page the cursor moves to the newest change number even when the
+    // rows at the end were left out (exclude_origin), so they are not read again.
+    const nextSeq = hasMore ? rows[rows.length - 1].seq : Math.max(from, await highWater(db));
+    return {
+      instance_id: instanceId,
+      company_id: companyId,
+      changes,
+      next_cursor: encodeFeedCursor(cursorSecret, instanceId, companyId, nextSeq),
+      has_more: hasMore,
+    };
+  }, { origin: LOCAL });
 }
 
 /** One record as the feed serves it now: its current state, or a tombstone. */
-export function changeOf(ctx: Ctx, row: ChangeRow, opts: ReadOptions): SyncChange {
-  const record = readById(ctx, row.kind as SyncKind, row.record_id, opts);
+export async function changeOf(ctx: Ctx, row: ChangeRow, opts: ReadOptions): Promise<SyncChange> {
+  const record = await readById(ctx, row.kind as SyncKind, row.record_id, opts);
   return {
     seq: row.seq,
     kind: row.kind as SyncKind,
@@ -69,23 +76,24 @@ export function changeOf(ctx: Ctx, row: ChangeRow, opts: ReadOptions): SyncChang
   };
 }
 
-/** Entries deleted after the cursor (ids only), for the client's mass-deletion check. */
-export function listDeletions(ctx: Ctx, q: { cursor?: string; limit: number }) {
-  const { store, instanceId, cursorSecret } = ctx.service;
+/** Entries deleted after the cursor (ids only), for the client's mass-deletion check; read in one transaction, as listChanges. */
+export async function listDeletions(ctx: Ctx, q: { cursor?: string; limit: number }) {
+  const { db, instanceId, cursorSecret } = ctx.service;
   const companyId = ctx.caller.companyId;
-  const from = q.cursor ? decodeFeedCursor(cursorSecret, store, instanceId, companyId, q.cursor) : 0;
-  const rows = store
-    .statement(
+  return db.tx(async () => {
+    const from = q.cursor ? await decodeFeedCursor(cursorSecret, db, instanceId, companyId, q.cursor) : 0;
+    const rows = await db.sql<{ seq: number; record_id: string }>(
       `SELECT seq, record_id FROM sync_changes WHERE company_id = ? AND seq > ? AND kind = 'entry' AND deleted = 1
        ORDER BY seq LIMIT ?`,
-    )
-    .all(companyId, from, q.limit + 1) as Array<{ seq: number; record_id: string }>;
-  const hasMore = rows.length > q.limit;
-  if (hasMore) rows.pop();
-  const nextSeq = hasMore ? rows[rows.length - 1].seq : Math.max(from, highWater(store));
-  return {
-    entry_ids: rows.map((r) => r.record_id),
-    next_cursor: encodeFeedCursor(cursorSecret, instanceId, companyId, nextSeq),
-    has_more: hasMore,
-  };
+      [companyId, from, q.limit + 1],
+    );
+    const hasMore = rows.length > q.limit;
+    if (hasMore) rows.pop();
+    const nextSeq = hasMore ? rows[rows.length - 1].seq : Math.max(from, await highWater(db));
+    return {
+      entry_ids: rows.map((r) => r.record_id),
+      next_cursor: encodeFeedCursor(cursorSecret, instanceId, companyId, nextSeq),
+      has_more: hasMore,
+    };
+  }, { origin: LOCAL });
 }

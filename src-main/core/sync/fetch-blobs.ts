@@ -33,7 +33,7 @@ export async function fetchBlobs(run: SyncRun, items: SyncChange[]): Promise<voi
       refuse(run, hash, `refused: the remote's file is ${size} bytes; the limit is ${maxBytes}`);
       continue;
     }
-    if (!companyHolds(ctx, hash)) wanted.push(hash);
+    if (!(await companyHolds(ctx, hash))) wanted.push(hash);
   }
   while (wanted.length > 0) {
     const group = wanted.slice(0, 200);
@@ -84,7 +84,7 @@ async function keep(run: SyncRun, blobs: Array<{ hash: string; data: string }>):
     if (createHash('sha256').update(bytes).digest('hex') === b.hash) good.push({ hash: b.hash, bytes });
   }
   await storeBlobs(ctx.service.blobs, good.map((b) => b.bytes));
-  grantBlobs(ctx.service.store, run.companyId, good.map((b) => b.hash));
+  await grantBlobs(ctx.service.db, run.companyId, good.map((b) => b.hash));
   return done;
 }
 

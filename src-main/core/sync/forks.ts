@@ -3,7 +3,7 @@ import { ApiError } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import type { SyncRecordOf } from '../api/contract/sync.ts';
 import { nowIso } from '../clock.ts';
-import type { Store } from '../db/store.ts';
+import type { Db } from '../db/engine.ts';
 import { isOwnIdentity } from '../keys/identity.ts';
 import { holdSeries } from '../sequence/holds.ts';
 import { LOCAL } from '../db/write-scopes.ts';
@@ -41,11 +41,11 @@ export class SeriesForked extends ApiError {
  * Keeps the other chain's entry beside ours. A series this install numbers is put
  * on hold: issuing more would only lengthen the fork.
  */
-export function recordFork(ctx: Ctx, fork: SeriesForked, origin: string, direction: 'push' | 'pull'): void {
-  const { store } = ctx.service;
-  store.tx(() => {
-    store.run(
-      store.q
+export async function recordFork(ctx: Ctx, fork: SeriesForked, origin: string, direction: 'push' | 'pull'): Promise<void> {
+  const { db } = ctx.service;
+  await db.tx(async () => {
+    await db.run(
+      db.q
         .insertInto('sync_forks')
         .values({
           id: uuidv7(),
@@ -62,16 +62,16 @@ export function recordFork(ctx: Ctx, fork: SeriesForked, origin: string, directi
         .onConflict((oc) => oc.doNothing()),
     );
     const companyId = ctx.caller.companyId;
-    const series = store.first(store.q.selectFrom('series').select('issuer').where('company_id', '=', companyId).where('id', '=', fork.seriesId));
-    if (series && isOwnIdentity(store, ctx.service.instanceId, series.issuer)) {
-      holdSeries(store, companyId, fork.seriesId, 'fork');
+    const series = await db.first(db.q.selectFrom('series').select('issuer').where('company_id', '=', companyId).where('id', '=', fork.seriesId));
+    if (series && (await isOwnIdentity(db, ctx.service.instanceId, series.issuer))) {
+      await holdSeries(db, companyId, fork.seriesId, 'fork');
     }
   }, { origin: LOCAL });
 }
 
-export function listForks(store: Store, companyId: string) {
-  const rows = store.all(
-    store.q.selectFrom('sync_forks').selectAll().where('company_id', '=', companyId).orderBy('series_id').orderBy('idx').orderBy('detected_at'),
+export async function listForks(db: Db, companyId: string) {
+  const rows = await db.all(
+    db.q.selectFrom('sync_forks').selectAll().where('company_id', '=', companyId).orderBy('series_id').orderBy('idx').orderBy('detected_at'),
   );
   return rows.map((r) => ({
     id: r.id,
@@ -86,6 +86,6 @@ export function listForks(store: Store, companyId: string) {
   }));
 }
 
-export function forkCount(store: Store, companyId: string): number {
-  return store.first(store.q.selectFrom('sync_forks').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', companyId))!.n;
+export async function forkCount(db: Db, companyId: string): Promise<number> {
+  return (await db.first(db.q.selectFrom('sync_forks').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', companyId)))!.n;
 }

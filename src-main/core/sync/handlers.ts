@@ -13,34 +13,38 @@ import { addInstanceKeys, listPeers, pairByOwner, presentIdentity, unpair } from
 import { instanceKeySets } from './peer-keys.ts';
 import { recordKinds } from './records/index.ts';
 import { notFound } from '../api/errors.ts';
+import { LOCAL } from '../db/write-scopes.ts';
 
 export const syncHandlers: HandlersOf<typeof syncOperations> = {
   listSyncChanges: (ctx, { query }) => listChanges(ctx, query),
   listSyncDeletions: (ctx, { query }) => listDeletions(ctx, query),
-  getSyncRecord: (ctx, { params }) => {
+  getSyncRecord: async (ctx, { params }) => {
     if (recordKinds[params.kind].refOf(params.id) === undefined) throw badRequest(`not a ${params.kind} id`, { id: `not a ${params.kind} id` });
-    const row = changeRow(ctx.service.store, ctx.caller.companyId, params.kind, params.id);
-    if (!row) throw notFound(`${params.kind} ${params.id}`);
-    return changeOf(ctx, row, { revealSecrets: ctx.caller.kind === 'owner' });
+    // the change row and the record's state read together, so the version served is the state's
+    return ctx.service.db.tx(async () => {
+      const row = await changeRow(ctx.service.db, ctx.caller.companyId, params.kind, params.id);
+      if (!row) throw notFound(`${params.kind} ${params.id}`);
+      return changeOf(ctx, row, { revealSecrets: ctx.caller.kind === 'owner' });
+    }, { origin: LOCAL });
   },
   putSyncRecord: (ctx, { params, body }) => applyPushedOne(ctx, body.origin, params.kind, params.id, body),
   pushSyncRecords: async (ctx, { body }) => ({ results: await applyPushedBatch(ctx, body.origin, body.changes) }),
   findMissingSyncBlobs: (ctx, { body }) => findMissingBlobs(ctx, body.hashes),
   putSyncBlobs: (ctx, { body }) => putBlobs(ctx, body.blobs),
   readSyncBlobs: (ctx, { body }) => readBlobs(ctx, body.hashes),
-  getSyncKeys: (ctx) => ({
+  getSyncKeys: async (ctx) => ({
     instance_id: ctx.service.instanceId,
     instances: [
       { instance_id: ctx.service.instanceId, keys: ctx.service.keys.jwks().keys },
-      ...instanceKeySets(ctx.service.store, ctx.caller.companyId).filter((s) => s.instance_id !== ctx.service.instanceId),
+      ...(await instanceKeySets(ctx.service.db, ctx.caller.companyId)).filter((s) => s.instance_id !== ctx.service.instanceId),
     ],
   }),
-  putSyncKeys: (ctx, { body }) => ({ instance_id: body.instance_id, added: addInstanceKeys(ctx, body.instance_id, body.keys) }),
+  putSyncKeys: async (ctx, { body }) => ({ instance_id: body.instance_id, added: await addInstanceKeys(ctx, body.instance_id, body.keys) }),
   presentSyncIdentity: (ctx, { body }) => presentIdentity(ctx, body),
   listSyncPeers: (ctx) => listPeers(ctx),
   pairSyncPeer: (ctx, { params, body }) => pairByOwner(ctx, params.instance_id, body),
   unpairSyncPeer: (ctx, { params }) => unpair(ctx, params.instance_id),
-  listSyncForks: (ctx) => ({ list: listForks(ctx.service.store, ctx.caller.companyId) }),
+  listSyncForks: async (ctx) => ({ list: await listForks(ctx.service.db, ctx.caller.companyId) }),
 
   getSyncSettings: (ctx) => ctx.service.sync.settings(ctx.caller.companyId),
   putSyncSettings: (ctx, { body }) => ctx.service.sync.configure(ctx.caller.companyId, body),
@@ -48,7 +52,8 @@ export const syncHandlers: HandlersOf<typeof syncOperations> = {
   testSyncConnection: (ctx, { body }) => testConnection(ctx, body),
   startSync: async (ctx, { query }) => {
     const { sync } = ctx.service;
-    const done = sync.syncNow(ctx.caller.companyId, { allowMassDeletion: query.allow_mass_deletion });
+    // under way once begun (or refused, not configured), so the status below shows it running
+    const { done } = await sync.begin(ctx.caller.companyId, { allowMassDeletion: query.allow_mass_deletion });
     if (query.wait > 0) {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([done, new Promise((resolve) => (timer = setTimeout(resolve, query.wait * 1000)))]);
@@ -63,6 +68,6 @@ export const syncHandlers: HandlersOf<typeof syncOperations> = {
   getSyncStatus: (ctx) => ctx.service.sync.status(ctx.caller.companyId),
   listSyncConflicts: (ctx, { query }) => listConflicts(ctx, query),
   resolveSyncConflict: (ctx, { params, body }) => resolveConflict(ctx, params.id, body.rename ? { rename: body.rename } : { keep: body.keep! }),
-  listParkedChanges: (ctx) => ({ list: listParked(ctx.service.store, ctx.caller.companyId) }),
-  retryParkedChange: (ctx, { params }) => retryParked(ctx.service.store, ctx.caller.companyId, params.id),
+  listParkedChanges: async (ctx) => ({ list: await listParked(ctx.service.db, ctx.caller.companyId) }),
+  retryParkedChange: (ctx, { params }) => retryParked(ctx.service.db, ctx.caller.companyId, params.id),
 };

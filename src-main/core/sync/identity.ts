@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '../api/errors.ts';
-import type { Store } from '../db/store.ts';
+import type { Db } from '../db/engine.ts';
 import { formerInstanceIds, newInstanceId } from '../keys/identity.ts';
 import { holdSeries } from '../sequence/holds.ts';
 import type { Service } from '../service.ts';
@@ -29,26 +29,26 @@ export async function establishIdentity(
   remoteInstanceId: string,
   remoteCompanyId: string,
 ): Promise<{ reidentified: boolean }> {
-  const { store } = service;
+  const { db } = service;
   const key = { companyId, remoteInstanceId, remoteCompanyId };
-  let claim = claimFor(service, key);
+  let claim = await claimFor(service, key);
   let answer = await remote.presentSyncIdentity({ body: claim });
   let reidentified = false;
   if (answer.status === 'diverged') {
     const previous = service.instanceId;
-    reidentify(service);
+    await reidentify(service);
     reidentified = true;
     service.log?.(
       `sync ${companyId}: the remote has acknowledged more of instance ${previous} (counter ${answer.acknowledged_counter}) than this ` +
         `data folder holds (${claim.acknowledged.counter}): it was restored from a backup or copied. It is now instance ${service.instanceId}.`,
     );
-    claim = claimFor(service, key);
+    claim = await claimFor(service, key);
     answer = await remote.presentSyncIdentity({ body: claim });
     if (answer.status === 'diverged') throw new ApiError('conflict', 'the remote does not accept this instance under its new id either');
   }
   if (answer.instance_id !== remoteInstanceId) throw new ApiError('conflict', 'the remote changed identity during the sync');
-  store.run(
-    store.q
+  await db.run(
+    db.q
       .updateTable('sync_identity')
       .set({ paired_as: claim.instance_id, ack_counter: claim.next.counter, ack_nonce: claim.next.nonce, next_nonce: null })
       .where('company_id', '=', companyId)
@@ -65,13 +65,13 @@ interface IdentityKey {
 }
 
 /** The claim to present, with a proposal that is stored before it is sent. */
-function claimFor(service: Service, key: IdentityKey): IdentityClaim {
-  const { store } = service;
-  return store.tx(() => {
-    let row = identityRow(store, key);
+async function claimFor(service: Service, key: IdentityKey): Promise<IdentityClaim> {
+  const { db } = service;
+  return db.tx(async () => {
+    let row = await identityRow(db, key);
     if (!row) {
-      store.run(
-        store.q.insertInto('sync_identity').values({
+      await db.run(
+        db.q.insertInto('sync_identity').values({
           company_id: key.companyId,
           remote_instance_id: key.remoteInstanceId,
           remote_company_id: key.remoteCompanyId,
@@ -79,13 +79,13 @@ function claimFor(service: Service, key: IdentityKey): IdentityClaim {
           next_nonce: null,
         }),
       );
-      row = identityRow(store, key)!;
+      row = (await identityRow(db, key))!;
     }
     let nonce = row.next_nonce;
     if (!nonce) {
       nonce = randomBytes(16).toString('base64url');
-      store.run(
-        store.q
+      await db.run(
+        db.q
           .updateTable('sync_identity')
           .set({ next_nonce: nonce })
           .where('company_id', '=', key.companyId)
@@ -103,9 +103,9 @@ function claimFor(service: Service, key: IdentityKey): IdentityClaim {
   }, { origin: LOCAL });
 }
 
-function identityRow(store: Store, key: IdentityKey) {
-  return store.first(
-    store.q
+async function identityRow(db: Db, key: IdentityKey) {
+  return db.first(
+    db.q
       .selectFrom('sync_identity')
       .selectAll()
       .where('company_id', '=', key.companyId)
@@ -119,19 +119,19 @@ function identityRow(store: Store, key: IdentityKey) {
  * company that syncs pulls everything again, and holds the series it issues
  * until it has caught up with its remote's head of each (catch-up.ts).
  */
-export function reidentify(service: Service): void {
-  const { store } = service;
-  const next = store.tx(() => {
-    const own = [service.instanceId, ...formerInstanceIds(store)];
-    const id = newInstanceId(store, service.instanceId);
-    const synced = store.all(store.q.selectFrom('sync_config').select('company_id')).map((r) => r.company_id);
+export async function reidentify(service: Service): Promise<void> {
+  const { db } = service;
+  const next = await db.tx(async () => {
+    const own = [service.instanceId, ...(await formerInstanceIds(db))];
+    const id = await newInstanceId(db, service.instanceId);
+    const synced = (await db.all(db.q.selectFrom('sync_config').select('company_id'))).map((r) => r.company_id);
     if (synced.length > 0) {
-      const series = store.all(
-        store.q.selectFrom('series').select(['id', 'company_id']).where('issuer', 'in', own).where('company_id', 'in', synced),
+      const series = await db.all(
+        db.q.selectFrom('series').select(['id', 'company_id']).where('issuer', 'in', own).where('company_id', 'in', synced),
       );
-      for (const s of series) holdSeries(store, s.company_id, s.id, 'restored');
+      for (const s of series) await holdSeries(db, s.company_id, s.id, 'restored');
     }
-    for (const companyId of synced) startFullPull(store, companyId, false);
+    for (const companyId of synced) await startFullPull(db, companyId, false);
     return id;
   }, { origin: LOCAL });
   service.instanceId = next;

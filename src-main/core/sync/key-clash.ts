@@ -10,7 +10,7 @@ import { entryKind, entryRecordOf } from './records/entry.ts';
 import { loadConfig } from './settings.ts';
 
 type EntryRecord = SyncRecordOf['entry'];
-type ClashRow = NonNullable<ReturnType<typeof openClashFor>>;
+type ClashRow = NonNullable<Awaited<ReturnType<typeof openClashFor>>>;
 
 // The side a person gives up in a merge goes to the trash, as a conflict's losing version does: kept, restorable, without its key.
 
@@ -22,18 +22,19 @@ type ClashRow = NonNullable<ReturnType<typeof openClashFor>>;
  * without its key), or until the clash goes away by itself (one side's key
  * changed). Nothing is parked and nothing is lost.
  */
-export function clashingHolder(ctx: Ctx, id: string, key: string | undefined): string | undefined {
+export async function clashingHolder(ctx: Ctx, id: string, key: string | undefined): Promise<string | undefined> {
   if (key === undefined) return undefined;
-  const { store } = ctx.service;
-  return store.first(
-    store.q.selectFrom('entries').select('id').where('company_id', '=', ctx.caller.companyId).where('key', '=', key).where('id', '!=', id),
-  )?.id;
+  const { db } = ctx.service;
+  const row = await db.first(
+    db.q.selectFrom('entries').select('id').where('company_id', '=', ctx.caller.companyId).where('key', '=', key).where('id', '!=', id),
+  );
+  return row?.id;
 }
 
 /** Records (or updates) the clash of a pulled entry with the local entry `holderId`. */
-export function recordKeyClash(ctx: Ctx, item: SyncChange, record: EntryRecord, holderId: string): void {
-  const { store } = ctx.service;
-  const open = openClashFor(ctx, item.id);
+export async function recordKeyClash(ctx: Ctx, item: SyncChange, record: EntryRecord, holderId: string): Promise<void> {
+  const { db } = ctx.service;
+  const open = await openClashFor(ctx, item.id);
   const values = {
     other_entry_id: holderId,
     loser: JSON.stringify(record),
@@ -41,17 +42,18 @@ export function recordKeyClash(ctx: Ctx, item: SyncChange, record: EntryRecord, 
     remote_origin: item.origin,
   };
   if (open) {
-    store.run(store.q.updateTable('sync_conflicts').set(values).where('id', '=', open.id));
+    await db.run(db.q.updateTable('sync_conflicts').set(values).where('id', '=', open.id));
     return;
   }
-  store.run(
-    store.q.insertInto('sync_conflicts').values({
+  const localVersion = (await changeRow(db, ctx.caller.companyId, 'entry', holderId))?.version ?? 0;
+  await db.run(
+    db.q.insertInto('sync_conflicts').values({
       id: uuidv7(),
       company_id: ctx.caller.companyId,
       kind: 'entry',
       record_id: item.id,
       copy_entry_id: null,
-      local_version: changeRow(store, ctx.caller.companyId, 'entry', holderId)?.version ?? 0,
+      local_version: localVersion,
       created_at: nowIso(),
       resolved_at: null,
       resolution: null,
@@ -61,10 +63,10 @@ export function recordKeyClash(ctx: Ctx, item: SyncChange, record: EntryRecord, 
   );
 }
 
-function openClashFor(ctx: Ctx, recordId: string) {
-  const { store } = ctx.service;
-  return store.first(
-    store.q
+async function openClashFor(ctx: Ctx, recordId: string) {
+  const { db } = ctx.service;
+  return await db.first(
+    db.q
       .selectFrom('sync_conflicts')
       .selectAll()
       .where('company_id', '=', ctx.caller.companyId)
@@ -75,19 +77,19 @@ function openClashFor(ctx: Ctx, recordId: string) {
 }
 
 /** A newer state of the remote's entry was applied: an open clash about it is over. */
-export function closeClash(ctx: Ctx, recordId: string, resolution = 'superseded'): void {
-  const open = openClashFor(ctx, recordId);
-  if (open) markResolved(ctx, open.id, resolution);
+export async function closeClash(ctx: Ctx, recordId: string, resolution = 'superseded'): Promise<void> {
+  const open = await openClashFor(ctx, recordId);
+  if (open) await markResolved(ctx, open.id, resolution);
 }
 
 /**
  * Clashes whose key is free again (the local entry's key changed, or it is gone):
  * the waiting entry is applied as the remote has it. Runs after each pulled page.
  */
-export function settleClashes(ctx: Ctx, remoteInstanceId: string): void {
-  const { store } = ctx.service;
-  const open = store.all(
-    store.q
+export async function settleClashes(ctx: Ctx, remoteInstanceId: string): Promise<void> {
+  const { db } = ctx.service;
+  const open = await db.all(
+    db.q
       .selectFrom('sync_conflicts')
       .selectAll()
       .where('company_id', '=', ctx.caller.companyId)
@@ -96,10 +98,10 @@ export function settleClashes(ctx: Ctx, remoteInstanceId: string): void {
   );
   for (const clash of open) {
     const waiting = JSON.parse(clash.loser) as EntryRecord;
-    if (clashingHolder(ctx, waiting.id, waiting.key) !== undefined) continue;
-    store.tx(() => {
-      applyAsRemote(ctx, clash, waiting, remoteInstanceId);
-      markResolved(ctx, clash.id, 'auto');
+    if ((await clashingHolder(ctx, waiting.id, waiting.key)) !== undefined) continue;
+    await db.tx(async () => {
+      await applyAsRemote(ctx, clash, waiting, remoteInstanceId);
+      await markResolved(ctx, clash.id, 'auto');
     }, { origin: LOCAL });
   }
 }
@@ -113,30 +115,30 @@ export type ClashResolution = { keep: 'remote' | 'mine' } | { rename: { which: '
  * - keep remote (merge): theirs is applied; mine goes to the trash without its key;
  * - keep mine (merge): theirs is applied in the trash without its key (pushed back), mine keeps the key.
  */
-export function resolveKeyClash(ctx: Ctx, clash: ClashRow, how: ClashResolution): string {
-  const { store } = ctx.service;
+export async function resolveKeyClash(ctx: Ctx, clash: ClashRow, how: ClashResolution): Promise<string> {
+  const { db } = ctx.service;
   const theirs = JSON.parse(clash.loser) as EntryRecord;
   // In the trash or not, it holds the key: it can be renamed or merged either way.
-  const mine = clash.other_entry_id ? findAnyEntryRow(ctx, clash.other_entry_id) : undefined;
-  const remoteId = loadConfig(store, ctx.caller.companyId)?.remote_instance_id ?? clash.remote_origin;
+  const mine = clash.other_entry_id ? await findAnyEntryRow(ctx, clash.other_entry_id) : undefined;
+  const remoteId = (await loadConfig(db, ctx.caller.companyId))?.remote_instance_id ?? clash.remote_origin;
   if ('rename' in how) {
     const { which, key } = how.rename;
     if (key === theirs.key) throw new ApiError('validation', 'the new key must differ from the one both entries took', { '$.rename.key': 'choose another key' });
-    const taken = clashingHolder(ctx, which === 'mine' ? (mine?.id ?? '') : theirs.id, key);
+    const taken = await clashingHolder(ctx, which === 'mine' ? (mine?.id ?? '') : theirs.id, key);
     if (taken) throw conflict(`key ${JSON.stringify(key)} is used by entry ${taken}; choose another`);
     if (which === 'mine') {
-      if (mine) entryKind.apply(ctx, mine.id, { ...entryRecordOf(mine), key });
-      applyAsRemote(ctx, clash, theirs, remoteId);
+      if (mine) await entryKind.apply(ctx, mine.id, { ...entryRecordOf(mine), key });
+      await applyAsRemote(ctx, clash, theirs, remoteId);
     } else {
-      applyAsMine(ctx, clash, { ...theirs, key });
+      await applyAsMine(ctx, clash, { ...theirs, key });
     }
     return `rename-${which}`;
   }
   if (how.keep === 'remote') {
-    if (mine) entryKind.apply(ctx, mine.id, trashed(entryRecordOf(mine)));
-    applyAsRemote(ctx, clash, theirs, remoteId);
+    if (mine) await entryKind.apply(ctx, mine.id, trashed(entryRecordOf(mine)));
+    await applyAsRemote(ctx, clash, theirs, remoteId);
   } else {
-    applyAsMine(ctx, clash, trashed(theirs));
+    await applyAsMine(ctx, clash, trashed(theirs));
   }
   return how.keep;
 }
@@ -149,28 +151,28 @@ function trashed(record: EntryRecord): EntryRecord {
 }
 
 /** The remote's state, recorded as the remote's and agreed at its version: nothing to push. */
-function applyAsRemote(ctx: Ctx, clash: ClashRow, record: EntryRecord, remoteInstanceId: string): void {
-  const { store } = ctx.service;
-  store.tx(() => entryKind.apply(ctx, record.id, record), { origin: remoteInstanceId });
-  const row = changeRow(store, ctx.caller.companyId, 'entry', record.id);
-  if (row) markAgreed(store, row, clash.remote_version, row.version);
+async function applyAsRemote(ctx: Ctx, clash: ClashRow, record: EntryRecord, remoteInstanceId: string): Promise<void> {
+  const { db } = ctx.service;
+  await db.tx(() => entryKind.apply(ctx, record.id, record), { origin: remoteInstanceId });
+  const row = await changeRow(db, ctx.caller.companyId, 'entry', record.id);
+  if (row) await markAgreed(db, row, clash.remote_version, row.version);
 }
 
 /** A state of the remote's entry decided here: a local change based on the remote's version, so it is pushed and accepted. */
-function applyAsMine(ctx: Ctx, clash: ClashRow, record: EntryRecord): void {
-  const { store } = ctx.service;
-  entryKind.apply(ctx, record.id, record);
-  const row = changeRow(store, ctx.caller.companyId, 'entry', record.id);
+async function applyAsMine(ctx: Ctx, clash: ClashRow, record: EntryRecord): Promise<void> {
+  const { db } = ctx.service;
+  await entryKind.apply(ctx, record.id, record);
+  const row = await changeRow(db, ctx.caller.companyId, 'entry', record.id);
   if (row) {
-    store.run(
-      store.q.updateTable('sync_changes').set({ origin: 'local', remote_version: clash.remote_version, synced_version: null }).where('seq', '=', row.seq),
+    await db.run(
+      db.q.updateTable('sync_changes').set({ origin: 'local', remote_version: clash.remote_version, synced_version: null }).where('seq', '=', row.seq),
     );
   }
 }
 
-function markResolved(ctx: Ctx, id: string, resolution: string): void {
-  const { store } = ctx.service;
-  store.run(store.q.updateTable('sync_conflicts').set({ resolved_at: nowIso(), resolution }).where('id', '=', id));
+async function markResolved(ctx: Ctx, id: string, resolution: string): Promise<void> {
+  const { db } = ctx.service;
+  await db.run(db.q.updateTable('sync_conflicts').set({ resolved_at: nowIso(), resolution }).where('id', '=', id));
 }
 
 export { openClashFor };

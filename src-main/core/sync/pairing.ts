@@ -1,7 +1,7 @@
 import { ApiError, badRequest } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';
-import type { Store } from '../db/store.ts';
+import type { Db } from '../db/engine.ts';
 import type { PublicJwk } from '../keys/instance-keys.ts';
 import { instanceKeySets, storeInstanceKeys } from './peer-keys.ts';
 import { LOCAL } from '../db/write-scopes.ts';
@@ -42,37 +42,37 @@ export type IdentityAnswer =
   | { status: 'paired' | 'ok'; instance_id: string }
   | { status: 'diverged'; instance_id: string; acknowledged_counter: number };
 
-type PairingRow = NonNullable<ReturnType<typeof findPairing>>;
+type PairingRow = NonNullable<Awaited<ReturnType<typeof findPairing>>>;
 
-export function findPairing(store: Store, companyId: string, instanceId: string) {
-  return store.first(
-    store.q.selectFrom('sync_pairings').selectAll().where('company_id', '=', companyId).where('instance_id', '=', instanceId),
+export async function findPairing(db: Db, companyId: string, instanceId: string) {
+  return db.first(
+    db.q.selectFrom('sync_pairings').selectAll().where('company_id', '=', companyId).where('instance_id', '=', instanceId),
   );
 }
 
 const sameCounter = (a: Counter, b: { ack_counter: number; ack_nonce: string }) => a.counter === b.ack_counter && a.nonce === b.ack_nonce;
 
-export function presentIdentity(ctx: Ctx, claim: IdentityClaim): IdentityAnswer {
-  const { store, instanceId } = ctx.service;
+export async function presentIdentity(ctx: Ctx, claim: IdentityClaim): Promise<IdentityAnswer> {
+  const { db, instanceId } = ctx.service;
   const companyId = ctx.caller.companyId;
   if (claim.instance_id === instanceId) throw badRequest('this is the id of this instance itself', { '$.instance_id': 'must be the syncing instance' });
   if (claim.next.counter !== claim.acknowledged.counter + 1) {
     throw badRequest('next.counter must follow acknowledged.counter', { '$.next.counter': `must be ${claim.acknowledged.counter + 1}` });
   }
-  return store.tx(() => {
-    const pairing = findPairing(store, companyId, claim.instance_id);
+  return db.tx(async () => {
+    const pairing = await findPairing(db, companyId, claim.instance_id);
     if (!pairing) {
       requireOwner(ctx, claim.instance_id);
-      pair(ctx, claim.instance_id, claim.keys, ctx.caller.tokenId ?? null, claim.former_instance_id ?? null, claim.next);
+      await pair(ctx, claim.instance_id, claim.keys, ctx.caller.tokenId ?? null, claim.former_instance_id ?? null, claim.next);
       return { status: 'paired' as const, instance_id: instanceId };
     }
     requireBound(ctx, pairing);
     const behind = !sameCounter(claim.acknowledged, pairing) && !sameCounter(claim.next, pairing) && claim.acknowledged.counter <= pairing.ack_counter;
     if (behind) return { status: 'diverged' as const, instance_id: instanceId, acknowledged_counter: pairing.ack_counter };
     // In step, or ahead: this remote was itself restored from an older backup; the instance's word stands.
-    storeInstanceKeys(store, companyId, claim.instance_id, claim.keys);
-    store.run(
-      store.q
+    await storeInstanceKeys(db, companyId, claim.instance_id, claim.keys);
+    await db.run(
+      db.q
         .updateTable('sync_pairings')
         .set({ ack_counter: claim.next.counter, ack_nonce: claim.next.nonce, seen_at: nowIso() })
         .where('company_id', '=', companyId)
@@ -83,44 +83,49 @@ export function presentIdentity(ctx: Ctx, claim: IdentityClaim): IdentityAnswer 
 }
 
 /** The owner pairs an instance by hand (a laptop that syncs with a user token), binding it to that token. */
-export function pairByOwner(ctx: Ctx, instanceId: string, body: { keys: PublicJwk[]; token_id?: string }) {
-  const { store } = ctx.service;
+export async function pairByOwner(ctx: Ctx, instanceId: string, body: { keys: PublicJwk[]; token_id?: string }) {
+  const { db } = ctx.service;
   if (instanceId === ctx.service.instanceId) throw badRequest('this is the id of this instance itself', { instance_id: 'must be another instance' });
-  return store.tx(() => {
+  return db.tx(async () => {
     const tokenId = body.token_id ?? ctx.caller.tokenId ?? null;
     if (tokenId) {
-      const token = store.first(store.q.selectFrom('tokens').select('id').where('id', '=', tokenId).where('company_id', '=', ctx.caller.companyId));
+      const token = await db.first(db.q.selectFrom('tokens').select('id').where('id', '=', tokenId).where('company_id', '=', ctx.caller.companyId));
       if (!token) throw new ApiError('not-found', `token ${tokenId} not found`);
     }
-    const existing = findPairing(store, ctx.caller.companyId, instanceId);
+    const existing = await findPairing(db, ctx.caller.companyId, instanceId);
     if (existing) {
-      store.run(
-        store.q.updateTable('sync_pairings').set({ token_id: tokenId }).where('company_id', '=', ctx.caller.companyId).where('instance_id', '=', instanceId),
+      await db.run(
+        db.q.updateTable('sync_pairings').set({ token_id: tokenId }).where('company_id', '=', ctx.caller.companyId).where('instance_id', '=', instanceId),
       );
-      storeInstanceKeys(store, ctx.caller.companyId, instanceId, body.keys);
+      await storeInstanceKeys(db, ctx.caller.companyId, instanceId, body.keys);
     } else {
-      pair(ctx, instanceId, body.keys, tokenId, null, { counter: 0, nonce: '' });
+      await pair(ctx, instanceId, body.keys, tokenId, null, { counter: 0, nonce: '' });
     }
-    return peerView(store, findPairing(store, ctx.caller.companyId, instanceId)!);
+    return peerView(db, (await findPairing(db, ctx.caller.companyId, instanceId))!);
   }, { origin: LOCAL });
 }
 
-export function unpair(ctx: Ctx, instanceId: string) {
-  const { store } = ctx.service;
-  const row = findPairing(store, ctx.caller.companyId, instanceId);
-  if (!row) throw new ApiError('not-found', `paired instance ${instanceId} not found`);
-  store.run(store.q.deleteFrom('sync_pairings').where('company_id', '=', ctx.caller.companyId).where('instance_id', '=', instanceId));
-  return peerView(store, row);
+/** Found and removed in one transaction: of two at once, the second finds nothing to remove. */
+export async function unpair(ctx: Ctx, instanceId: string) {
+  const { db } = ctx.service;
+  return db.tx(async () => {
+    const row = await findPairing(db, ctx.caller.companyId, instanceId);
+    if (!row) throw new ApiError('not-found', `paired instance ${instanceId} not found`);
+    await db.run(db.q.deleteFrom('sync_pairings').where('company_id', '=', ctx.caller.companyId).where('instance_id', '=', instanceId));
+    return peerView(db, row);
+  }, { origin: LOCAL });
 }
 
-export function listPeers(ctx: Ctx) {
-  const { store } = ctx.service;
-  const rows = store.all(store.q.selectFrom('sync_pairings').selectAll().where('company_id', '=', ctx.caller.companyId).orderBy('paired_at'));
-  return { list: rows.map((r) => peerView(store, r)) };
+export async function listPeers(ctx: Ctx) {
+  const { db } = ctx.service;
+  const rows = await db.all(db.q.selectFrom('sync_pairings').selectAll().where('company_id', '=', ctx.caller.companyId).orderBy('paired_at'));
+  const list: Array<Awaited<ReturnType<typeof peerView>>> = [];
+  for (const r of rows) list.push(await peerView(db, r));
+  return { list };
 }
 
-function peerView(store: Store, row: PairingRow) {
-  const keys = instanceKeySets(store, row.company_id).find((s) => s.instance_id === row.instance_id)?.keys ?? [];
+async function peerView(db: Db, row: PairingRow) {
+  const keys = (await instanceKeySets(db, row.company_id)).find((s) => s.instance_id === row.instance_id)?.keys ?? [];
   return {
     instance_id: row.instance_id,
     ...(row.token_id ? { token_id: row.token_id } : {}),
@@ -132,18 +137,21 @@ function peerView(store: Store, row: PairingRow) {
 }
 
 /** Adding keys (the instance rotated) is for the token it is bound to, or an owner. */
-export function addInstanceKeys(ctx: Ctx, instanceId: string, keys: PublicJwk[]): number {
-  const { store } = ctx.service;
+/** The pairing checked and the keys added in one transaction: an unpairing cannot come in between. */
+export async function addInstanceKeys(ctx: Ctx, instanceId: string, keys: PublicJwk[]): Promise<number> {
+  const { db } = ctx.service;
   if (instanceId === ctx.service.instanceId) throw badRequest('these are keys of this instance itself', { '$.instance_id': 'must be another instance' });
-  const pairing = findPairing(store, ctx.caller.companyId, instanceId);
-  if (!pairing) {
-    throw new ApiError(
-      'forbidden',
-      `instance ${instanceId} is not paired with this company; its owner pairs it first (PUT /sync/v1/peers/${instanceId})`,
-    );
-  }
-  requireBound(ctx, pairing);
-  return storeInstanceKeys(store, ctx.caller.companyId, instanceId, keys);
+  return db.tx(async () => {
+    const pairing = await findPairing(db, ctx.caller.companyId, instanceId);
+    if (!pairing) {
+      throw new ApiError(
+        'forbidden',
+        `instance ${instanceId} is not paired with this company; its owner pairs it first (PUT /sync/v1/peers/${instanceId})`,
+      );
+    }
+    requireBound(ctx, pairing);
+    return storeInstanceKeys(db, ctx.caller.companyId, instanceId, keys);
+  }, { origin: LOCAL });
 }
 
 /**
@@ -152,8 +160,8 @@ export function addInstanceKeys(ctx: Ctx, instanceId: string, keys: PublicJwk[])
  * it carries no signing authority, since series records verify against keys
  * registered through pairing.
  */
-export function checkOrigin(ctx: Ctx, origin: string): void {
-  const pairing = findPairing(ctx.service.store, ctx.caller.companyId, origin);
+export async function checkOrigin(ctx: Ctx, origin: string): Promise<void> {
+  const pairing = await findPairing(ctx.service.db, ctx.caller.companyId, origin);
   if (pairing) requireBound(ctx, pairing);
 }
 
@@ -172,10 +180,10 @@ function requireBound(ctx: Ctx, pairing: PairingRow): void {
   throw new ApiError('forbidden', `instance ${pairing.instance_id} is paired with this company through another token; this token cannot speak for it`);
 }
 
-function pair(ctx: Ctx, instanceId: string, keys: PublicJwk[], tokenId: string | null, successorOf: string | null, counter: Counter): void {
-  const { store } = ctx.service;
-  store.run(
-    store.q.insertInto('sync_pairings').values({
+async function pair(ctx: Ctx, instanceId: string, keys: PublicJwk[], tokenId: string | null, successorOf: string | null, counter: Counter): Promise<void> {
+  const { db } = ctx.service;
+  await db.run(
+    db.q.insertInto('sync_pairings').values({
       company_id: ctx.caller.companyId,
       instance_id: instanceId,
       token_id: tokenId,
@@ -186,5 +194,5 @@ function pair(ctx: Ctx, instanceId: string, keys: PublicJwk[], tokenId: string |
       seen_at: nowIso(),
     }),
   );
-  storeInstanceKeys(store, ctx.caller.companyId, instanceId, keys);
+  await storeInstanceKeys(db, ctx.caller.companyId, instanceId, keys);
 }

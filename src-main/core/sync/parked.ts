@@ -2,7 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { ErrorBody } from '../api/errors.ts';
 import { notFound } from '../api/errors.ts';
 import { nowIso } from '../clock.ts';
-import type { Store } from '../db/store.ts';
+import type { Db } from '../db/engine.ts';
 import type { SyncKind } from './change-log.ts';
 
 export type Direction = 'push' | 'pull';
@@ -19,11 +19,11 @@ export interface ParkedRecord {
  * with the others. It stays listed until someone retries it or the record
  * changes again (a pushed change parked at version N does not hold back N+1).
  */
-export function park(store: Store, companyId: string, direction: Direction, record: ParkedRecord, version: number, error: ErrorBody): void {
+export async function park(db: Db, companyId: string, direction: Direction, record: ParkedRecord, version: number, error: ErrorBody): Promise<void> {
   const text = JSON.stringify({ key: error.key, message: error.message, ...(error.fields ? { fields: error.fields } : {}) });
   const entryId = direction === 'push' ? (record.entryId ?? null) : null;
-  store.run(
-    store.q
+  await db.run(
+    db.q
       .insertInto('sync_parked')
       .values({ id: uuidv7(), company_id: companyId, direction, kind: record.kind, record_id: record.id, entry_id: entryId, version, error: text, parked_at: nowIso(), retry: 0 })
       .onConflict((oc) =>
@@ -32,9 +32,9 @@ export function park(store: Store, companyId: string, direction: Direction, reco
   );
 }
 
-export function unpark(store: Store, companyId: string, direction: Direction, kind: SyncKind, recordId: string): void {
-  store.run(
-    store.q
+export async function unpark(db: Db, companyId: string, direction: Direction, kind: SyncKind, recordId: string): Promise<void> {
+  await db.run(
+    db.q
       .deleteFrom('sync_parked')
       .where('company_id', '=', companyId)
       .where('direction', '=', direction)
@@ -48,12 +48,12 @@ export function unpark(store: Store, companyId: string, direction: Direction, ki
  * that were refused because the entry was already gone there are moot (what they
  * held is kept on the conflict copy), and no longer wait as errors.
  */
-export function unparkChildPushes(store: Store, companyId: string, entryId: string): void {
-  store.statement(`DELETE FROM sync_parked WHERE company_id = ? AND entry_id = ? AND direction = 'push'`).run(companyId, entryId);
+export async function unparkChildPushes(db: Db, companyId: string, entryId: string): Promise<void> {
+  await db.sqlRun(`DELETE FROM sync_parked WHERE company_id = ? AND entry_id = ? AND direction = 'push'`, [companyId, entryId]);
 }
 
-export function listParked(store: Store, companyId: string) {
-  const rows = store.all(store.q.selectFrom('sync_parked').selectAll().where('company_id', '=', companyId).orderBy('parked_at').orderBy('id'));
+export async function listParked(db: Db, companyId: string) {
+  const rows = await db.all(db.q.selectFrom('sync_parked').selectAll().where('company_id', '=', companyId).orderBy('parked_at').orderBy('id'));
   return rows.map((r) => ({
     id: r.id,
     direction: r.direction as Direction,
@@ -65,21 +65,21 @@ export function listParked(store: Store, companyId: string) {
   }));
 }
 
-export function parkedCount(store: Store, companyId: string): number {
-  return store.first(store.q.selectFrom('sync_parked').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', companyId))!.n;
+export async function parkedCount(db: Db, companyId: string): Promise<number> {
+  return (await db.first(db.q.selectFrom('sync_parked').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', companyId)))!.n;
 }
 
 /** A pushed change goes back in the outbox at once; a pulled one is fetched again at the next sync. */
-export function retryParked(store: Store, companyId: string, id: string): { retried: boolean } {
-  const row = store.first(store.q.selectFrom('sync_parked').selectAll().where('id', '=', id).where('company_id', '=', companyId));
+export async function retryParked(db: Db, companyId: string, id: string): Promise<{ retried: boolean }> {
+  const row = await db.first(db.q.selectFrom('sync_parked').selectAll().where('id', '=', id).where('company_id', '=', companyId));
   if (!row) throw notFound(`parked change ${id}`);
-  if (row.direction === 'push') store.run(store.q.deleteFrom('sync_parked').where('id', '=', id));
-  else store.run(store.q.updateTable('sync_parked').set({ retry: 1 }).where('id', '=', id));
+  if (row.direction === 'push') await db.run(db.q.deleteFrom('sync_parked').where('id', '=', id));
+  else await db.run(db.q.updateTable('sync_parked').set({ retry: 1 }).where('id', '=', id));
   return { retried: true };
 }
 
-export function pullRetries(store: Store, companyId: string) {
-  return store.all(
-    store.q.selectFrom('sync_parked').selectAll().where('company_id', '=', companyId).where('direction', '=', 'pull').where('retry', '=', 1),
+export async function pullRetries(db: Db, companyId: string) {
+  return await db.all(
+    db.q.selectFrom('sync_parked').selectAll().where('company_id', '=', companyId).where('direction', '=', 'pull').where('retry', '=', 1),
   );
 }

@@ -1,10 +1,10 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { conflict } from '../api/errors.ts';
 import { nowIso } from '../clock.ts';
-import type { Store } from '../db/store.ts';
+import type { Db } from '../db/engine.ts';
 import { isOwnIdentity } from '../keys/identity.ts';
 import type { PublicJwk } from '../keys/instance-keys.ts';
-import { verifyEs256 } from '../keys/jws.ts';
+import { decodeJws, verifyEs256 } from '../keys/jws.ts';
 import type { Service } from '../service.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 
@@ -22,18 +22,18 @@ export interface JwsVerifier {
  * its successor (re-identified after a restore, with the same key files): whatever
  * it signs was signed by the holder of that private key either way.
  */
-export function storeInstanceKeys(store: Store, companyId: string, instanceId: string, keys: PublicJwk[]): number {
+export async function storeInstanceKeys(db: Db, companyId: string, instanceId: string, keys: PublicJwk[]): Promise<number> {
   let added = 0;
-  store.tx(() => {
+  await db.tx(async () => {
     for (const jwk of keys) {
-      const pinned = store.all(
-        store.q.selectFrom('sync_instance_keys').selectAll().where('company_id', '=', companyId).where('kid', '=', jwk.kid),
+      const pinned = await db.all(
+        db.q.selectFrom('sync_instance_keys').selectAll().where('company_id', '=', companyId).where('kid', '=', jwk.kid),
       );
       const text = JSON.stringify({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y, kid: jwk.kid, alg: jwk.alg, use: jwk.use });
       if (pinned.some((p) => p.jwk !== text)) throw conflict(`key ${jwk.kid} is already known with another value`);
       if (pinned.some((p) => p.instance_id === instanceId)) continue;
-      store.run(
-        store.q.insertInto('sync_instance_keys').values({ company_id: companyId, kid: jwk.kid, instance_id: instanceId, jwk: text, created_at: nowIso() }),
+      await db.run(
+        db.q.insertInto('sync_instance_keys').values({ company_id: companyId, kid: jwk.kid, instance_id: instanceId, jwk: text, created_at: nowIso() }),
       );
       added++;
     }
@@ -41,9 +41,9 @@ export function storeInstanceKeys(store: Store, companyId: string, instanceId: s
   return added;
 }
 
-export function instanceKeySets(store: Store, companyId: string): Array<{ instance_id: string; keys: PublicJwk[] }> {
-  const rows = store.all(
-    store.q.selectFrom('sync_instance_keys').selectAll().where('company_id', '=', companyId).orderBy('instance_id').orderBy('created_at').orderBy('kid'),
+export async function instanceKeySets(db: Db, companyId: string): Promise<Array<{ instance_id: string; keys: PublicJwk[] }>> {
+  const rows = await db.all(
+    db.q.selectFrom('sync_instance_keys').selectAll().where('company_id', '=', companyId).orderBy('instance_id').orderBy('created_at').orderBy('kid'),
   );
   const byInstance = new Map<string, PublicJwk[]>();
   for (const row of rows) {
@@ -54,16 +54,16 @@ export function instanceKeySets(store: Store, companyId: string): Array<{ instan
   return [...byInstance].map(([instance_id, keys]) => ({ instance_id, keys }));
 }
 
-const keyObjects = new WeakMap<Store, Map<string, KeyObject>>();
+const keyObjects = new WeakMap<Db, Map<string, KeyObject>>();
 
-function peerKey(store: Store, companyId: string, instanceId: string, kid: string): KeyObject | undefined {
-  let cache = keyObjects.get(store);
-  if (!cache) keyObjects.set(store, (cache = new Map()));
+async function peerKey(db: Db, companyId: string, instanceId: string, kid: string): Promise<KeyObject | undefined> {
+  let cache = keyObjects.get(db);
+  if (!cache) keyObjects.set(db, (cache = new Map()));
   const cacheKey = `${companyId}/${instanceId}/${kid}`;
   const cached = cache.get(cacheKey);
   if (cached) return cached;
-  const row = store.first(
-    store.q
+  const row = await db.first(
+    db.q
       .selectFrom('sync_instance_keys')
       .selectAll()
       .where('company_id', '=', companyId)
@@ -77,17 +77,20 @@ function peerKey(store: Store, companyId: string, instanceId: string, kid: strin
 }
 
 /**
- * Checks a compact ES256 JWS made by `issuer`, synchronously, and answers its
- * payload. This install (under its id now or a former one) is checked against its
- * own keys only, whatever anyone registered under its id; another instance against
- * the keys the company holds for it. Throws SignatureError.
+ * Checks a compact ES256 JWS made by `issuer`, and answers its payload. This
+ * install (under its id now or a former one) is checked against its own keys only,
+ * whatever anyone registered under its id; another instance against the keys the
+ * company holds for it (looked up by the JWS's kid before the check, which itself
+ * is synchronous). Throws SignatureError.
  */
-export function verifyIssuerJws(service: Service, companyId: string, issuer: string, jws: string): Record<string, unknown> {
-  if (isOwnIdentity(service.store, service.instanceId, issuer)) return service.keys.verifySync(jws);
-  return verifyEs256(jws, (kid) => peerKey(service.store, companyId, issuer, kid), `instance ${issuer}`);
+export async function verifyIssuerJws(service: Service, companyId: string, issuer: string, jws: string): Promise<Record<string, unknown>> {
+  if (await isOwnIdentity(service.db, service.instanceId, issuer)) return service.keys.verifySync(jws);
+  const { kid } = decodeJws(jws).header;
+  const key = typeof kid === 'string' ? await peerKey(service.db, companyId, issuer, kid) : undefined;
+  return verifyEs256(jws, (wanted) => (wanted === kid ? key : undefined), `instance ${issuer}`);
 }
 
 /** The verifier for a series of `companyId` issued by `issuer`. */
 export function verifierFor(service: Service, companyId: string, issuer: string): JwsVerifier {
-  return { verify: async (jws) => verifyIssuerJws(service, companyId, issuer, jws) };
+  return { verify: (jws) => verifyIssuerJws(service, companyId, issuer, jws) };
 }

@@ -24,7 +24,7 @@ import { LOCAL } from '../db/write-scopes.ts';
  */
 export async function pullChanges(run: SyncRun): Promise<{ conflicts: number; complete: boolean }> {
   const { ctx, companyId, remote, options, remoteInstanceId } = run;
-  const { store, instanceId } = ctx.service;
+  const { db, instanceId } = ctx.service;
   run.progress.phase = 'pull';
   await takeRemoteKeys(run);
   await retryParkedPulls(run);
@@ -33,7 +33,7 @@ export async function pullChanges(run: SyncRun): Promise<{ conflicts: number; co
   let conflicts = 0;
   let signersTaken = false;
   // Counted over time, not per run: a remote that deletes a little at each sync is caught too.
-  const guard = DeletionGuard.open(store, companyId);
+  const guard = await DeletionGuard.open(db, companyId);
   let deletedSoFar = 0;
   if (!run.allowMassDeletion) guard.check(await countRemoteDeletions(run));
 
@@ -50,7 +50,7 @@ export async function pullChanges(run: SyncRun): Promise<{ conflicts: number; co
       .catch((error: unknown) => ({ error }));
   };
 
-  const config = loadConfig(store, companyId)!;
+  const config = (await loadConfig(db, companyId))!;
   let full = config.full_pull === 1 || config.pull_cursor === null;
   let next = fetchPage(config.pull_cursor, full);
   for (;;) {
@@ -59,7 +59,7 @@ export async function pullChanges(run: SyncRun): Promise<{ conflicts: number; co
       const err = fetched.error;
       if (err instanceof RemoteError && err.status === 410 && !restarted) {
         restarted = true;
-        startFullPull(store, companyId, false);
+        await startFullPull(db, companyId, false);
         full = true;
         next = fetchPage(null, true);
         continue;
@@ -72,26 +72,27 @@ export async function pullChanges(run: SyncRun): Promise<{ conflicts: number; co
     // The next page travels while this one is applied.
     if (page.has_more) next = fetchPage(page.next_cursor, full);
 
-    const pageDeletes = items.filter((i) => i.kind === 'entry' && i.deleted && localEntryExists(store, companyId, i.id)).length;
+    let pageDeletes = 0;
+    for (const i of items) if (i.kind === 'entry' && i.deleted && (await localEntryExists(db, companyId, i.id))) pageDeletes++;
     if (!run.allowMassDeletion) guard.check(deletedSoFar + pageDeletes);
     deletedSoFar += pageDeletes;
 
-    store.tx(() => {
+    await db.tx(async () => {
       for (const item of items) {
-        const outcome = applyItemSafely(run, item, full);
+        const outcome = await applyItemSafely(run, item, full);
         if (outcome === 'conflict') conflicts++;
         if (item.kind === 'trusted_jwks' && (outcome === 'applied' || outcome === 'conflict')) signersTaken = true;
         if (outcome === 'applied' || outcome === 'conflict') run.progress.pulled++;
       }
-      settleClashes(ctx, remoteInstanceId);
-      DeletionGuard.add(store, companyId, pageDeletes);
-      store.run(store.q.updateTable('sync_config').set({ pull_cursor: page.next_cursor }).where('company_id', '=', companyId));
-      if (!page.has_more && full) finishFullPull(store, companyId);
-      if (!page.has_more && run.allowMassDeletion) DeletionGuard.reset(store, companyId);
+      await settleClashes(ctx, remoteInstanceId);
+      await DeletionGuard.add(db, companyId, pageDeletes);
+      await db.run(db.q.updateTable('sync_config').set({ pull_cursor: page.next_cursor }).where('company_id', '=', companyId));
+      if (!page.has_more && full) await finishFullPull(db, companyId);
+      if (!page.has_more && run.allowMassDeletion) await DeletionGuard.reset(db, companyId);
     }, { origin: LOCAL });
     if (!page.has_more) {
       // A signer taken now may verify a document that came before it in the feed (signers.ts).
-      if (signersTaken && retrySignatureRefusals(store, companyId, 'pull') > 0) await retryParkedPulls(run);
+      if (signersTaken && (await retrySignatureRefusals(db, companyId, 'pull')) > 0) await retryParkedPulls(run);
       return { conflicts, complete: true };
     }
   }
@@ -109,12 +110,12 @@ interface Fetched {
  * signed is checked against its own keys, whatever a remote says.
  */
 async function takeRemoteKeys(run: SyncRun): Promise<void> {
-  const { store, instanceId } = run.ctx.service;
+  const { db, instanceId } = run.ctx.service;
   const answer = await run.remote.getSyncKeys();
   for (const set of answer.instances) {
-    if (isOwnIdentity(store, instanceId, set.instance_id) || set.keys.length === 0) continue;
+    if ((await isOwnIdentity(db, instanceId, set.instance_id)) || set.keys.length === 0) continue;
     try {
-      storeInstanceKeys(store, run.companyId, set.instance_id, set.keys);
+      await storeInstanceKeys(db, run.companyId, set.instance_id, set.keys);
     } catch (err) {
       // A kid already pinned to another key: that set is not taken; what it would verify is refused later.
       run.ctx.service.log?.(`sync ${run.companyId}: keys of ${set.instance_id} not taken: ${(err as Error).message}`);
@@ -124,22 +125,22 @@ async function takeRemoteKeys(run: SyncRun): Promise<void> {
 
 /** Pulled changes parked here and since retried: fetched again and applied. */
 async function retryParkedPulls(run: SyncRun): Promise<void> {
-  const { store } = run.ctx.service;
-  for (const parked of pullRetries(store, run.companyId)) {
+  const { db } = run.ctx.service;
+  for (const parked of await pullRetries(db, run.companyId)) {
     let item: SyncChange;
     try {
       item = await run.remote.getSyncRecord({ params: { kind: parked.kind as SyncKind, id: parked.record_id } });
     } catch (err) {
       // The remote no longer has it at all: nothing left to apply.
       if (err instanceof RemoteError && err.status === 404) {
-        unpark(store, run.companyId, 'pull', parked.kind as SyncKind, parked.record_id);
+        await unpark(db, run.companyId, 'pull', parked.kind as SyncKind, parked.record_id);
         continue;
       }
       throw err;
     }
     await fetchBlobs(run, [...(item.requires ?? []), item]);
-    store.tx(() => {
-      for (const one of [...(item.requires ?? []), item]) applyItemSafely(run, one, false);
+    await db.tx(async () => {
+      for (const one of [...(item.requires ?? []), item]) await applyItemSafely(run, one, false);
     }, { origin: LOCAL });
   }
 }

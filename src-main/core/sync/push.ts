@@ -27,21 +27,23 @@ interface Outgoing {
  */
 export async function pushChanges(run: SyncRun): Promise<{ conflicts: number }> {
   const { ctx, companyId, options } = run;
-  const { store } = ctx.service;
+  const { db } = ctx.service;
   run.progress.phase = 'push';
   // (The remote has this instance's keys from the identity handshake: identity.ts.)
 
   let conflicts = 0;
   // Signers first: a document they verify may sit earlier in the outbox (signers.ts).
   const signersSent = new Set<number>();
-  const signers = pendingSigners(store, companyId);
+  const signers = await pendingSigners(db, companyId);
   while (signers.length > 0 && !run.signal.aborted) {
-    const batch = cutToSize(signers.map((row) => ({ row, record: readOf(run, row) })), options.batchBytes);
+    const outgoing: Outgoing[] = [];
+    for (const row of signers) outgoing.push({ row, record: await readOf(run, row) });
+    const batch = cutToSize(outgoing, options.batchBytes);
     signers.splice(0, batch.length);
     const outcomes = await send(run, batch);
     batch.forEach((o) => signersSent.add(o.row.seq));
     conflicts += outcomes.filter((o) => o === 'conflict').length;
-    if (outcomes.includes('done')) retrySignatureRefusals(store, companyId, 'push');
+    if (outcomes.includes('done')) await retrySignatureRefusals(db, companyId, 'push');
   }
 
   let after = 0;
@@ -49,9 +51,9 @@ export async function pushChanges(run: SyncRun): Promise<{ conflicts: number }> 
   const sentAhead = new Set<string>();
   for (;;) {
     if (run.signal.aborted) return { conflicts };
-    const rows = pendingRows(store, companyId, after, options.batchSize);
+    const rows = await pendingRows(db, companyId, after, options.batchSize);
     if (rows.length === 0) return { conflicts };
-    const batch = cutToSize(withParentsFirst(run, rows.filter((r) => !signersSent.has(r.seq)), sentAhead), options.batchBytes);
+    const batch = cutToSize(await withParentsFirst(run, rows.filter((r) => !signersSent.has(r.seq)), sentAhead), options.batchBytes);
     if (batch.length === 0) {
       after = rows[rows.length - 1].seq;
       continue;
@@ -66,7 +68,7 @@ export async function pushChanges(run: SyncRun): Promise<{ conflicts: number }> 
 
 /** One push request: the batch's bytes, then its records; each answer is stored as it came. */
 async function send(run: SyncRun, batch: Outgoing[]): Promise<Outcome[]> {
-  const { store, instanceId } = run.ctx.service;
+  const { db, instanceId } = run.ctx.service;
   const body = {
     origin: instanceId,
     changes: batch.map(({ row, record }) => ({
@@ -83,20 +85,24 @@ async function send(run: SyncRun, batch: Outgoing[]): Promise<Outcome[]> {
     const message = `it answered ${results.length} results for ${batch.length} records`;
     throw new RemoteError(200, { key: 'bad-request', code: 'bad-request', message }, 'pushSyncRecords');
   }
-  return store.tx(() => results.map((result, i) => acknowledge(run, batch[i].row, result)), { origin: LOCAL });
+  return db.tx(async () => {
+    const outcomes: Outcome[] = [];
+    for (const [i, result] of results.entries()) outcomes.push(await acknowledge(run, batch[i].row, result));
+    return outcomes;
+  }, { origin: LOCAL });
 }
 
 const readOf = (run: SyncRun, row: ChangeRow) => readById(run.ctx, row.kind as SyncKind, row.record_id, { revealSecrets: true });
 
 type Outcome = 'done' | 'conflict' | 'deferred' | 'parked';
 
-function acknowledge(run: SyncRun, row: ChangeRow, result: PushResult): Outcome {
-  const { store, instanceId } = run.ctx.service;
+async function acknowledge(run: SyncRun, row: ChangeRow, result: PushResult): Promise<Outcome> {
+  const { db, instanceId } = run.ctx.service;
   const kind = row.kind as SyncKind;
   if (result.status === 'applied' || result.status === 'unchanged') {
     // The record may have changed again while the request was out: only what was sent is agreed.
-    store.run(
-      store.q
+    await db.run(
+      db.q
         .updateTable('sync_changes')
         .set({ remote_version: result.version!, synced_version: row.version })
         .where('company_id', '=', run.companyId)
@@ -104,7 +110,7 @@ function acknowledge(run: SyncRun, row: ChangeRow, result: PushResult): Outcome 
         .where('record_id', '=', row.record_id)
         .where((eb) => eb.or([eb('synced_version', 'is', null), eb('synced_version', '<', row.version)])),
     );
-    unpark(store, run.companyId, 'push', kind, row.record_id);
+    await unpark(db, run.companyId, 'push', kind, row.record_id);
     run.progress.pushed++;
     return 'done';
   }
@@ -112,8 +118,8 @@ function acknowledge(run: SyncRun, row: ChangeRow, result: PushResult): Outcome 
     // The remote's newer version is our own earlier push whose answer was lost:
     // nothing to decide, the next push is based on it.
     if (result.current_origin === instanceId) {
-      store.run(
-        store.q.updateTable('sync_changes').set({ remote_version: result.version! })
+      await db.run(
+        db.q.updateTable('sync_changes').set({ remote_version: result.version! })
           .where('company_id', '=', run.companyId).where('kind', '=', kind).where('record_id', '=', row.record_id),
       );
       return 'deferred';
@@ -124,7 +130,7 @@ function acknowledge(run: SyncRun, row: ChangeRow, result: PushResult): Outcome 
   const error = result.error as ErrorBody;
   // Waiting for an earlier record (a series entry after a gap) or a server fault: tried again next time.
   if (error.key === 'conflict' || error.key === 'internal' || error.key === 'unavailable') return 'deferred';
-  park(store, run.companyId, 'push', { kind, id: row.record_id, entryId: row.entry_id }, row.version, error);
+  await park(db, run.companyId, 'push', { kind, id: row.record_id, entryId: row.entry_id }, row.version, error);
   run.progress.parked++;
   return 'parked';
 }
@@ -133,19 +139,19 @@ function acknowledge(run: SyncRun, row: ChangeRow, result: PushResult): Outcome 
  * An attachment (or meta) whose entry changed after it sits later in the log: the
  * entry goes first in the same request. Likewise a series before its entries.
  */
-function withParentsFirst(run: SyncRun, rows: ChangeRow[], sentAhead: Set<string>): Outgoing[] {
+async function withParentsFirst(run: SyncRun, rows: ChangeRow[], sentAhead: Set<string>): Promise<Outgoing[]> {
   const { ctx, companyId } = run;
   const out: Outgoing[] = [];
   const queued = new Set<string>();
   const read = (row: ChangeRow) => readOf(run, row);
   for (const row of rows) {
-    const record = read(row);
+    const record = await read(row);
     const parent = parentOfRow(row, record);
     const parentKey = parent && `${parent.kind}/${parent.id}`;
     if (parent && parentKey && !queued.has(parentKey) && !sentAhead.has(parentKey)) {
-      const parentRow = changeRow(ctx.service.store, companyId, parent.kind, parent.id);
+      const parentRow = await changeRow(ctx.service.db, companyId, parent.kind, parent.id);
       if (parentRow && parentRow.seq > row.seq && isPending(parentRow)) {
-        out.push({ row: parentRow, record: read(parentRow) });
+        out.push({ row: parentRow, record: await read(parentRow) });
         queued.add(parentKey);
         sentAhead.add(parentKey);
       }

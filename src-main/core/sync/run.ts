@@ -40,8 +40,8 @@ export async function runSync(
   progress: Progress,
   allowMassDeletion: boolean,
 ): Promise<void> {
-  const { store } = service;
-  const config = loadConfig(store, companyId);
+  const { db } = service;
+  const config = await loadConfig(db, companyId);
   if (!config) throw new ApiError('conflict', 'sync is not configured for this company');
   const remote = remoteClientFor(config, options, signal, progress);
   progress.phase = 'connect';
@@ -51,9 +51,9 @@ export async function runSync(
   if (config.remote_instance_id !== session.instance_id || config.remote_company_id !== session.company.id) {
     // Another remote (or another company on it) than the one we synced with: its
     // versions mean nothing here. Everything is news to it, and its feed from the start.
-    if (config.remote_instance_id !== null) startFullPull(store, companyId, true);
-    store.run(
-      store.q
+    if (config.remote_instance_id !== null) await startFullPull(db, companyId, true);
+    await db.run(
+      db.q
         .updateTable('sync_config')
         .set({ remote_instance_id: session.instance_id, remote_company_id: session.company.id })
         .where('company_id', '=', companyId),
@@ -64,12 +64,12 @@ export async function runSync(
   const run: SyncRun = {
     ctx, companyId, remote, remoteInstanceId: session.instance_id, options, signal, progress, allowMassDeletion, refusedBlobs: new Map(),
   };
-  progress.pending_at_start = pendingCount(store, companyId);
+  progress.pending_at_start = await pendingCount(db, companyId);
 
   await pushChanges(run);
   const pulled = await pullChanges(run);
   progress.conflicts += pulled.conflicts;
   if (!signal.aborted && pulled.complete) await releaseCaughtUp(run);
-  if (!signal.aborted && pendingCount(store, companyId) > 0) await pushChanges(run);
+  if (!signal.aborted && (await pendingCount(db, companyId)) > 0) await pushChanges(run);
   progress.phase = 'done';
 }

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { validationError } from '../api/errors.ts';
 import { nowIso } from '../clock.ts';
-import type { Store } from '../db/store.ts';
+import type { Db } from '../db/engine.ts';
 import type { SyncConfigTable } from '../db/tables.ts';
 import { normalizeRemoteUrl } from './remote-url.ts';
 import { LOCAL } from '../db/write-scopes.ts';
@@ -15,8 +15,8 @@ export interface SettingsInput {
   paused: boolean;
 }
 
-export function loadConfig(store: Store, companyId: string): SyncConfigRow | undefined {
-  return store.first(store.q.selectFrom('sync_config').selectAll().where('company_id', '=', companyId));
+export async function loadConfig(db: Db, companyId: string): Promise<SyncConfigRow | undefined> {
+  return db.first(db.q.selectFrom('sync_config').selectAll().where('company_id', '=', companyId));
 }
 
 /** What any answer may show of the settings: never the token. */
@@ -36,11 +36,11 @@ export function settingsView(row: SyncConfigRow | undefined) {
  * Stores where and how this company syncs. The cursors stay: pointing at another
  * remote is noticed at the next sync (its instance id differs) and handled there.
  */
-export function saveSettings(store: Store, companyId: string, input: SettingsInput): SyncConfigRow {
+export async function saveSettings(db: Db, companyId: string, input: SettingsInput): Promise<SyncConfigRow> {
   const remoteUrl = normalizeRemoteUrl(input.remote_url);
   const token = input.token?.trim();
-  return store.tx(() => {
-    const existing = loadConfig(store, companyId);
+  return db.tx(async () => {
+    const existing = await loadConfig(db, companyId);
     if (!token && !existing) throw validationError('a token is needed to reach the remote', { '$.token': 'required the first time' });
     const values = {
       remote_url: remoteUrl,
@@ -49,23 +49,23 @@ export function saveSettings(store: Store, companyId: string, input: SettingsInp
       paused: input.paused ? 1 : 0,
       updated_at: nowIso(),
     };
-    if (existing) store.run(store.q.updateTable('sync_config').set(values).where('company_id', '=', companyId));
-    else store.run(store.q.insertInto('sync_config').values({ company_id: companyId, ...values }));
-    return loadConfig(store, companyId)!;
+    if (existing) await db.run(db.q.updateTable('sync_config').set(values).where('company_id', '=', companyId));
+    else await db.run(db.q.insertInto('sync_config').values({ company_id: companyId, ...values }));
+    return (await loadConfig(db, companyId))!;
   }, { origin: LOCAL });
 }
 
-export function forgetSettings(store: Store, companyId: string): void {
-  store.run(store.q.deleteFrom('sync_config').where('company_id', '=', companyId));
+export async function forgetSettings(db: Db, companyId: string): Promise<void> {
+  await db.run(db.q.deleteFrom('sync_config').where('company_id', '=', companyId));
 }
 
-export function saveOutcome(
-  store: Store,
+export async function saveOutcome(
+  db: Db,
   companyId: string,
   outcome: { attemptAt: string; successAt?: string; error?: { kind: string; message: string } },
-): void {
-  store.run(
-    store.q
+): Promise<void> {
+  await db.run(
+    db.q
       .updateTable('sync_config')
       .set({
         last_attempt_at: outcome.attemptAt,

@@ -1,4 +1,4 @@
-import type { Store } from '../db/store.ts';
+import type { Db } from '../db/engine.ts';
 import type { ChangeRow } from './change-rows.ts';
 import type { Direction } from './parked.ts';
 
@@ -10,25 +10,24 @@ import type { Direction } from './parked.ts';
  * refused for their signatures are tried again at once instead of waiting, parked,
  * for someone to press retry.
  */
-export function pendingSigners(store: Store, companyId: string): ChangeRow[] {
-  return store
-    .statement(
-      `SELECT c.* FROM sync_changes c
-       WHERE c.company_id = ? AND c.kind = 'trusted_jwks'
-         AND c.origin = 'local' AND (c.synced_version IS NULL OR c.version > c.synced_version)
-         AND NOT EXISTS (SELECT 1 FROM sync_parked p WHERE p.company_id = c.company_id AND p.direction = 'push'
-                         AND p.kind = c.kind AND p.record_id = c.record_id AND p.version = c.version)
-       ORDER BY c.seq`,
-    )
-    .all(companyId) as ChangeRow[];
+export async function pendingSigners(db: Db, companyId: string): Promise<ChangeRow[]> {
+  return await db.sql<ChangeRow>(
+    `SELECT c.* FROM sync_changes c
+     WHERE c.company_id = ? AND c.kind = 'trusted_jwks'
+       AND c.origin = 'local' AND (c.synced_version IS NULL OR c.version > c.synced_version)
+       AND NOT EXISTS (SELECT 1 FROM sync_parked p WHERE p.company_id = c.company_id AND p.direction = 'push'
+                       AND p.kind = c.kind AND p.record_id = c.record_id AND p.version = c.version)
+     ORDER BY c.seq`,
+    [companyId],
+  );
 }
 
 /**
  * Entries parked for a signature no key verified (`$.record.data.sigs…`) go again:
  * a refused push back into the outbox, a refused pull fetched again. Answers how many.
  */
-export function retrySignatureRefusals(store: Store, companyId: string, direction: Direction): number {
+export async function retrySignatureRefusals(db: Db, companyId: string, direction: Direction): Promise<number> {
   const which = `company_id = ? AND direction = ? AND kind = 'entry' AND error LIKE '%"$.record.data.sigs%'`;
   const statement = direction === 'push' ? `DELETE FROM sync_parked WHERE ${which}` : `UPDATE sync_parked SET retry = 1 WHERE ${which}`;
-  return store.statement(statement).run(companyId, direction).changes;
+  return (await db.sqlRun(statement, [companyId, direction])).changes;
 }

@@ -17,14 +17,15 @@ const ERROR_KINDS = new Set(['auth', 'remote', 'refused', 'config', 'internal', 
  * offline, then conflicts to decide, then changes waiting to go out; else
  * everything is synced.
  */
-export function syncStatus(ctx: Ctx, running: boolean, progress: Progress | undefined): SyncStatus {
-  const { store } = ctx.service;
+export async function syncStatus(ctx: Ctx, running: boolean, progress: Progress | undefined): Promise<SyncStatus> {
+  const { db } = ctx.service;
   const companyId = ctx.caller.companyId;
-  const config = loadConfig(store, companyId);
-  const pending = pendingCount(store, companyId);
-  const conflicts = openConflictCount(ctx);
-  const parked = parkedCount(store, companyId);
-  const forks = forkCount(store, companyId);
+  const config = await loadConfig(db, companyId);
+  const pending = await pendingCount(db, companyId);
+  const conflicts = await openConflictCount(ctx);
+  const parked = await parkedCount(db, companyId);
+  const forks = await forkCount(db, companyId);
+  const held = await heldSeries(db, companyId);
   const errorKind = config?.last_error_kind ?? undefined;
 
   let state: SyncStatus['state'];
@@ -48,7 +49,7 @@ export function syncStatus(ctx: Ctx, running: boolean, progress: Progress | unde
     conflicts,
     parked,
     forks,
-    held_series: heldSeries(store, companyId).length,
+    held_series: held.length,
     ...(config?.last_success_at ? { last_success_at: config.last_success_at } : {}),
     ...(config?.last_attempt_at ? { last_attempt_at: config.last_attempt_at } : {}),
     ...(config?.last_error && config.last_error_kind

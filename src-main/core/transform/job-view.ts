@@ -1,13 +1,13 @@
 import type { Selectable } from 'kysely';
 import type { AttachmentsTable, IntentsTable, JobsTable } from '../db/tables.ts';
-import type { Store } from '../db/store.ts';
+import type { Db } from '../db/engine.ts';
 import { parseFaults } from '../gobl/fault.ts';
 import { attachmentUrl } from '../silo/entry-view.ts';
 
 export type JobRow = Selectable<JobsTable>;
 export type IntentRow = Selectable<IntentsTable>;
 
-// Every job answered runs these, prepared once each (store.statement).
+// Every job answered runs these (raw SQL: the statements stay prepared).
 const SQL = {
   intents: 'SELECT * FROM intents WHERE company_id = ? AND job_id = ? ORDER BY seq',
   attachments: 'SELECT * FROM attachments WHERE company_id = ? AND entry_id = ? ORDER BY created_at',
@@ -26,14 +26,14 @@ export interface IntentEvent {
  * A job as the API shows it: its intents with their events, the faults raised,
  * and the document and files as the job left them (as they stand while it runs).
  */
-export function jobView(store: Store, row: JobRow, withEnvelope = true) {
+export async function jobView(db: Db, row: JobRow, withEnvelope = true) {
   // Job and entry ids are unique only within a company: every look-up names the job's.
   const company = row.company_id;
-  const intents = store.statement(SQL.intents).all(company, row.id) as IntentRow[];
-  const attachments = store.statement(SQL.attachments).all(company, row.silo_entry_id) as Array<Selectable<AttachmentsTable>>;
+  const intents = await db.sql<IntentRow>(SQL.intents, [company, row.id]);
+  const attachments = await db.sql<Selectable<AttachmentsTable>>(SQL.attachments, [company, row.silo_entry_id]);
   let envelope: Record<string, unknown> | undefined;
   if (withEnvelope) {
-    const text = row.envelope ?? (store.statement(SQL.data).get(company, row.silo_entry_id) as { data: string } | undefined)?.data;
+    const text = row.envelope ?? (await db.sqlFirst<{ data: string }>(SQL.data, [company, row.silo_entry_id]))?.data;
     envelope = text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
   }
   return {
@@ -75,4 +75,4 @@ export function jobView(store: Store, row: JobRow, withEnvelope = true) {
   };
 }
 
-export type JobView = ReturnType<typeof jobView>;
+export type JobView = Awaited<ReturnType<typeof jobView>>;

@@ -15,7 +15,7 @@ import { requireEnabledWorkflow } from './workflows.ts';
 
 type JobBody = z.output<(typeof transformOperations)['putJob']['body']>;
 
-// Statements every job's request runs, prepared once each (store.statement).
+// Statements every job's request runs (raw SQL: the statements stay prepared).
 const SQL = {
   job: 'SELECT * FROM jobs WHERE company_id = ? AND id = ?',
   hash: 'SELECT request_hash FROM jobs WHERE company_id = ? AND id = ?',
@@ -27,23 +27,23 @@ const SQL = {
                  VALUES (?, ?, ?, 1, ?, ?, ?, 0, '[]', ?, ?)`,
 };
 
-function requireJob(ctx: Ctx, id: string): JobRow {
-  const row = ctx.service.store.statement(SQL.job).get(ctx.caller.companyId, id) as JobRow | undefined;
+async function requireJob(ctx: Ctx, id: string): Promise<JobRow> {
+  const row = await ctx.service.db.sqlFirst<JobRow>(SQL.job, [ctx.caller.companyId, id]);
   if (!row) throw notFound(`job ${id}`);
   return row;
 }
 
 export async function getJob(ctx: Ctx, id: string, wait = 0): Promise<JobView> {
-  const { seq } = requireJob(ctx, id);
+  const { seq } = await requireJob(ctx, id);
   if (wait > 0) await ctx.service.jobs.waitFor(seq, wait * 1000);
-  return jobView(ctx.service.store, requireJob(ctx, id));
+  return jobView(ctx.service.db, await requireJob(ctx, id));
 }
 
-export function getJobByKey(ctx: Ctx, key: string): JobView {
-  const { store } = ctx.service;
-  const row = store.first(store.q.selectFrom('jobs').selectAll().where('company_id', '=', ctx.caller.companyId).where('key', '=', key));
+export async function getJobByKey(ctx: Ctx, key: string): Promise<JobView> {
+  const { db } = ctx.service;
+  const row = await db.first(db.q.selectFrom('jobs').selectAll().where('company_id', '=', ctx.caller.companyId).where('key', '=', key));
   if (!row) throw notFound(`job with key ${JSON.stringify(key)}`);
-  return jobView(store, row);
+  return jobView(db, row);
 }
 
 /**
@@ -56,19 +56,19 @@ export function getJobByKey(ctx: Ctx, key: string): JobView {
  * `data` is stored as a new silo entry in the same transaction as the job.
  */
 export async function createJob(ctx: Ctx, id: string | undefined, body: JobBody, wait = 0): Promise<JobView> {
-  const { store } = ctx.service;
+  const { db } = ctx.service;
   const companyId = ctx.caller.companyId;
   const requestHash = createHash('sha256').update(canonicalJson(body)).digest('hex');
   let jobId = id ?? uuidv1();
 
-  const replay = (): boolean => {
-    const existing = store.statement(SQL.hash).get(companyId, jobId) as { request_hash: string } | undefined;
+  const replay = async (): Promise<boolean> => {
+    const existing = await db.sqlFirst<{ request_hash: string }>(SQL.hash, [companyId, jobId]);
     if (existing) {
       if (existing.request_hash === requestHash) return true;
       throw conflict(`job ${jobId} already exists with a different body`);
     }
     if (body.key === undefined) return false;
-    const holder = store.statement(SQL.keyHolder).get(companyId, body.key) as { id: string; request_hash: string } | undefined;
+    const holder = await db.sqlFirst<{ id: string; request_hash: string }>(SQL.keyHolder, [companyId, body.key]);
     if (!holder) return false;
     // A PUT names its job: the key held by another id is not the same request.
     if (holder.request_hash !== requestHash || (id !== undefined && holder.id !== id)) {
@@ -78,51 +78,56 @@ export async function createJob(ctx: Ctx, id: string | undefined, body: JobBody,
     return true;
   };
 
-  if (!replay()) {
-    const workflow = requireEnabledWorkflow(ctx, body.workflow_id);
+  if (!(await replay())) {
+    const workflow = await requireEnabledWorkflow(ctx, body.workflow_id);
     const first = workflow.def.steps[0];
-    store.tx(() => {
-      if (replay()) return;
+    await db.tx(async () => {
+      if (await replay()) return;
       const entryId = body.silo_entry_id
-        ? requireEntryRow(ctx, body.silo_entry_id).id
-        : createEntry(ctx, undefined, { data: body.data! }).id;
+        ? (await requireEntryRow(ctx, body.silo_entry_id)).id
+        : (await createEntry(ctx, undefined, { data: body.data! })).id;
       const at = nowIso();
       const intentId = uuidv7();
-      store.statement(SQL.insertJob).run(
+      await db.sqlRun(SQL.insertJob, [
         jobId, companyId, body.workflow_id, workflow.version, entryId, body.key ?? null, JSON.stringify(body.tags ?? []),
         JSON.stringify(body.args ?? {}), requestHash, intentId, Date.now(), at, at,
-      );
-      store.statement(SQL.insertIntent).run(intentId, companyId, jobId, first.id, first.name, first.provider, at, at);
+      ]);
+      await db.sqlRun(SQL.insertIntent, [intentId, companyId, jobId, first.id, first.name, first.provider, at, at]);
     }, { origin: LOCAL });
     ctx.service.jobs.notify();
   }
   return getJob(ctx, jobId, wait);
 }
 
-export function cancelJob(ctx: Ctx, id: string): JobView {
-  const { store } = ctx.service;
-  const row = requireJob(ctx, id);
+export async function cancelJob(ctx: Ctx, id: string): Promise<JobView> {
+  const { db } = ctx.service;
+  const row = await requireJob(ctx, id);
   if (!row.completed_at) {
-    store.run(store.q.updateTable('jobs').set({ cancel_requested: 1, updated_at: nowIso() }).where('seq', '=', row.seq));
-    ctx.service.jobs.cancelIdle(row.seq);
+    // Only an unfinished job is marked: it may have ended since it was read.
+    await db.run(
+      db.q.updateTable('jobs').set({ cancel_requested: 1, updated_at: nowIso() }).where('seq', '=', row.seq).where('completed_at', 'is', null),
+    );
+    await ctx.service.jobs.cancelIdle(row.seq);
   }
-  return jobView(store, requireJob(ctx, id));
+  return jobView(db, await requireJob(ctx, id));
 }
 
-export function listJobs(
+export async function listJobs(
   ctx: Ctx,
   q: { status?: string; workflow_id?: string; silo_entry_id?: string; created_at?: string; cursor?: string; limit: number; ascending: boolean },
 ) {
-  const { store } = ctx.service;
+  const { db } = ctx.service;
   const limit = checkHostedLimit(q.limit);
   const scope = JSON.stringify(['jobs', ctx.caller.companyId, q.status, q.workflow_id, q.silo_entry_id, q.created_at, q.ascending]);
-  let query = store.q.selectFrom('jobs').selectAll().where('company_id', '=', ctx.caller.companyId);
+  let query = db.q.selectFrom('jobs').selectAll().where('company_id', '=', ctx.caller.companyId);
   if (q.status) query = query.where('status', '=', q.status);
   if (q.workflow_id) query = query.where('workflow_id', '=', q.workflow_id);
   if (q.silo_entry_id) query = query.where('silo_entry_id', '=', q.silo_entry_id);
-  const { rows, nextCursor } = createdAtPage(ctx.service, scope, query, { ...q, limit });
+  const { rows, nextCursor } = await createdAtPage(ctx.service, scope, query, { ...q, limit });
+  const list: JobView[] = [];
+  for (const r of rows) list.push(await jobView(db, r, false));
   return {
-    list: rows.map((r) => jobView(store, r, false)),
+    list,
     limit,
     ...(q.created_at ? { created_at: new Date(q.created_at).toISOString() } : {}),
     ...(q.cursor ? { cursor: q.cursor } : {}),

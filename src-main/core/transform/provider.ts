@@ -9,14 +9,15 @@ export type StepStatus = 'OK' | 'ERR' | 'KO' | 'SKIP';
 /**
  * What a provider answers. `apply` holds the step's writes: the engine runs it in
  * the same transaction that records the outcome, so a crash either keeps both the
- * effect and the outcome or neither, and a finished step is never redone.
+ * effect and the outcome or neither, and a finished step is never redone. It runs
+ * inside that transaction, so it awaits nothing but the database.
  */
 export interface StepResult {
   status: StepStatus;
   code?: string;
   message?: string;
   faults?: Fault[];
-  apply?: () => void;
+  apply?: () => Promise<void> | void;
 }
 
 /** A file a step adds to the job's silo entry. */
@@ -46,11 +47,11 @@ export interface StepContext {
   /** aborted when the step's timeout passes */
   signal: AbortSignal;
   /** the entry's current envelope and labels */
-  entry(): { envelope: Envelope; state: string; folder: string; tags: string[]; signed: boolean; version: number };
+  entry(): Promise<{ envelope: Envelope; state: string; folder: string; tags: string[]; signed: boolean; version: number }>;
   /** writes (call only inside `apply`): re-derives digest, snippet, mentions, search like a PATCH */
-  updateEntry(changes: { envelope?: Envelope; state?: string; folder?: string; tags?: string[] }): void;
+  updateEntry(changes: { envelope?: Envelope; state?: string; folder?: string; tags?: string[] }): Promise<void>;
   /** stores bytes and attaches them to the entry (call only inside `apply`); same id + bytes is a no-op */
-  attach(file: NewAttachment): { id: string; hash: string; size: number };
+  attach(file: NewAttachment): Promise<{ id: string; hash: string; size: number }>;
   /**
    * `envelope` signed with this instance's key as GOBL signs (compact ES256 JWS over {uuid, dig, iat}).
    * Sealing the envelope entry() handed out, unsigned and found clean by GOBL, lets updateEntry store
@@ -71,10 +72,11 @@ export interface Provider<C = unknown> {
   /** how long one attempt may run before it is routed as TIMEOUT (default 30 s) */
   timeoutMs?: number;
   /**
-   * `run` answers at once, reads only the database, never changes what entry() hands it in
-   * place, and writes only in `apply`: the engine may then run the step inside the same
-   * transaction as the job's steps before it (runner.ts). A step that reaches anything
-   * outside the database (a file, the network) or answers later must leave this unset.
+   * `run` awaits nothing but the database, never changes what entry() hands it in place,
+   * and writes only in `apply`: the engine may then run the step inside the same
+   * transaction as the job's steps before it (runner.ts), with no timeout. A step that
+   * reaches anything outside the database (a file, the network, a renderer) or waits on
+   * anything else must leave this unset.
    */
   inline?: boolean;
   run(ctx: StepContext, config: C): StepResult | Promise<StepResult>;

@@ -52,7 +52,7 @@ const LOOKED_AT = 256;
 /** A fault on a job or entry; a step's own faults carry JSON paths, the job's own (cancelled…) none. */
 type Fault = { code: string; message: string; provider: string; paths: string[]; stated?: string; calculated?: string };
 
-type StepOutcome = Outcome & { apply?: () => void };
+type StepOutcome = Outcome & { apply?: () => Promise<void> | void };
 
 const failure = (err: unknown): Outcome => ({
   status: 'ERR',
@@ -67,10 +67,11 @@ const OWN = { origin: LOCAL };
 
 const CANCELLED: Fault = { code: 'cancelled', message: 'the job was cancelled', provider: 'transform', paths: [] };
 
-// The runner's statements, prepared once each (store.statement): its loop runs them for every step.
+// The runner's statements, raw SQL (the statements stay prepared): its loop runs them for every step.
 const SQL = {
   job: 'SELECT * FROM jobs WHERE seq = ?',
   finished: 'SELECT completed_at FROM jobs WHERE seq = ?',
+  cancelled: 'SELECT completed_at, cancel_requested FROM jobs WHERE seq = ?',
   // Due jobs in order, a page after (run_at, seq): the jobs_runnable index, walked.
   due: `SELECT seq, run_at FROM jobs WHERE completed_at IS NULL AND run_at <= ? AND (run_at, seq) > (?, ?)
         ORDER BY run_at, seq LIMIT ${PAGE}`,
@@ -93,7 +94,8 @@ interface Working {
   row: JobRow;
   faults: Fault[];
   ctx: Ctx;
-  def: WorkflowDefinition;
+  /** read when a step is looked up (#def): a cancel needs none */
+  def: WorkflowDefinition | undefined;
   job: { id: string; key: string | null; args: Record<string, unknown>; tags: string[]; silo_entry_id: string; workflow_id: string };
   /** the entry's parsed envelope, shared by the steps run back to back */
   reads: EntryReads;
@@ -104,8 +106,6 @@ interface Round {
   ended: number[];
   /** jobs whose step waits on something outside the database: they run on their own (#runAlone) */
   launch: number[];
-  /** inline steps that answered with a promise after all */
-  pending: Array<{ seq: number; step: Step; inRescue: boolean; outcome: Promise<StepOutcome> }>;
   /** the round stopped with work left (its time limit, or as many jobs as a round takes) */
   more: boolean;
 }
@@ -117,7 +117,7 @@ interface Round {
  * keeps a finished step or redoes an unfinished one; on start every unfinished job simply
  * becomes due again.
  *
- * Steps that answer at once from the database (`inline` providers: state, validate, close…)
+ * Steps that only read and write the database (`inline` providers: state, validate, close…)
  * run in rounds: every due job's such steps back to back, in one transaction, up to
  * `roundMs`, and the round commits before any of its jobs is answered as ended. A step's
  * outcome and its effects are still written together, and nothing outside the database
@@ -127,6 +127,9 @@ interface Round {
  *
  * A job is named here by its `seq`: the client's id is unique only within its
  * company, and two companies may run jobs under the same id at once.
+ *
+ * One turn of the loop (#pump) runs at a time: a notify while one is under way runs
+ * another once it has ended, so two turns never take on the same due job.
  */
 export class JobRunner {
   readonly #service: Service;
@@ -136,6 +139,10 @@ export class JobRunner {
   #timer: NodeJS.Timeout | undefined;
   #scheduled = false;
   #running = false;
+  /** the turn under way, if any (#turn) */
+  #pumping: Promise<void> | undefined;
+  /** a notify came while a turn was under way: another follows it */
+  #again = false;
   #idle: Array<() => void> = [];
   readonly #definitions = new Map<string, WorkflowDefinition>();
 
@@ -149,10 +156,11 @@ export class JobRunner {
     this.notify();
   }
 
-  /** Stops taking new steps and resolves once the steps under way have ended. */
+  /** Stops taking new steps and resolves once the round and the steps under way have ended. */
   async stop(): Promise<void> {
     this.#running = false;
     clearTimeout(this.#timer);
+    await this.#pumping;
     if (this.#inFlight.size === 0) return;
     await new Promise<void>((resolve) => this.#idle.push(resolve));
   }
@@ -163,17 +171,36 @@ export class JobRunner {
     this.#scheduled = true;
     setImmediate(() => {
       this.#scheduled = false;
-      this.#pump();
+      this.#turn();
     });
   }
 
+  /** Runs a turn of the loop, unless one is under way: that one is followed by another. */
+  #turn(): void {
+    if (this.#pumping) {
+      this.#again = true;
+      return;
+    }
+    this.#pumping = this.#pump()
+      .catch((err) => this.#service.log?.(`job engine: ${(err as Error).stack ?? err}`))
+      .finally(() => {
+        this.#pumping = undefined;
+        if (this.#again) {
+          this.#again = false;
+          this.notify();
+        }
+      });
+  }
+
   /** Resolves when the job (by its seq) ends or after `ms`, whichever comes first. */
-  waitFor(jobSeq: number, ms: number): Promise<void> {
-    if (ms <= 0 || this.#isFinished(jobSeq)) return Promise.resolve();
-    return new Promise((resolve) => {
+  async waitFor(jobSeq: number, ms: number): Promise<void> {
+    if (ms <= 0) return;
+    // Listening before looking: a job that ends while it is looked up still answers this.
+    let done!: () => void;
+    const ended = new Promise<void>((resolve) => {
       const set = this.#waiters.get(jobSeq) ?? new Set();
       this.#waiters.set(jobSeq, set);
-      const done = () => {
+      done = () => {
         clearTimeout(timer);
         set.delete(done);
         if (set.size === 0) this.#waiters.delete(jobSeq);
@@ -182,6 +209,13 @@ export class JobRunner {
       const timer = setTimeout(done, ms);
       set.add(done);
     });
+    try {
+      if (await this.#isFinished(jobSeq)) done();
+    } catch (err) {
+      done();
+      throw err;
+    }
+    return ended;
   }
 
   isRunning(jobSeq: number): boolean {
@@ -189,48 +223,53 @@ export class JobRunner {
   }
 
   /** Ends a job (by its seq) that is not running right now; a running one ends after its step. */
-  cancelIdle(jobSeq: number): void {
+  async cancelIdle(jobSeq: number): Promise<void> {
     if (this.#inFlight.has(jobSeq)) return;
-    const row = this.#job(jobSeq);
-    if (!row || row.completed_at) return;
-    this.#service.store.tx(() => this.#cancel(this.#working(row)), OWN);
-    this.#wake(jobSeq);
+    // Looked at and ended in one transaction: a round that ends the job meanwhile is never undone.
+    const ended = await this.#service.db.tx(async () => {
+      if (this.#inFlight.has(jobSeq)) return false;
+      const row = await this.#job(jobSeq);
+      if (!row || row.completed_at) return false;
+      await this.#cancel(this.#working(row));
+      return true;
+    }, OWN);
+    if (ended) this.#wake(jobSeq);
   }
 
-  #job(seq: number): JobRow | undefined {
-    return this.#service.store.statement(SQL.job).get(seq) as JobRow | undefined;
+  #job(seq: number): Promise<JobRow | undefined> {
+    return this.#service.db.sqlFirst<JobRow>(SQL.job, [seq]);
   }
 
-  #isFinished(jobSeq: number): boolean {
-    const row = this.#service.store.statement(SQL.finished).get(jobSeq) as { completed_at: string | null } | undefined;
+  async #isFinished(jobSeq: number): Promise<boolean> {
+    const row = await this.#service.db.sqlFirst<{ completed_at: string | null }>(SQL.finished, [jobSeq]);
     return !row || row.completed_at !== null;
   }
 
   /** Workflow versions never change once written, so each is parsed once (per company: the id is the company's). */
-  #definition(ctx: Ctx, workflowId: string, version: number): WorkflowDefinition {
+  async #definition(ctx: Ctx, workflowId: string, version: number): Promise<WorkflowDefinition> {
     const key = `${ctx.caller.companyId}\u0000${workflowId}\u0000${version}`;
     let def = this.#definitions.get(key);
     if (!def) {
-      def = loadDefinition(ctx, workflowId, version).def;
+      def = (await loadDefinition(ctx, workflowId, version)).def;
       if (this.#definitions.size > 500) this.#definitions.clear();
       this.#definitions.set(key, def);
     }
     return def;
   }
 
+  /** The job's workflow version, read the first time a step of it is looked up. */
+  async #def(w: Working): Promise<WorkflowDefinition> {
+    return (w.def ??= await this.#definition(w.ctx, w.row.workflow_id, w.row.workflow_version));
+  }
+
   #working(row: JobRow): Working {
     // Everything a step reads or writes is the job's company's: its workflow, its entry, its series.
     const ctx: Ctx = { service: this.#service, caller: { companyId: row.company_id, kind: 'owner' } };
-    let def: WorkflowDefinition | undefined;
-    const definition = () => this.#definition(ctx, row.workflow_id, row.workflow_version);
     return {
       row: { ...row },
       faults: JSON.parse(row.faults) as Fault[],
       ctx,
-      // Read when a step is looked up: a cancel needs none.
-      get def() {
-        return (def ??= definition());
-      },
+      def: undefined,
       job: {
         id: row.id,
         key: row.key,
@@ -248,24 +287,25 @@ export class JobRunner {
    * transaction (each job in a savepoint of its own, so one job's failure costs the others
    * nothing). Then, committed: ended jobs are answered, and steps that run alone start.
    */
-  #pump(): void {
+  async #pump(): Promise<void> {
     if (!this.#running) return;
-    const { store } = this.#service;
+    const { db } = this.#service;
     clearTimeout(this.#timer);
     this.#timer = undefined;
     const deadline = performance.now() + this.#opts.roundMs;
-    const round: Round = { ended: [], launch: [], pending: [], more: false };
-    const work = this.#dueWork(Date.now(), round);
+    const round: Round = { ended: [], launch: [], more: false };
+    const work = await this.#dueWork(Date.now(), round);
+    let kept = true;
     if (work.length > 0) {
       try {
-        store.tx(() => {
+        await db.tx(async () => {
           for (const [i, job] of work.entries()) {
             if (i > 0 && performance.now() > deadline) {
               round.more = true;
               return;
             }
             try {
-              store.tx(() => this.#advance(job.w, job.intent, deadline, round), OWN);
+              await db.tx(() => this.#advanceDue(job.w, job.intent, deadline, round), OWN);
             } catch (err) {
               // Rolled back to its savepoint: the job stays due, and waits for the next round.
               this.#service.log?.(`job ${job.w.row.id}: ${(err as Error).stack ?? err}`);
@@ -273,49 +313,53 @@ export class JobRunner {
           }
         }, OWN);
       } catch (err) {
-        // Nothing of the round was kept: its jobs are due as they were, and run again at the next round.
+        // Nothing of the round was kept: its jobs are due as they were, and run again at the next
+        // round; jobs due later still wake the engine when their time comes (the timer below).
         this.#service.log?.(`job round: ${(err as Error).stack ?? err}`);
+        kept = false;
+      }
+    }
+    if (kept) {
+      for (const seq of round.ended) this.#wake(seq);
+      for (const seq of round.launch) {
+        if (this.#inFlight.size >= this.#opts.concurrency) break;
+        this.#track(seq, () => this.#runAlone(seq));
+      }
+      if (round.more) {
+        this.notify();
         return;
       }
     }
-    for (const seq of round.ended) this.#wake(seq);
-    for (const p of round.pending) this.#track(p.seq, () => p.outcome.then((outcome) => this.#finish(p.seq, p.step, p.inRescue, outcome)));
-    for (const seq of round.launch) {
-      if (this.#inFlight.size >= this.#opts.concurrency) break;
-      this.#track(seq, () => this.#runAlone(seq));
-    }
-    if (round.more) {
-      this.notify();
-      return;
-    }
-    const later = store.statement(SQL.later).get(Date.now()) as { at: number | null };
-    if (later.at != null) this.#timer = setTimeout(() => this.notify(), Math.max(0, later.at - Date.now()));
+    const later = await db.sqlFirst<{ at: number | null }>(SQL.later, [Date.now()]);
+    // Stopped meanwhile: no timer outlives the engine.
+    if (later?.at != null && this.#running) this.#timer = setTimeout(() => this.notify(), Math.max(0, later.at - Date.now()));
   }
 
   /**
    * The due jobs in order, but those running a step alone now: each whose next step runs in
    * a round, read as the round will start from it; those whose next step runs alone go to
    * `round.launch`. Read outside any transaction, so a turn that only starts steps running
-   * alone, or finds nothing due, writes nothing; nothing can change what was read before the
-   * round begins (one synchronous turn, one connection).
+   * alone, or finds nothing due, writes nothing. Other requests may run between this read
+   * and the round; of a job no step is running for, they can only cancel it (cancelIdle),
+   * which the round looks at again (#advanceDue). Nothing else writes a job or its intents.
    */
-  #dueWork(now: number, round: Round): Array<{ w: Working; intent: IntentRow | undefined }> {
+  async #dueWork(now: number, round: Round): Promise<Array<{ w: Working; intent: IntentRow | undefined }>> {
     const work: Array<{ w: Working; intent: IntentRow | undefined }> = [];
     let after: [number, number] = [-1, 0];
     let looked = 0;
     for (;;) {
-      const page = this.#service.store.statement(SQL.due).all(now, after[0], after[1]) as Array<{ seq: number; run_at: number }>;
+      const page = await this.#service.db.sql<{ seq: number; run_at: number }>(SQL.due, [now, after[0], after[1]]);
       for (const { seq, run_at } of page) {
         after = [run_at, seq];
         if (this.#inFlight.has(seq)) continue;
         if (++looked > LOOKED_AT) return work;
-        const row = this.#job(seq);
+        const row = await this.#job(seq);
         if (!row || row.completed_at) continue;
         const w = this.#working(row);
-        const intent = row.current_intent_id ? this.#intent(row, row.current_intent_id) : undefined;
+        const intent = row.current_intent_id ? await this.#intent(row, row.current_intent_id) : undefined;
         let alone: boolean;
         try {
-          alone = !row.cancel_requested && this.#runsAlone(w, intent);
+          alone = !row.cancel_requested && (await this.#runsAlone(w, intent));
         } catch (err) {
           // Its workflow cannot be read: the job stays as it is, and is logged, not run.
           this.#service.log?.(`job ${row.id}: ${(err as Error).stack ?? err}`);
@@ -333,8 +377,8 @@ export class JobRunner {
   }
 
   /** Whether the job's next step is one that reaches outside the database (an unknown, missing or capped one is the engine's to end). */
-  #runsAlone(w: Working, intent: IntentRow | undefined): boolean {
-    const located = intent ? findStep(w.def, intent.step_id) : undefined;
+  async #runsAlone(w: Working, intent: IntentRow | undefined): Promise<boolean> {
+    const located = intent ? findStep(await this.#def(w), intent.step_id) : undefined;
     if (!located || w.row.steps_run >= this.#opts.stepCap) return false;
     const provider = resolveProvider(this.#service.providers, located.step.provider);
     return provider !== undefined && !provider.inline;
@@ -343,7 +387,7 @@ export class JobRunner {
   /** A step running on its own: another round may start once it has ended. */
   #track(seq: number, work: () => Promise<void>): void {
     this.#inFlight.add(seq);
-    work()
+    void work()
       .catch((err) => this.#service.log?.(`job ${seq}: ${(err as Error).stack ?? err}`))
       .finally(() => {
         this.#inFlight.delete(seq);
@@ -352,43 +396,48 @@ export class JobRunner {
       });
   }
 
+  /**
+   * A job read before the round began, advanced in it: as it stands now, that is, unless
+   * it was cancelled meanwhile (ended, or only asked to end).
+   */
+  async #advanceDue(w: Working, first: IntentRow | undefined, deadline: number, round: Round): Promise<void> {
+    const now = await this.#service.db.sqlFirst<{ completed_at: string | null; cancel_requested: number }>(SQL.cancelled, [w.row.seq]);
+    if (!now || now.completed_at !== null) return;
+    w.row.cancel_requested = now.cancel_requested;
+    await this.#advance(w, first, deadline, round);
+  }
+
   /** Runs a job's inline steps back to back, inside the round's transaction, until one runs alone, it waits or it ends. */
-  #advance(w: Working, first: IntentRow | undefined, deadline: number, round: Round): void {
+  async #advance(w: Working, first: IntentRow | undefined, deadline: number, round: Round): Promise<void> {
     const seq = w.row.seq;
     if (w.row.cancel_requested) {
-      this.#cancel(w);
+      await this.#cancel(w);
       round.ended.push(seq);
       return;
     }
     let intent = first;
     for (let ran = 0; ; ran++) {
-      const located = intent ? findStep(w.def, intent.step_id) : undefined;
+      const located = intent ? findStep(await this.#def(w), intent.step_id) : undefined;
       if (!intent || !located || w.row.steps_run >= this.#opts.stepCap) {
-        this.#stop(w, intent);
+        await this.#stop(w, intent);
         round.ended.push(seq);
         return;
       }
       // The next step runs alone, once the round has committed: the job is saved as far as it got.
-      if (ran > 0 && this.#runsAlone(w, intent)) {
-        this.#save(w);
+      if (ran > 0 && (await this.#runsAlone(w, intent))) {
+        await this.#save(w);
         round.launch.push(seq);
         return;
       }
       if (ran > 0 && performance.now() > deadline) {
-        this.#save(w);
+        await this.#save(w);
         round.more = true;
         return;
       }
       const events = this.#markRun(w, intent);
-      const outcome = this.#execute(w, located.step, w.row.attempt);
-      if (outcome instanceof Promise) {
-        // An inline step that answered later after all: its RUN is kept with the round, its outcome once it comes.
-        this.#writeEvents(intent, events, false);
-        this.#save(w);
-        round.pending.push({ seq, step: located.step, inRescue: located.inRescue, outcome });
-        return;
-      }
-      const next = this.#settle(w, intent, events, located.step, located.inRescue, outcome);
+      // An inline step awaits only the database: it runs inside the round's transaction, untimed (no timer in there).
+      const outcome = await this.#execute(w, located.step, w.row.attempt, false);
+      const next = await this.#settle(w, intent, events, located.step, located.inRescue, outcome);
       if (next === 'ended') round.ended.push(seq);
       if (typeof next === 'string') return;
       intent = next;
@@ -397,67 +446,67 @@ export class JobRunner {
 
   /** A step of a provider that reaches outside the database: run outside any transaction, its RUN committed while it waits. */
   async #runAlone(seq: number): Promise<void> {
-    const { store } = this.#service;
-    const row = this.#job(seq);
+    const { db } = this.#service;
+    // Nothing but this writes the job while it runs alone (it is in flight): what is read here holds.
+    const row = await this.#job(seq);
     if (!row || row.completed_at || !this.#running) return;
     const w = this.#working(row);
     if (row.cancel_requested) {
-      store.tx(() => this.#cancel(w), OWN);
+      await db.tx(() => this.#cancel(w), OWN);
       this.#wake(seq);
       return;
     }
-    const intent = row.current_intent_id ? this.#intent(row, row.current_intent_id) : undefined;
-    const located = intent ? findStep(w.def, intent.step_id) : undefined;
+    const intent = row.current_intent_id ? await this.#intent(row, row.current_intent_id) : undefined;
+    const located = intent ? findStep(await this.#def(w), intent.step_id) : undefined;
     if (!intent || !located || row.steps_run >= this.#opts.stepCap) {
-      store.tx(() => this.#stop(w, intent), OWN);
+      await db.tx(() => this.#stop(w, intent), OWN);
       this.#wake(seq);
       return;
     }
     const startedAt = nowIso();
-    const pending = this.#execute(w, located.step, w.row.attempt + 1);
+    // Outside any transaction: the step may wait on the network, a file, a renderer.
+    const pending = this.#execute(w, located.step, w.row.attempt + 1, true);
     if (pending instanceof Promise) {
       // A step that waits (on the network, on rendering): show it running meanwhile.
-      store.tx(() => {
-        this.#writeEvents(intent, this.#markRun(w, intent, startedAt), false);
-        this.#save(w);
+      await db.tx(async () => {
+        await this.#writeEvents(intent, this.#markRun(w, intent, startedAt), false);
+        await this.#save(w);
       }, OWN);
       await this.#finish(seq, located.step, located.inRescue, await pending);
       return;
     }
     // A step that answered at once: its RUN event, effects, outcome and routing in one commit.
-    let ended = false;
-    store.tx(() => {
-      const next = this.#settle(w, intent, this.#markRun(w, intent, startedAt), located.step, located.inRescue, pending);
-      if (typeof next !== 'string') this.#save(w);
-      ended = next === 'ended';
+    const ended = await db.tx(async () => {
+      const next = await this.#settle(w, intent, this.#markRun(w, intent, startedAt), located.step, located.inRescue, pending);
+      if (typeof next !== 'string') await this.#save(w);
+      return next === 'ended';
     }, OWN);
     if (ended) this.#wake(seq);
   }
 
   /** Records the outcome of a step that answered later, against the job as it stands now (it may have been cancelled meanwhile). */
   async #finish(seq: number, step: Step, inRescue: boolean, outcome: StepOutcome): Promise<void> {
-    let ended = false;
-    this.#service.store.tx(() => {
-      const w = this.#working(this.#job(seq)!);
-      const intent = this.#intent(w.row, w.row.current_intent_id!);
-      const next = this.#settle(w, intent, JSON.parse(intent.events) as IntentEvent[], step, inRescue, outcome);
-      if (typeof next !== 'string') this.#save(w);
-      ended = next === 'ended';
+    const ended = await this.#service.db.tx(async () => {
+      const w = this.#working((await this.#job(seq))!);
+      const intent = await this.#intent(w.row, w.row.current_intent_id!);
+      const next = await this.#settle(w, intent, JSON.parse(intent.events) as IntentEvent[], step, inRescue, outcome);
+      if (typeof next !== 'string') await this.#save(w);
+      return next === 'ended';
     }, OWN);
     if (ended) this.#wake(seq);
   }
 
   /** Ends a job whose current step is missing, or that ran more steps than a job may: a loop. */
-  #stop(w: Working, intent: IntentRow | undefined): void {
-    if (!intent || !findStep(w.def, intent.step_id)) {
-      this.#end(w, 'KO', [{ code: 'broken-job', message: 'the job points at no step', provider: 'transform', paths: [] }]);
+  async #stop(w: Working, intent: IntentRow | undefined): Promise<void> {
+    if (!intent || !findStep(await this.#def(w), intent.step_id)) {
+      await this.#end(w, 'KO', [{ code: 'broken-job', message: 'the job points at no step', provider: 'transform', paths: [] }]);
       return;
     }
     const ran = w.row.steps_run;
     const events = JSON.parse(intent.events) as IntentEvent[];
     pushEvent(events, { status: 'KO', code: 'too-many-steps', message: `stopped after ${ran} steps` });
-    this.#writeEvents(intent, events, true);
-    this.#end(w, 'KO', [{ code: 'too-many-steps', message: `the job ran ${ran} steps; is there a loop?`, provider: 'transform', paths: [] }]);
+    await this.#writeEvents(intent, events, true);
+    await this.#end(w, 'KO', [{ code: 'too-many-steps', message: `the job ran ${ran} steps; is there a loop?`, provider: 'transform', paths: [] }]);
   }
 
   /** The step starts: another try of it, a RUN event. Answers the intent's events with it. */
@@ -473,10 +522,11 @@ export class JobRunner {
 
   /**
    * Calls the provider. A synchronous answer comes back as it is; a promise is
-   * raced against the step's timeout. An exception is an ERR (worth a retry),
+   * raced against the step's timeout when `timed` (a step running alone; an inline
+   * step in a round is awaited as it is). An exception is an ERR (worth a retry),
    * never a crash of the engine.
    */
-  #execute(w: Working, step: Step, attempt: number): StepOutcome | Promise<StepOutcome> {
+  #execute(w: Working, step: Step, attempt: number, timed: boolean): StepOutcome | Promise<StepOutcome> {
     const provider = resolveProvider(this.#service.providers, step.provider);
     if (!provider) return { status: 'KO', code: 'unknown-provider', message: `no provider ${step.provider}` };
     const config = provider.config.safeParse(step.config);
@@ -492,6 +542,7 @@ export class JobRunner {
       return failure(err);
     }
     if (!(answer instanceof Promise)) return answer;
+    if (!timed) return answer.catch(failure);
 
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<StepOutcome>((resolve) => {
@@ -509,53 +560,55 @@ export class JobRunner {
    * job waits for its next try, saved) or `ended`. A job going on to a next step is
    * saved by the caller (#save), once for all the steps it runs back to back.
    */
-  #settle(
+  async #settle(
     w: Working,
     intent: IntentRow,
     events: IntentEvent[],
     step: Step,
     inRescue: boolean,
     outcome: StepOutcome,
-  ): IntentRow | 'retry' | 'ended' {
-    const { store } = this.#service;
+  ): Promise<IntentRow | 'retry' | 'ended'> {
+    const { db } = this.#service;
     let result: Outcome = outcome;
     if (outcome.apply && (outcome.status === 'OK' || outcome.status === 'SKIP' || outcome.status === 'KO')) {
       try {
-        store.tx(() => outcome.apply!(), OWN);
+        await db.tx(async () => {
+          await outcome.apply!();
+        }, OWN);
       } catch (err) {
         result = { status: 'ERR', code: 'apply-failed', message: String((err as Error)?.message ?? err).slice(0, 500) };
       }
     }
     // A fault belongs to the step that raised it, whatever checked the document underneath.
     const faults = (result.faults ?? []).map((f) => ({ ...f, provider: step.provider }));
-    this.#setStepFaults(w, step.provider, faults);
+    await this.#setStepFaults(w, step.provider, faults);
     w.faults.push(...faults);
 
     if (result.status === 'ERR') {
       if (w.row.attempt < this.#opts.maxAttempts) {
         pushEvent(events, result);
-        this.#writeEvents(intent, events, false);
+        await this.#writeEvents(intent, events, false);
         const delay = Math.min(60_000, this.#opts.retryBaseMs * 2 ** (w.row.attempt - 1));
         w.row.status = 'ERR';
         w.row.run_at = Date.now() + delay;
         w.row.updated_at = nowIso();
-        this.#save(w);
+        await this.#save(w);
         return 'retry';
       }
       result = { status: 'KO', code: 'retries-exhausted', message: `gave up after ${w.row.attempt} tries: ${result.message ?? result.code}` };
     }
     pushEvent(events, result);
-    this.#writeEvents(intent, events, true);
+    await this.#writeEvents(intent, events, true);
 
     const decision =
       w.row.cancel_requested === 1
         ? ({ kind: 'end', status: 'KO', reason: 'cancelled' } as const)
-        : route(w.def, step, inRescue, result.status as 'OK' | 'KO' | 'SKIP' | 'TIMEOUT', result.code);
+        : route(await this.#def(w), step, inRescue, result.status as 'OK' | 'KO' | 'SKIP' | 'TIMEOUT', result.code);
     if (decision.kind === 'end') {
-      this.#end(w, decision.status, w.row.cancel_requested === 1 ? [CANCELLED] : []);
+      await this.#end(w, decision.status, w.row.cancel_requested === 1 ? [CANCELLED] : []);
       return 'ended';
     }
-    const next = this.#newIntent(w.row, intent.seq + 1, decision.step);
+    const next = await this.#newIntent(w.row, intent.seq + 1, decision.step);
     Object.assign(w.row, {
       status: 'RUN',
       current_intent_id: next.id,
@@ -568,24 +621,24 @@ export class JobRunner {
   }
 
   /** Ends a job on request: its current step's intent says so. */
-  #cancel(w: Working): void {
-    const intent = w.row.current_intent_id ? this.#intent(w.row, w.row.current_intent_id) : undefined;
+  async #cancel(w: Working): Promise<void> {
+    const intent = w.row.current_intent_id ? await this.#intent(w.row, w.row.current_intent_id) : undefined;
     if (intent) {
       const events = JSON.parse(intent.events) as IntentEvent[];
       pushEvent(events, { status: 'CANCEL', code: 'cancelled', message: 'cancelled by request' });
-      this.#writeEvents(intent, events, true);
+      await this.#writeEvents(intent, events, true);
     }
-    this.#end(w, 'KO', [CANCELLED]);
+    await this.#end(w, 'KO', [CANCELLED]);
   }
 
-  #intent(job: JobRow, id: string): IntentRow {
-    return this.#service.store.statement(SQL.intent).get(job.company_id, id) as IntentRow;
+  async #intent(job: JobRow, id: string): Promise<IntentRow> {
+    return (await this.#service.db.sqlFirst<IntentRow>(SQL.intent, [job.company_id, id]))!;
   }
 
-  #newIntent(job: JobRow, seq: number, step: Step): IntentRow {
+  async #newIntent(job: JobRow, seq: number, step: Step): Promise<IntentRow> {
     const id = uuidv7();
     const at = nowIso();
-    this.#service.store.statement(SQL.newIntent).run(id, job.company_id, job.id, seq, step.id, step.name, step.provider, at, at);
+    await this.#service.db.sqlRun(SQL.newIntent, [id, job.company_id, job.id, seq, step.id, step.name, step.provider, at, at]);
     return {
       id, company_id: job.company_id, job_id: job.id, seq, step_id: step.id, name: step.name, provider: step.provider, completed: 0, events: '[]',
       created_at: at, updated_at: at,
@@ -593,38 +646,38 @@ export class JobRunner {
   }
 
   /** The intent's events as they now stand (the list is the intent's whole story: it is rewritten, not appended to). */
-  #writeEvents(intent: IntentRow, events: IntentEvent[], completed: boolean): void {
+  async #writeEvents(intent: IntentRow, events: IntentEvent[], completed: boolean): Promise<void> {
     const text = JSON.stringify(events);
-    this.#service.store.statement(SQL.events).run(text, completed ? 1 : 0, nowIso(), intent.company_id, intent.id);
+    await this.#service.db.sqlRun(SQL.events, [text, completed ? 1 : 0, nowIso(), intent.company_id, intent.id]);
     intent.events = text;
   }
 
   /** Writes the job's row as the engine holds it (a job going on: status, next step, tries, faults). */
-  #save(w: Working): void {
+  async #save(w: Working): Promise<void> {
     const r = w.row;
-    this.#service.store
-      .statement(SQL.save)
-      .run(r.status, r.current_intent_id, r.in_rescue, r.attempt, r.steps_run, r.run_at, JSON.stringify(w.faults), r.updated_at, r.seq);
+    await this.#service.db.sqlRun(SQL.save, [
+      r.status, r.current_intent_id, r.in_rescue, r.attempt, r.steps_run, r.run_at, JSON.stringify(w.faults), r.updated_at, r.seq,
+    ]);
   }
 
   /** Faults a provider raised on the job's entry replace what the same provider raised before. */
-  #setStepFaults(w: Working, provider: string, faults: Fault[]): void {
-    const { store } = this.#service;
-    const row = store.statement(SQL.stepFaults).get(w.row.company_id, w.row.silo_entry_id) as { seq: number; step_faults: string } | undefined;
+  async #setStepFaults(w: Working, provider: string, faults: Fault[]): Promise<void> {
+    const { db } = this.#service;
+    const row = await db.sqlFirst<{ seq: number; step_faults: string }>(SQL.stepFaults, [w.row.company_id, w.row.silo_entry_id]);
     if (!row) return;
     // Nothing raised now, nothing held: no write (the usual case, a clean step on a clean entry).
     if (faults.length === 0 && row.step_faults === '[]') return;
     const kept = (JSON.parse(row.step_faults) as Fault[]).filter((f) => f.provider !== provider);
-    store.statement(SQL.setStepFaults).run(JSON.stringify([...kept, ...faults]), row.seq);
+    await db.sqlRun(SQL.setStepFaults, [JSON.stringify([...kept, ...faults]), row.seq]);
   }
 
-  #end(w: Working, status: 'OK' | 'KO', extraFaults: Fault[]): void {
+  async #end(w: Working, status: 'OK' | 'KO', extraFaults: Fault[]): Promise<void> {
     const r = w.row;
     const at = nowIso();
     w.faults.push(...extraFaults);
-    this.#service.store
-      .statement(SQL.end)
-      .run(status, r.in_rescue, r.attempt, r.steps_run, r.run_at, JSON.stringify(w.faults), at, at, r.company_id, r.silo_entry_id, r.seq);
+    await this.#service.db.sqlRun(SQL.end, [
+      status, r.in_rescue, r.attempt, r.steps_run, r.run_at, JSON.stringify(w.faults), at, at, r.company_id, r.silo_entry_id, r.seq,
+    ]);
   }
 
   #wake(jobSeq: number): void {

@@ -62,14 +62,14 @@ export function makeStepContext(
    * signature (admit.ts): the signature as made, the document's digest and its faults
    * (none) as found; anything else is checked like a PATCH.
    */
-  const documentFor = (row: EntryRow, next: Envelope): DerivedDocument => {
+  const documentFor = async (row: EntryRow, next: Envelope): Promise<DerivedDocument> => {
     const seal = sealed.get(next);
     if (seal && seal.from === row.data) {
       return deriveDocument(next, { alg: row.digest_alg, val: row.digest_val }, []);
     }
     const { envelope } = toEnvelope(entryId, next as Record<string, unknown>);
     // A step (silo.modify's patch) can no more seal a document with a signature nobody checked than PATCH can.
-    if (!sameSignatures(reads.envelopeOf(row), envelope)) sigsCheckFor(ctx, '$.envelope')(envelope);
+    if (!sameSignatures(reads.envelopeOf(row), envelope)) await sigsCheckFor(ctx, '$.envelope')(envelope);
     return deriveDocument(envelope);
   };
 
@@ -80,8 +80,8 @@ export function makeStepContext(
     step,
     attempt,
     signal,
-    entry() {
-      const row = requireEntryRow(ctx, entryId);
+    async entry() {
+      const row = await requireEntryRow(ctx, entryId);
       return {
         envelope: reads.envelopeOf(row),
         state: row.state,
@@ -91,21 +91,21 @@ export function makeStepContext(
         version: row.version,
       };
     },
-    updateEntry(changes) {
-      const row = requireEntryRow(ctx, entryId);
+    async updateEntry(changes) {
+      const row = await requireEntryRow(ctx, entryId);
       // A new document is checked by GOBL; a change of state, folder or tags keeps what the
       // stored one was found to be (checking it again would rebuild it for nothing).
       const current = changes.envelope ? undefined : reads.envelopeOf(row);
       const doc = changes.envelope
-        ? documentFor(row, changes.envelope)
+        ? await documentFor(row, changes.envelope)
         : deriveDocument(current!, { alg: row.digest_alg, val: row.digest_val }, parseFaults(row.faults));
-      const written = writeEntryChange(ctx, row, doc, { state: changes.state, folder: changes.folder, tags: changes.tags });
+      const written = await writeEntryChange(ctx, row, doc, { state: changes.state, folder: changes.folder, tags: changes.tags });
       // Only labels changed: the parsed envelope still is the stored document.
       reads.wrote(written.data, current);
     },
-    attach(file) {
+    async attach(file) {
       const id = file.id ?? (file.name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 128) || 'file');
-      const row = storeAttachment(ctx, entryId, { id, name: file.name, mime: file.mime, desc: file.desc, bytes: file.bytes });
+      const row = await storeAttachment(ctx, entryId, { id, name: file.name, mime: file.mime, desc: file.desc, bytes: file.bytes });
       return { id: row.id, hash: row.hash, size: row.size };
     },
     seal(envelope) {

@@ -35,15 +35,19 @@ function definitionOf(ctx: Ctx, body: WorkflowBody): WorkflowDefinition {
   );
 }
 
-export function loadDefinition(ctx: Ctx, id: string, version?: number): { def: WorkflowDefinition; version: number; row: WorkflowRow } {
-  const { store } = ctx.service;
-  const row = store.first(
-    store.q.selectFrom('workflows').selectAll().where('company_id', '=', ctx.caller.companyId).where('id', '=', id),
+export async function loadDefinition(
+  ctx: Ctx,
+  id: string,
+  version?: number,
+): Promise<{ def: WorkflowDefinition; version: number; row: WorkflowRow }> {
+  const { db } = ctx.service;
+  const row = await db.first(
+    db.q.selectFrom('workflows').selectAll().where('company_id', '=', ctx.caller.companyId).where('id', '=', id),
   );
   if (!row) throw notFound(`workflow ${id}`);
   const v = version ?? row.version;
-  const stored = store.first(
-    store.q
+  const stored = await db.first(
+    db.q
       .selectFrom('workflow_versions')
       .select('definition')
       .where('company_id', '=', ctx.caller.companyId)
@@ -92,8 +96,8 @@ function view(ctx: Ctx, id: string, def: WorkflowDefinition, version: number, ro
   };
 }
 
-export function getWorkflow(ctx: Ctx, id: string, version?: number): WorkflowView {
-  const { def, version: v, row } = loadDefinition(ctx, id, version);
+export async function getWorkflow(ctx: Ctx, id: string, version?: number): Promise<WorkflowView> {
+  const { def, version: v, row } = await loadDefinition(ctx, id, version);
   return view(ctx, id, def, v, row);
 }
 
@@ -101,39 +105,39 @@ export function getWorkflow(ctx: Ctx, id: string, version?: number): WorkflowVie
  * Creates a workflow under the client's id; the same body again is the same workflow, another is a 409.
  * The id is the company's own: another company holding it is neither a conflict nor a hint that it exists.
  */
-export function putWorkflow(ctx: Ctx, id: string, body: WorkflowBody): WorkflowView {
-  const { store } = ctx.service;
+export async function putWorkflow(ctx: Ctx, id: string, body: WorkflowBody): Promise<WorkflowView> {
+  const { db } = ctx.service;
   const companyId = ctx.caller.companyId;
   const requestHash = createHash('sha256').update(canonicalJson(body)).digest('hex');
   const held = () =>
-    store.first(store.q.selectFrom('workflows').select('request_hash').where('company_id', '=', companyId).where('id', '=', id));
-  const existing = held();
+    db.first(db.q.selectFrom('workflows').select('request_hash').where('company_id', '=', companyId).where('id', '=', id));
+  const existing = await held();
   if (existing) {
     if (existing.request_hash === requestHash) return getWorkflow(ctx, id, 1);
     throw conflict(`workflow ${id} already exists with a different body; change it with PATCH`);
   }
   const def = definitionOf(ctx, body);
   const at = nowIso();
-  store.tx(() => {
-    if (held()) throw conflict(`workflow ${id} already exists`);
-    store.run(
-      store.q.insertInto('workflows').values({
+  await db.tx(async () => {
+    if (await held()) throw conflict(`workflow ${id} already exists`);
+    await db.run(
+      db.q.insertInto('workflows').values({
         id, company_id: companyId, version: 1, name: def.name, schema: def.schema,
         disabled: def.disabled ? 1 : 0, request_hash: requestHash, created_at: at, updated_at: at,
       }),
     );
-    store.run(
-      store.q.insertInto('workflow_versions').values({ company_id: companyId, workflow_id: id, version: 1, definition: JSON.stringify(def), created_at: at }),
+    await db.run(
+      db.q.insertInto('workflow_versions').values({ company_id: companyId, workflow_id: id, version: 1, definition: JSON.stringify(def), created_at: at }),
     );
-  }, { origin: store.origin ?? LOCAL });
+  }, { origin: db.origin ?? LOCAL });
   return getWorkflow(ctx, id);
 }
 
 /** A change makes a new version; jobs keep pointing at the version they ran. */
-export function patchWorkflow(ctx: Ctx, id: string, patch: WorkflowPatch): WorkflowView {
-  const { store } = ctx.service;
+export async function patchWorkflow(ctx: Ctx, id: string, patch: WorkflowPatch): Promise<WorkflowView> {
+  const { db } = ctx.service;
   const companyId = ctx.caller.companyId;
-  const current = loadDefinition(ctx, id);
+  const current = await loadDefinition(ctx, id);
   const merged: WorkflowBody = {
     name: patch.name ?? current.def.name,
     description: patch.description ?? current.def.description,
@@ -148,9 +152,9 @@ export function patchWorkflow(ctx: Ctx, id: string, patch: WorkflowPatch): Workf
   def.rescue = unmaskSecrets(ctx, def.rescue, current.def.rescue);
   const at = nowIso();
   const version = current.version + 1;
-  store.tx(() => {
-    const { changes } = store.run(
-      store.q
+  await db.tx(async () => {
+    const { changes } = await db.run(
+      db.q
         .updateTable('workflows')
         .set({ version, name: def.name, schema: def.schema, disabled: def.disabled ? 1 : 0, updated_at: at })
         .where('company_id', '=', companyId)
@@ -158,23 +162,25 @@ export function patchWorkflow(ctx: Ctx, id: string, patch: WorkflowPatch): Workf
         .where('version', '=', current.version),
     );
     if (changes !== 1) throw conflict(`workflow ${id} changed meanwhile; retry`);
-    store.run(
-      store.q.insertInto('workflow_versions').values({ company_id: companyId, workflow_id: id, version, definition: JSON.stringify(def), created_at: at }),
+    await db.run(
+      db.q.insertInto('workflow_versions').values({ company_id: companyId, workflow_id: id, version, definition: JSON.stringify(def), created_at: at }),
     );
-  }, { origin: store.origin ?? LOCAL });
+  }, { origin: db.origin ?? LOCAL });
   return getWorkflow(ctx, id);
 }
 
 /** Workflows newest first, paged by creation time as the hosted service pages them. */
-export function listWorkflows(ctx: Ctx, q: { schema?: string; created_at?: string; limit: number }) {
-  const { store } = ctx.service;
+export async function listWorkflows(ctx: Ctx, q: { schema?: string; created_at?: string; limit: number }) {
+  const { db } = ctx.service;
   const limit = checkHostedLimit(q.limit);
-  let query = store.q.selectFrom('workflows').select(['id', 'created_at']).where('company_id', '=', ctx.caller.companyId);
+  let query = db.q.selectFrom('workflows').select(['id', 'created_at']).where('company_id', '=', ctx.caller.companyId);
   if (q.schema !== undefined) query = query.where('schema', '=', q.schema);
-  const { rows, next } = timePage(store, query, q.created_at, limit);
+  const { rows, next } = await timePage(db, query, q.created_at, limit);
   const createdAt = q.created_at ? new Date(q.created_at).toISOString() : rows[0]?.created_at;
+  const list: WorkflowView[] = [];
+  for (const r of rows) list.push(await getWorkflow(ctx, r.id));
   return {
-    list: rows.map((r) => getWorkflow(ctx, r.id)),
+    list,
     limit,
     ...(createdAt ? { created_at: createdAt } : {}),
     ...(next ? { next_created_at: next } : {}),
@@ -182,8 +188,8 @@ export function listWorkflows(ctx: Ctx, q: { schema?: string; created_at?: strin
   };
 }
 
-export function requireEnabledWorkflow(ctx: Ctx, id: string) {
-  const loaded = loadDefinition(ctx, id);
+export async function requireEnabledWorkflow(ctx: Ctx, id: string) {
+  const loaded = await loadDefinition(ctx, id);
   if (loaded.def.disabled) throw new ApiError('conflict', `workflow ${id} is disabled and takes no new jobs`);
   return loaded;
 }

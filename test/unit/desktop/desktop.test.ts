@@ -87,11 +87,11 @@ describe('desktop caller', () => {
     const { createCompany } = await import('../../../src-main/core/access/companies.ts');
     const { desktopCaller } = await import('../../../src-main/desktop/desktop-caller.ts');
     const service = await openService(mkdtempSync(join(tmpdir(), 'silodesk-caller-')), { runJobs: false });
-    const a = createCompany(service.store, 'A');
-    const b = createCompany(service.store, 'B');
-    expect(desktopCaller(service.store, a.id)).toEqual({ companyId: a.id, kind: 'owner', install: true });
-    expect(desktopCaller(service.store, a.id, b.id)).toEqual({ companyId: b.id, kind: 'owner', install: true });
-    expect(() => desktopCaller(service.store, a.id, '0190c1a0-0000-7000-8000-00000000dead')).toThrow(/not found/);
+    const a = await createCompany(service.db, 'A');
+    const b = await createCompany(service.db, 'B');
+    expect(await desktopCaller(service.db, a.id)).toEqual({ companyId: a.id, kind: 'owner', install: true });
+    expect(await desktopCaller(service.db, a.id, b.id)).toEqual({ companyId: b.id, kind: 'owner', install: true });
+    await expect(desktopCaller(service.db, a.id, '0190c1a0-0000-7000-8000-00000000dead')).rejects.toThrow(/not found/);
     await service.close();
   });
 });

@@ -33,7 +33,7 @@ function call(name: unknown, input?: unknown, event: IpcEventLike = TRUSTED): Pr
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'silodesk-ipc-'));
   service = await openService(dir);
-  caller = { companyId: createCompany(service.store, 'IPC test company').id, kind: 'owner' };
+  caller = { companyId: (await createCompany(service.db, 'IPC test company')).id, kind: 'owner' };
   channels = new Map();
   const fakeIpcMain: IpcMainLike = {
     handle(channel, listener) {
@@ -82,7 +82,7 @@ describe('registerIpcHandlers', () => {
 
     // Another company sees none of it: the caller decides the company, not the request.
     const other = caller;
-    caller = { companyId: createCompany(service.store, 'Other company').id, kind: 'owner' };
+    caller = { companyId: (await createCompany(service.db, 'Other company')).id, kind: 'owner' };
     try {
       expect(await call('listEntries', {})).toMatchObject({ ok: true, data: { list: [] } });
     } finally {

@@ -16,34 +16,34 @@ afterAll(async () => {
 });
 
 const rows = () =>
-  service.store.sqlite.prepare('SELECT seq, kind, record_id, version, origin, deleted, remote_version, synced_version FROM sync_changes ORDER BY seq').all();
+  service.db.sqlite!.prepare('SELECT seq, kind, record_id, version, origin, deleted, remote_version, synced_version FROM sync_changes ORDER BY seq').all();
 
 // Trusted signers are the simplest synced table: their rows are written raw here, the way any write path would.
 const AT = '2026-01-01T00:00:00.000Z';
 const put = (id: string, name: string) =>
-  service.store.sqlite
+  service.db.sqlite!
     .prepare(`INSERT INTO trusted_jwks (company_id, id, name, keys, created_at, updated_at) VALUES ('c', ?, ?, '[]', ?, ?)
               ON CONFLICT (company_id, id) DO UPDATE SET name = excluded.name`)
     .run(id, name, AT, AT);
-const drop = (id: string) => service.store.sqlite.prepare(`DELETE FROM trusted_jwks WHERE company_id = 'c' AND id = ?`).run(id);
-const local = <T>(fn: () => T) => service.store.tx(fn, { origin: 'local' });
+const drop = (id: string) => service.db.sqlite!.prepare(`DELETE FROM trusted_jwks WHERE company_id = 'c' AND id = ?`).run(id);
+const local = <T>(fn: () => T | Promise<T>) => service.db.tx(async () => fn(), { origin: 'local' });
 
 describe('the change log', () => {
-  it('keeps one row per record, moving it to a new, never reused number on each change, and carries what was agreed', () => {
-    local(() => put('a', 'A'));
-    local(() => put('b', 'B'));
-    service.store.sqlite.prepare(`UPDATE sync_changes SET remote_version = 7, synced_version = 1 WHERE record_id = 'b'`).run();
-    local(() => put('b', 'B2'));
+  it('keeps one row per record, moving it to a new, never reused number on each change, and carries what was agreed', async () => {
+    await local(() => put('a', 'A'));
+    await local(() => put('b', 'B'));
+    await service.db.sqlRun(`UPDATE sync_changes SET remote_version = 7, synced_version = 1 WHERE record_id = 'b'`);
+    await local(() => put('b', 'B2'));
     // the highest row moved: its old number is not handed out again
-    local(() => drop('a'));
+    await local(() => drop('a'));
     expect(rows()).toEqual([
       { seq: 3, kind: 'trusted_jwks', record_id: 'b', version: 2, origin: 'local', deleted: 0, remote_version: 7, synced_version: 1 },
       { seq: 4, kind: 'trusted_jwks', record_id: 'a', version: 2, origin: 'local', deleted: 1, remote_version: null, synced_version: null },
     ]);
   });
 
-  it('counts a record written twice by one transaction as one change, as it ended up', () => {
-    local(() => {
+  it('counts a record written twice by one transaction as one change, as it ended up', async () => {
+    await local(() => {
       put('c1', 'first');
       put('c1', 'second');
       drop('c1');
@@ -51,32 +51,32 @@ describe('the change log', () => {
     });
     expect(rows().filter((r: any) => r.record_id === 'c1')).toEqual([expect.objectContaining({ version: 1, deleted: 0 })]);
     // a savepoint inside is a write of its own: the record moves on again
-    local(() => {
+    await local(async () => {
       put('c1', 'fourth');
-      service.store.tx(() => put('c1', 'fifth'), { origin: 'local' });
+      await service.db.tx(async () => put('c1', 'fifth'), { origin: 'local' });
     });
     expect(rows().filter((r: any) => r.record_id === 'c1')).toEqual([expect.objectContaining({ version: 3 })]);
   });
 
-  it('records writes made for another instance under its id, restores the outer origin, and refuses a write with none', () => {
-    const { store } = service;
-    store.tx(() => {
+  it('records writes made for another instance under its id, restores the outer origin, and refuses a write with none', async () => {
+    const { db } = service;
+    await db.tx(async () => {
       put('x', 'X');
-      store.tx(() => put('y', 'Y'), { origin: 'remote-2' });
-      expect(store.origin).toBe('remote-1');
+      await db.tx(async () => put('y', 'Y'), { origin: 'remote-2' });
+      expect(db.origin).toBe('remote-1');
       put('z', 'Z');
     }, { origin: 'remote-1' });
-    expect(() => store.tx(() => {
+    await expect(db.tx(async () => {
       put('v', 'V');
       throw new Error('boom');
-    }, { origin: 'remote-3' })).toThrow('boom');
-    expect(store.origin).toBeUndefined();
-    local(() => put('w', 'W'));
+    }, { origin: 'remote-3' })).rejects.toThrow('boom');
+    expect(db.origin).toBeUndefined();
+    await local(() => put('w', 'W'));
     expect(() => put('u', 'U')).toThrow(/outside a transaction with an origin/);
     const byId = Object.fromEntries((rows() as any[]).map((r) => [r.record_id, r.origin]));
     expect(byId).toMatchObject({ x: 'remote-1', y: 'remote-2', z: 'remote-1', w: 'local' });
     expect(byId.v).toBeUndefined();
     expect(byId.u).toBeUndefined();
-    expect(service.store.sqlite.prepare(`SELECT id FROM trusted_jwks WHERE id IN ('u', 'v')`).all()).toEqual([]);
+    expect(service.db.sqlite!.prepare(`SELECT id FROM trusted_jwks WHERE id IN ('u', 'v')`).all()).toEqual([]);
   });
 });

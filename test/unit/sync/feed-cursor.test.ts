@@ -13,8 +13,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'silodesk-cursor-'));
   service = await openService(dir, { runJobs: false, autoSync: false });
   // Five changes in the log: five trusted signers written (their triggers record the changes).
-  const insert = service.store.sqlite.prepare(`INSERT INTO trusted_jwks (company_id, id, name, keys, created_at, updated_at) VALUES ('c1', ?, 'S', '[]', '', '')`);
-  service.store.tx(() => {
+  const insert = service.db.sqlite!.prepare(`INSERT INTO trusted_jwks (company_id, id, name, keys, created_at, updated_at) VALUES ('c1', ?, 'S', '[]', '', '')`);
+  await service.db.tx(async () => {
     for (let i = 0; i < 5; i++) insert.run(`s${i}`);
   }, { origin: 'local' });
 });
@@ -24,11 +24,11 @@ afterAll(async () => {
 });
 
 const decode = (cursor: string, instance = 'i1', company = 'c1', secret = service.cursorSecret) =>
-  decodeFeedCursor(secret, service.store, instance, company, cursor);
+  decodeFeedCursor(secret, service.db, instance, company, cursor);
 
-function goneReason(fn: () => unknown): string {
+async function goneReason(fn: () => Promise<unknown>): Promise<string> {
   try {
-    fn();
+    await fn();
   } catch (err) {
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).status).toBe(410);
@@ -38,18 +38,18 @@ function goneReason(fn: () => unknown): string {
 }
 
 describe('feed cursors', () => {
-  it('round-trip a position of this instance and company', () => {
-    expect(decode(encodeFeedCursor(service.cursorSecret, 'i1', 'c1', 3))).toBe(3);
-    expect(decode(encodeFeedCursor(service.cursorSecret, 'i1', 'c1', 0))).toBe(0);
+  it('round-trip a position of this instance and company', async () => {
+    expect(await decode(encodeFeedCursor(service.cursorSecret, 'i1', 'c1', 3))).toBe(3);
+    expect(await decode(encodeFeedCursor(service.cursorSecret, 'i1', 'c1', 0))).toBe(0);
   });
 
-  it('are 410 when forged, foreign, for another company, or ahead of every change ever numbered', () => {
+  it('are 410 when forged, foreign, for another company, or ahead of every change ever numbered', async () => {
     const good = encodeFeedCursor(service.cursorSecret, 'i1', 'c1', 3);
-    expect(goneReason(() => decode('x'))).toMatch(/not one of this feed/);
-    expect(goneReason(() => decode(`${good.split('.')[0]}.AAAA`))).toMatch(/not one of this instance/);
-    expect(goneReason(() => decode(good, 'i1', 'c1', randomBytes(32)))).toMatch(/not one of this instance/);
-    expect(goneReason(() => decode(good, 'i2'))).toMatch(/another instance/);
-    expect(goneReason(() => decode(good, 'i1', 'c2'))).toMatch(/another company/);
-    expect(goneReason(() => decode(encodeFeedCursor(service.cursorSecret, 'i1', 'c1', 6)))).toMatch(/restored from a backup/);
+    expect(await goneReason(() => decode('x'))).toMatch(/not one of this feed/);
+    expect(await goneReason(() => decode(`${good.split('.')[0]}.AAAA`))).toMatch(/not one of this instance/);
+    expect(await goneReason(() => decode(good, 'i1', 'c1', randomBytes(32)))).toMatch(/not one of this instance/);
+    expect(await goneReason(() => decode(good, 'i2'))).toMatch(/another instance/);
+    expect(await goneReason(() => decode(good, 'i1', 'c2'))).toMatch(/another company/);
+    expect(await goneReason(() => decode(encodeFeedCursor(service.cursorSecret, 'i1', 'c1', 6)))).toMatch(/restored from a backup/);
   });
 });

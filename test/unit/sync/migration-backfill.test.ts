@@ -19,23 +19,24 @@ describe('migration 0006_sync', () => {
   it('puts everything stored before sync existed into the outbox, parents first and chains in order', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'silodesk-backfill-'));
     const service = await openService(dir, { runJobs: false, autoSync: false });
-    const company = ensureDefaultCompany(service.store);
+    const company = await ensureDefaultCompany(service.db);
     const ctx = { service, caller: { companyId: company.id, kind: 'owner' as const } };
-    const series = putSeries(ctx, uuidv4(), { name: 'S', description: '', code: 'S', prefix: 'S-', padding: 3, suffix: '', start: 1 });
-    const issued = [1, 2, 3].map(() => issueEntry(ctx, series.id, uuidv4(), {}).id);
-    const wf = putWorkflow(ctx, uuidv4(), { name: 'w', steps: [{ provider: 'silo.state', config: { state: 'x' } }] });
-    const entry = createEntry(ctx, undefined, { data: loadEnvelope('es-invoice-es-es.json').doc });
-    storeAttachment(ctx, entry.id, { id: 'f', name: 'f.txt', bytes: randomBytes(10) });
-    putMeta(ctx, entry.id, 'k', { src: 'erp', ref: '', value: 1, shared: false, link_scope: '', link_url: '' });
+    const series = await putSeries(ctx, uuidv4(), { name: 'S', description: '', code: 'S', prefix: 'S-', padding: 3, suffix: '', start: 1 });
+    const issued: string[] = [];
+    for (let i = 0; i < 3; i++) issued.push((await issueEntry(ctx, series.id, uuidv4(), {})).id);
+    const wf = await putWorkflow(ctx, uuidv4(), { name: 'w', steps: [{ provider: 'silo.state', config: { state: 'x' } }] });
+    const entry = await createEntry(ctx, undefined, { data: loadEnvelope('es-invoice-es-es.json').doc });
+    await storeAttachment(ctx, entry.id, { id: 'f', name: 'f.txt', bytes: randomBytes(10) });
+    await putMeta(ctx, entry.id, 'k', { src: 'erp', ref: '', value: 1, shared: false, link_scope: '', link_url: '' });
 
     // the same database as it was before 0006
-    const { sqlite } = service.store;
+    const sqlite = service.db.sqlite!;
     for (const table of ['sync_changes', 'sync_config', 'sync_conflicts', 'sync_parked', 'sync_seen', 'sync_local_only', 'sync_peer_keys']) {
       sqlite.exec(`DROP TABLE ${table}`);
     }
     sqlite.exec(`DELETE FROM sqlite_sequence WHERE name = 'sync_changes'`);
     // later migrations stay applied (Kysely refuses to run one out of order), so 0006 runs on its own
-    await migrations['0006_sync'].up(service.store.q);
+    await migrations['0006_sync'].up(service.db.q);
 
     const rows = sqlite.prepare('SELECT kind, record_id, version, origin FROM sync_changes ORDER BY seq').all();
     expect(rows).toEqual([

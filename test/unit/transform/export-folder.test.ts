@@ -35,13 +35,13 @@ const SCAN = Buffer.from('%PDF-1.4 pretend scan');
 const SCAN_2 = Buffer.from('%PDF-1.4 another scan');
 
 /** An invoice entry with attachments, two of them under the same name and one named like the envelope file. */
-function entryWithAttachments(): string {
-  const entryId = bed.entry(loadEnvelope('es-invoice-es-es.json'));
+async function entryWithAttachments(): Promise<string> {
+  const entryId = await bed.entry(loadEnvelope('es-invoice-es-es.json'));
   const ctx = bed.stepContext(entryId);
-  ctx.attach({ id: 'notes', name: 'notes.txt', mime: 'text/plain', bytes: NOTES });
-  ctx.attach({ id: 'scan-a', name: 'scan.pdf', mime: 'application/pdf', bytes: SCAN });
-  ctx.attach({ id: 'scan-b', name: 'Scan.PDF', mime: 'application/pdf', bytes: SCAN_2 });
-  ctx.attach({ id: 'clash', name: 'SAMPLE-001.json', mime: 'application/json', bytes: Buffer.from('{"other":true}') });
+  await ctx.attach({ id: 'notes', name: 'notes.txt', mime: 'text/plain', bytes: NOTES });
+  await ctx.attach({ id: 'scan-a', name: 'scan.pdf', mime: 'application/pdf', bytes: SCAN });
+  await ctx.attach({ id: 'scan-b', name: 'Scan.PDF', mime: 'application/pdf', bytes: SCAN_2 });
+  await ctx.attach({ id: 'clash', name: 'SAMPLE-001.json', mime: 'application/json', bytes: Buffer.from('{"other":true}') });
   return entryId;
 }
 
@@ -51,7 +51,7 @@ function run(entryId: string, path: string) {
 
 describe('export.folder provider', () => {
   it('writes the envelope and every attachment under the first root, in a folder per entry', async () => {
-    const entryId = entryWithAttachments();
+    const entryId = await entryWithAttachments();
     const result = await run(entryId, 'sales/2022');
     expect(result).toMatchObject({ status: 'OK' });
     expect(result.apply).toBeUndefined();
@@ -59,7 +59,7 @@ describe('export.folder provider', () => {
     const dir = join(rootA, 'sales', '2022', entryId);
     // "Scan.PDF" would be the same file as "scan.pdf" on Windows and macOS: it gets its id in front.
     expect(readdirSync(dir).sort()).toEqual(['SAMPLE-001.json', 'clash_SAMPLE-001.json', 'notes.txt', 'scan-b_Scan.PDF', 'scan.pdf'].sort());
-    const envelope = bed.stepContext(entryId).entry().envelope;
+    const { envelope } = await bed.stepContext(entryId).entry();
     expect(readFileSync(join(dir, 'SAMPLE-001.json'), 'utf8')).toBe(`${JSON.stringify(envelope, null, 2)}\n`);
     expect(readFileSync(join(dir, 'notes.txt')).equals(NOTES)).toBe(true);
     expect(readFileSync(join(dir, 'scan.pdf')).equals(SCAN)).toBe(true);
@@ -68,7 +68,7 @@ describe('export.folder provider', () => {
   });
 
   it('is idempotent: a second run leaves the same files untouched, and repairs a changed one', async () => {
-    const entryId = entryWithAttachments();
+    const entryId = await entryWithAttachments();
     await run(entryId, 'again');
     const dir = join(rootA, 'again', entryId);
     const before = new Map(readdirSync(dir).map((name) => [name, statSync(join(dir, name))]));
@@ -91,7 +91,7 @@ describe('export.folder provider', () => {
   });
 
   it('accepts an absolute path inside any root', async () => {
-    const entryId = entryWithAttachments();
+    const entryId = await entryWithAttachments();
     const result = await run(entryId, join(rootB, 'ledger'));
     expect(result.status).toBe('OK');
     expect(existsSync(join(rootB, 'ledger', entryId, 'SAMPLE-001.json'))).toBe(true);
@@ -103,14 +103,14 @@ describe('export.folder provider', () => {
     '..',
     'a\\..\\..\\outside',
   ])('refuses %s', async (path) => {
-    const result = await run(entryWithAttachments(), path);
+    const result = await run(await entryWithAttachments(), path);
     expect(result).toMatchObject({ status: 'KO', code: 'path-not-allowed' });
     expect(readdirSync(outside)).toEqual([]);
   });
 
   it('refuses absolute paths outside every root', async () => {
     for (const path of [outside, join(scratch, 'root-a-sibling'), '/etc', join(rootB, '..', 'outside')]) {
-      const result = await run(entryWithAttachments(), path);
+      const result = await run(await entryWithAttachments(), path);
       expect(result, path).toMatchObject({ status: 'KO', code: 'path-not-allowed' });
     }
     expect(readdirSync(outside)).toEqual([]);
@@ -120,7 +120,7 @@ describe('export.folder provider', () => {
   it('refuses a symlink inside the root that leads outside, creating nothing through it', async () => {
     mkdirSync(rootA, { recursive: true });
     symlinkSync(outside, join(rootA, 'escape'));
-    const entryId = entryWithAttachments();
+    const entryId = await entryWithAttachments();
     for (const path of ['escape', 'escape/deeper', join(rootA, 'escape')]) {
       expect(await run(entryId, path), path).toMatchObject({ status: 'KO', code: 'path-not-allowed' });
     }
@@ -128,7 +128,7 @@ describe('export.folder provider', () => {
   });
 
   it('refuses an entry folder that is a symlink leading outside', async () => {
-    const entryId = entryWithAttachments();
+    const entryId = await entryWithAttachments();
     mkdirSync(join(rootB, 'trap'), { recursive: true });
     symlinkSync(outside, join(rootB, 'trap', entryId));
     expect(await run(entryId, join(rootB, 'trap'))).toMatchObject({ status: 'KO', code: 'path-not-allowed' });
@@ -138,13 +138,13 @@ describe('export.folder provider', () => {
   it('follows a symlink that stays inside the root', async () => {
     mkdirSync(join(rootA, 'real-folder'), { recursive: true });
     symlinkSync(join(rootA, 'real-folder'), join(rootA, 'alias'));
-    const entryId = entryWithAttachments();
+    const entryId = await entryWithAttachments();
     expect((await run(entryId, 'alias')).status).toBe('OK');
     expect(existsSync(join(rootA, 'real-folder', entryId, 'notes.txt'))).toBe(true);
   });
 
   it('replaces a symlink planted at a file name instead of writing through it', async () => {
-    const entryId = entryWithAttachments();
+    const entryId = await entryWithAttachments();
     const dir = join(rootB, 'planted', entryId);
     mkdirSync(dir, { recursive: true });
     const victim = join(outside, 'victim.txt');
@@ -159,8 +159,8 @@ describe('export.folder provider', () => {
   });
 
   it('is KO when the stored bytes of an attachment are gone', async () => {
-    const entryId = bed.entry(loadEnvelope('es-invoice-es-es.json'));
-    const { hash } = bed.stepContext(entryId).attach({ id: 'lost', name: 'lost.bin', mime: 'application/octet-stream', bytes: Buffer.from(`only here ${entryId}`) });
+    const entryId = await bed.entry(loadEnvelope('es-invoice-es-es.json'));
+    const { hash } = await bed.stepContext(entryId).attach({ id: 'lost', name: 'lost.bin', mime: 'application/octet-stream', bytes: Buffer.from(`only here ${entryId}`) });
     rmSync(bed.service.blobs.pathOf(hash));
     expect(await run(entryId, 'lost')).toMatchObject({ status: 'KO', code: 'attachment-missing' });
   });
@@ -168,7 +168,7 @@ describe('export.folder provider', () => {
   it('is KO without export roots', async () => {
     const noRoots = await openProviderTestBed({ exportRoots: [] });
     try {
-      const entryId = noRoots.entry(loadEnvelope('es-invoice-es-es.json'));
+      const entryId = await noRoots.entry(loadEnvelope('es-invoice-es-es.json'));
       const result = await exportFolderProvider.run(noRoots.stepContext(entryId), { path: 'x' });
       expect(result).toMatchObject({ status: 'KO', code: 'path-not-allowed' });
     } finally {

@@ -7,7 +7,7 @@ import { loadEnvelope } from '../../fixtures/gobl/load.ts';
 // The provider only reads the entry's envelope.
 function contextFor(envelope: unknown): StepContext {
   const entry = { envelope, state: 'draft', folder: 'invoices', tags: [], signed: false, version: 1 };
-  return { entry: () => entry } as unknown as StepContext;
+  return { entry: async () => entry } as unknown as StepContext;
 }
 
 /** Validates as the silo hands envelopes over: an unsigned one's head.dig always matches its document. */

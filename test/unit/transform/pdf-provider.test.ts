@@ -16,21 +16,21 @@ afterAll(async () => {
 });
 
 function attachmentsOf(entryId: string) {
-  const { store } = bed.service;
-  return store.all(store.q.selectFrom('attachments').selectAll().where('entry_id', '=', entryId));
+  const { db } = bed.service;
+  return db.all(db.q.selectFrom('attachments').selectAll().where('entry_id', '=', entryId));
 }
 
 describe('pdf provider', () => {
   it('renders the invoice and attaches it as "pdf" only when apply runs', async () => {
-    const entryId = bed.entry(loadEnvelope('es-invoice-es-es.json'));
+    const entryId = await bed.entry(loadEnvelope('es-invoice-es-es.json'));
     const ctx = bed.stepContext(entryId);
     const result = await pdfProvider.run(ctx, pdfProvider.config.parse({}));
 
     expect(result.status).toBe('OK');
-    expect(attachmentsOf(entryId)).toHaveLength(0);
-    result.apply!();
+    expect(await attachmentsOf(entryId)).toHaveLength(0);
+    await result.apply!();
 
-    const [row] = attachmentsOf(entryId);
+    const [row] = await attachmentsOf(entryId);
     expect(row).toMatchObject({ id: 'pdf', name: 'SAMPLE-001.pdf', mime: 'application/pdf', desc: 'Invoice PDF' });
     const bytes = new Uint8Array(readFileSync(bed.service.blobs.pathOf(row.hash)));
     const text = (await pdfPageTexts(bytes)).join(' ');
@@ -39,33 +39,33 @@ describe('pdf provider', () => {
   });
 
   it('is repeatable: a second run attaches the same bytes, a no-op', async () => {
-    const entryId = bed.entry(loadEnvelope('gr-invoice-fee.json'));
+    const entryId = await bed.entry(loadEnvelope('gr-invoice-fee.json'));
     const first = await pdfProvider.run(bed.stepContext(entryId), {});
-    first.apply!();
+    await first.apply!();
     const second = await pdfProvider.run(bed.stepContext(entryId), {});
     expect(second.status).toBe('OK');
-    second.apply!();
-    const rows = attachmentsOf(entryId);
+    await second.apply!();
+    const rows = await attachmentsOf(entryId);
     expect(rows).toHaveLength(1);
     expect(rows[0].name).toBe('SAMPLE-001.pdf');
   });
 
   it('uses the configured locale', async () => {
-    const entryId = bed.entry(loadEnvelope('es-invoice-es-es.json'));
+    const entryId = await bed.entry(loadEnvelope('es-invoice-es-es.json'));
     const result = await pdfProvider.run(bed.stepContext(entryId), pdfProvider.config.parse({ locale: 'en-US' }));
-    result.apply!();
-    const bytes = new Uint8Array(readFileSync(bed.service.blobs.pathOf(attachmentsOf(entryId)[0].hash)));
+    await result.apply!();
+    const bytes = new Uint8Array(readFileSync(bed.service.blobs.pathOf((await attachmentsOf(entryId))[0].hash)));
     expect((await pdfPageTexts(bytes)).join(' ')).toContain('Payable 1,970.20 EUR');
   });
 
   it('is KO when the entry already has another "pdf" (the document changed since)', async () => {
-    const entryId = bed.entry(loadEnvelope('es-invoice-es-es.json'));
+    const entryId = await bed.entry(loadEnvelope('es-invoice-es-es.json'));
     const ctx = bed.stepContext(entryId);
-    (await pdfProvider.run(ctx, {})).apply!();
+    await (await pdfProvider.run(ctx, {})).apply!();
 
-    const changed = ctx.entry().envelope;
+    const changed = (await ctx.entry()).envelope;
     (changed.doc.lines as Array<{ item: { name: string } }>)[0].item.name = 'Consulting';
-    ctx.updateEntry({ envelope: changed });
+    await ctx.updateEntry({ envelope: changed });
 
     const result = await pdfProvider.run(ctx, {});
     expect(result).toMatchObject({ status: 'KO', code: 'pdf-exists' });
@@ -73,7 +73,7 @@ describe('pdf provider', () => {
   });
 
   it.each(['es-payment-old.json', 'es-order.json', 'es-status-update.json'])('is KO not-invoice for %s', async (file) => {
-    const entryId = bed.entry(loadEnvelope(file));
+    const entryId = await bed.entry(loadEnvelope(file));
     const result = await pdfProvider.run(bed.stepContext(entryId), {});
     expect(result).toMatchObject({ status: 'KO', code: 'not-invoice' });
     expect(result.apply).toBeUndefined();
@@ -82,15 +82,15 @@ describe('pdf provider', () => {
   it('names the file after the envelope uuid when the number cannot be a file name', async () => {
     const envelope = loadEnvelope('es-invoice-es-es.json');
     envelope.doc.code = 'A/2024:7';
-    const entryId = bed.entry(envelope);
-    (await pdfProvider.run(bed.stepContext(entryId), {})).apply!();
-    expect(attachmentsOf(entryId)[0].name).toBe('A_2024_7.pdf');
+    const entryId = await bed.entry(envelope);
+    await (await pdfProvider.run(bed.stepContext(entryId), {})).apply!();
+    expect((await attachmentsOf(entryId))[0].name).toBe('A_2024_7.pdf');
 
     const blank = loadEnvelope('es-invoice-es-es.json');
     blank.doc.code = '...';
-    const blankId = bed.entry(blank);
-    (await pdfProvider.run(bed.stepContext(blankId), {})).apply!();
-    expect(attachmentsOf(blankId)[0].name).toBe(`${blankId}.pdf`);
+    const blankId = await bed.entry(blank);
+    await (await pdfProvider.run(bed.stepContext(blankId), {})).apply!();
+    expect((await attachmentsOf(blankId))[0].name).toBe(`${blankId}.pdf`);
   });
 
   it('validates its config', () => {

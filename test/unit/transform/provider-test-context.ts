@@ -14,7 +14,7 @@ export interface ProviderTestBed {
   dataDir: string;
   ctx: Ctx;
   /** a new entry holding `data` (an envelope gets a fresh head.uuid, so one fixture can fill many entries) */
-  entry(data: Record<string, unknown>): string;
+  entry(data: Record<string, unknown>): Promise<string>;
   /** the context a step of a job on `entryId` gets; `signal` defaults to one never aborted */
   stepContext(entryId: string, options?: { jobId?: string; stepId?: string; signal?: AbortSignal; args?: Record<string, unknown>; key?: string }): StepContext;
   close(): Promise<void>;
@@ -24,17 +24,17 @@ export interface ProviderTestBed {
 export async function openProviderTestBed(config: Partial<ServiceConfig> = {}): Promise<ProviderTestBed> {
   const dataDir = mkdtempSync(join(tmpdir(), 'silodesk-provider-'));
   const service = await openService(dataDir, { runJobs: false, ...config });
-  const company = createCompany(service.store, 'Test company');
+  const company = await createCompany(service.db, 'Test company');
   const ctx: Ctx = { service, caller: { companyId: company.id, kind: 'owner' } };
   return {
     service,
     dataDir,
     ctx,
-    entry: (data) => {
+    entry: async (data) => {
       const fresh = structuredClone(data);
       // GOBL wants a head uuid with a timestamp (v1 or v7)
       if (typeof fresh.head === 'object' && fresh.head !== null) (fresh.head as { uuid: string }).uuid = uuidv7();
-      return createEntry(ctx, undefined, { data: fresh, allow_invalid: true }).id;
+      return (await createEntry(ctx, undefined, { data: fresh, allow_invalid: true })).id;
     },
     stepContext: (entryId, options = {}) =>
       makeStepContext(

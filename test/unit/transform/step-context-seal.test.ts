@@ -44,7 +44,7 @@ beforeAll(async () => {
 afterAll(() => bed.close());
 
 const stored = (id: string) =>
-  bed.service.store.sqlite.prepare('SELECT data, faults, invalid, signed, digest_val FROM entries WHERE id = ?').get(id) as {
+  bed.service.db.sqlite!.prepare('SELECT data, faults, invalid, signed, digest_val FROM entries WHERE id = ?').get(id) as {
     data: string;
     faults: string;
     invalid: number;
@@ -53,10 +53,10 @@ const stored = (id: string) =>
   };
 
 /** Counts what `fn` costs in checks and verifications. */
-function counted(fn: () => void): { checks: number; verifies: number } {
+async function counted(fn: () => Promise<void> | void): Promise<{ checks: number; verifies: number }> {
   counts.checks = 0;
   counts.verifies = 0;
-  fn();
+  await fn();
   return { ...counts };
 }
 
@@ -65,40 +65,40 @@ const verifies = (data: string) => verifyEnvelopeSigs(JSON.parse(data), bed.serv
 
 describe('a step context sealing the entry', () => {
   it('stores what silo.close sealed from the envelope it checked as it was made: signed, verifiable, no faults', async () => {
-    const id = bed.entry(loadEnvelope('es-invoice-es-es.json'));
+    const id = await bed.entry(loadEnvelope('es-invoice-es-es.json'));
     const before = stored(id);
     const ctx = bed.stepContext(id);
     // gobl.validate's check, just before, on the envelope handed out
-    expect(documentCheck(ctx.entry().envelope)).toEqual([]);
+    expect(documentCheck((await ctx.entry()).envelope)).toEqual([]);
     const result = await siloClose.run(ctx, {});
     expect(result.status).toBe('OK');
-    expect(counted(() => result.apply!())).toEqual({ checks: 0, verifies: 0 });
+    expect(await counted(() => result.apply!())).toEqual({ checks: 0, verifies: 0 });
     const after = stored(id);
     expect(after).toMatchObject({ faults: '[]', invalid: 0, signed: 1, digest_val: before.digest_val });
     expect(JSON.parse(after.data).sigs).toHaveLength(1);
     expect(verifies(after.data)).toBe(true);
   });
 
-  it('checks and verifies a sealed copy of the envelope, and stores it the same', () => {
-    const id = bed.entry(loadEnvelope('es-invoice-es-es.json'));
+  it('checks and verifies a sealed copy of the envelope, and stores it the same', async () => {
+    const id = await bed.entry(loadEnvelope('es-invoice-es-es.json'));
     const ctx = bed.stepContext(id);
-    const copy = structuredClone(ctx.entry().envelope);
+    const copy = structuredClone((await ctx.entry()).envelope);
     expect(documentCheck(copy)).toEqual([]);
     const sealed = ctx.seal!(copy);
-    expect(counted(() => ctx.updateEntry({ envelope: sealed }))).toEqual({ checks: 1, verifies: 1 });
+    expect(await counted(() => ctx.updateEntry({ envelope: sealed }))).toEqual({ checks: 1, verifies: 1 });
     expect(stored(id)).toMatchObject({ faults: '[]', invalid: 0, signed: 1 });
   });
 
-  it('checks and verifies what was sealed from the entry before another write changed it', () => {
-    const id = bed.entry(loadEnvelope('es-invoice-es-es.json'));
+  it('checks and verifies what was sealed from the entry before another write changed it', async () => {
+    const id = await bed.entry(loadEnvelope('es-invoice-es-es.json'));
     const ctx = bed.stepContext(id);
-    const envelope = ctx.entry().envelope;
+    const { envelope } = await ctx.entry();
     expect(documentCheck(envelope)).toEqual([]);
     const sealed = ctx.seal!(envelope);
     // Another write changes the document between the seal and its storing: the seal is not the stored envelope's any more.
     const changed = { ...envelope, doc: { ...envelope.doc, notes: [{ text: 'changed meanwhile' }] } };
-    patchEntry(bed.ctx, id, { content_type: 'application/json', data: changed as Record<string, unknown> });
-    expect(counted(() => ctx.updateEntry({ envelope: sealed }))).toEqual({ checks: 1, verifies: 1 });
+    await patchEntry(bed.ctx, id, { content_type: 'application/json', data: changed as Record<string, unknown> });
+    expect(await counted(() => ctx.updateEntry({ envelope: sealed }))).toEqual({ checks: 1, verifies: 1 });
     // As any step storing a whole envelope: the one it sealed, checked.
     const after = stored(id);
     expect(after).toMatchObject({ faults: '[]', signed: 1 });
@@ -106,15 +106,15 @@ describe('a step context sealing the entry', () => {
     expect(verifies(after.data)).toBe(true);
   });
 
-  it('checks and verifies a seal of a document GOBL found faults in, and stores it with its faults', () => {
+  it('checks and verifies a seal of a document GOBL found faults in, and stores it with its faults', async () => {
     const faulty = loadEnvelope('es-invoice-es-es.json');
     faulty.doc.totals.payable = '1.00';
-    const id = bed.entry(faulty);
+    const id = await bed.entry(faulty);
     const ctx = bed.stepContext(id);
-    const envelope: Envelope = ctx.entry().envelope;
+    const envelope: Envelope = (await ctx.entry()).envelope;
     expect(documentCheck(envelope).length).toBeGreaterThan(0);
     const sealed = ctx.seal!(envelope);
-    expect(counted(() => ctx.updateEntry({ envelope: sealed }))).toEqual({ checks: 1, verifies: 1 });
+    expect(await counted(() => ctx.updateEntry({ envelope: sealed }))).toEqual({ checks: 1, verifies: 1 });
     const after = stored(id);
     expect(after.signed).toBe(1);
     expect(JSON.parse(after.faults)).toContainEqual(expect.objectContaining({ code: 'calculation', paths: ['$.doc.totals.payable'] }));

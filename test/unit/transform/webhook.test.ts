@@ -50,14 +50,14 @@ afterAll(async () => {
   await bed.close();
 });
 
-function run(config: Record<string, unknown>, options: Parameters<ProviderTestBed['stepContext']>[1] = {}, entryId?: string) {
-  const id = entryId ?? bed.entry(loadEnvelope('es-invoice-es-es.json'));
+async function run(config: Record<string, unknown>, options: Parameters<ProviderTestBed['stepContext']>[1] = {}, entryId?: string) {
+  const id = entryId ?? await bed.entry(loadEnvelope('es-invoice-es-es.json'));
   return webhookProvider.run(bed.stepContext(id, options), webhookProvider.config.parse(config));
 }
 
 describe('webhook provider', () => {
   it('POSTs the step event as JSON with the bearer token, and 200 is OK', async () => {
-    const entryId = bed.entry(loadEnvelope('es-invoice-es-es.json'));
+    const entryId = await bed.entry(loadEnvelope('es-invoice-es-es.json'));
     const jobId = '0196f2a0-0000-7000-8000-000000000001';
     const result = await run(
       { callback_url: `${base}/hooks/silodesk?x=1`, event: 'success', bearer_token: TOKEN },
@@ -87,7 +87,7 @@ describe('webhook provider', () => {
   });
 
   it('gives the same event id to every retry of a step, and another to another step', async () => {
-    const entryId = bed.entry(loadEnvelope('es-invoice-es-es.json'));
+    const entryId = await bed.entry(loadEnvelope('es-invoice-es-es.json'));
     const jobId = '0196f2a0-0000-7000-8000-000000000002';
     await run({ url: base }, { jobId, stepId: 'step-a' }, entryId);
     await run({ url: base }, { jobId, stepId: 'step-a' }, entryId);
@@ -105,7 +105,7 @@ describe('webhook provider', () => {
   it("sends the entry's faults", async () => {
     const envelope = loadEnvelope('es-invoice-es-es.json');
     envelope.doc.currency = 'not a currency';
-    await run({ url: base }, {}, bed.entry(envelope));
+    await run({ url: base }, {}, await bed.entry(envelope));
     expect(received[0].body.faults.length).toBeGreaterThan(0);
     expect(received[0].body.faults[0]).toMatchObject({ code: expect.any(String), message: expect.any(String) });
   });
@@ -186,7 +186,7 @@ describe('webhook provider', () => {
     const allowing = await openProviderTestBed({ webhookAllowedHosts: ['example.invalid'] });
     try {
       const fetchSpy = vi.spyOn(globalThis, 'fetch');
-      const id = allowing.entry(loadEnvelope('es-invoice-es-es.json'));
+      const id = await allowing.entry(loadEnvelope('es-invoice-es-es.json'));
       const result = await webhookProvider.run(allowing.stepContext(id), { callback_url: 'http://example.invalid/hook' });
       // .invalid never resolves: the call was attempted and failed in the network.
       expect(fetchSpy).toHaveBeenCalledOnce();

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import { CHANGE_TRIGGERS } from './change-triggers.ts';
 import { SEARCH } from './search.ts';
 import { TABLES } from './schema.ts';
 import { TRIGGERS } from './triggers.ts';
@@ -18,6 +19,7 @@ const statements = (list: string[]): Migration => ({
  */
 export const pgMigrations: Record<string, Migration> = {
   '0001_schema': statements([...TABLES, ...TRIGGERS, ...SEARCH]),
+  '0002_change_triggers': statements(CHANGE_TRIGGERS),
 };
 
 export async function migratePostgres(db: Kysely<any>): Promise<string[]> {

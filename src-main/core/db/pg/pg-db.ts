@@ -1,42 +1,96 @@
+import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect, type Compilable } from 'kysely';
 import pg from 'pg';
 import { numberedPlaceholders, type Db } from '../engine.ts';
+import { TxFrames, type TxFrame } from '../tx-frames.ts';
 import type { Tables } from '../tables.ts';
+import type { WriteHooks, WrittenRecord } from '../write-scopes.ts';
+import { WRITTEN_TABLE } from './change-triggers.ts';
 
 /** SQLSTATEs after which a transaction is simply tried again: serialization failure, deadlock. */
 const RETRYABLE = new Set(['40001', '40P01']);
 const MAX_ATTEMPTS = 5;
 
-type Runner = pg.Pool | pg.PoolClient;
-
 // bigint columns (counts, sequence numbers) come back as numbers, as SQLite gives them; ours stay far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (text) => Number(text));
+
+/** One transaction or savepoint under way, as its async flow sees it. */
+interface Frame extends TxFrame<Frame> {
+  readonly client: pg.PoolClient;
+  /** the write scope the change triggers note this frame's writes under; a new one after each savepoint */
+  scope: string;
+  /** the write contexts the transaction's writes were made in, by the number the triggers note */
+  readonly contexts: unknown[];
+  /** the context last handed to the connection */
+  context: unknown;
+}
+
+interface WrittenRow {
+  n: number;
+  company_id: string;
+  kind: string;
+  record_id: string;
+  entry_id: string | null;
+  deleted: number;
+  context: string | null;
+}
+
+const frames = new TxFrames<Frame>();
 
 /**
  * The async interface (engine.ts) over a PostgreSQL pool. Outside a transaction each
  * statement takes any pooled connection; a transaction holds one client from BEGIN to
- * COMMIT and its origin is set for the triggers that record changes (`silodesk.origin`,
- * local to the transaction, so a pooled connection never carries it further).
+ * COMMIT, and calls from its async flow run on it. Its origin is set for the triggers
+ * that record changes (`silodesk.origin`, local to the transaction, so a pooled
+ * connection never carries it further).
  */
 class PgDb implements Db {
   readonly dialect = 'postgres' as const;
   readonly q: Kysely<Tables>;
-  readonly origin: string | undefined;
+  readonly sqlite = undefined;
   readonly #pool: pg.Pool;
-  readonly #runner: Runner;
-  readonly #depth: number;
+  #hooks: WriteHooks<unknown> | undefined;
 
-  constructor(pool: pg.Pool, q: Kysely<Tables>, runner: Runner, depth: number, origin: string | undefined) {
+  constructor(pool: pg.Pool) {
     this.#pool = pool;
-    this.q = q;
-    this.#runner = runner;
-    this.#depth = depth;
-    this.origin = origin;
+    // Every connection notes what its transaction changed in a table of its own (change-triggers.ts).
+    pool.on('connect', (client) => {
+      client.query(WRITTEN_TABLE).catch(() => undefined);
+    });
+    // An idle connection the server ended (a restart, a drop) leaves the pool; the next query takes a new one.
+    pool.on('error', () => undefined);
+    // Queries are only compiled by this Kysely (with PostgreSQL's syntax); the pool runs them.
+    this.q = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  }
+
+  hook(hooks: WriteHooks<unknown> | undefined): void {
+    this.#hooks = hooks;
+  }
+
+  get origin(): string | undefined {
+    return this.#frame()?.origin;
+  }
+
+  #frame(): Frame | undefined {
+    return frames.innermostOf(this);
+  }
+
+  /** Where a statement runs: the transaction's connection (told the context of the write first), or any pooled one. */
+  async #runner(): Promise<pg.Pool | pg.PoolClient> {
+    const frame = this.#frame();
+    if (!frame) return this.#pool;
+    const context = this.#hooks?.context();
+    if (context !== frame.context) {
+      frame.context = context;
+      frame.contexts.push(context);
+      await frame.client.query(`SELECT set_config('silodesk.context', $1, true)`, [String(frame.contexts.length - 1)]);
+    }
+    return frame.client;
   }
 
   async all<R>(query: Compilable<R>): Promise<R[]> {
     const { sql, parameters } = query.compile();
-    return (await this.#runner.query(sql, parameters as unknown[])).rows as R[];
+    return (await (await this.#runner()).query(sql, parameters as unknown[])).rows as R[];
   }
 
   async first<R>(query: Compilable<R>): Promise<R | undefined> {
@@ -45,37 +99,35 @@ class PgDb implements Db {
 
   async run(query: Compilable<unknown>): Promise<{ changes: number }> {
     const { sql, parameters } = query.compile();
-    return { changes: (await this.#runner.query(sql, parameters as unknown[])).rowCount ?? 0 };
+    return { changes: (await (await this.#runner()).query(sql, parameters as unknown[])).rowCount ?? 0 };
   }
 
   async sql<R = Record<string, unknown>>(text: string, params: readonly unknown[] = []): Promise<R[]> {
-    return (await this.#runner.query(numberedPlaceholders(text), params as unknown[])).rows as R[];
+    return (await (await this.#runner()).query(numberedPlaceholders(text), params as unknown[])).rows as R[];
   }
 
-  async tx<T>(fn: (tx: Db) => Promise<T>, opts: { origin: string }): Promise<T> {
-    if (this.#depth > 0) {
-      const client = this.#runner as pg.PoolClient;
-      const name = `sp${this.#depth}`;
-      await client.query(`SAVEPOINT ${name}`);
-      await setOrigin(client, opts.origin);
-      try {
-        const result = await fn(new PgDb(this.#pool, this.q, client, this.#depth + 1, opts.origin));
-        await client.query(`RELEASE SAVEPOINT ${name}`);
-        await setOrigin(client, this.origin!);
-        return result;
-      } catch (err) {
-        await client.query(`ROLLBACK TO SAVEPOINT ${name}`);
-        await client.query(`RELEASE SAVEPOINT ${name}`);
-        await setOrigin(client, this.origin!);
-        throw err;
-      }
-    }
+  async sqlFirst<R = Record<string, unknown>>(text: string, params: readonly unknown[] = []): Promise<R | undefined> {
+    return (await this.sql<R>(text, params))[0];
+  }
+
+  async sqlRun(text: string, params: readonly unknown[] = []): Promise<{ changes: number }> {
+    return { changes: (await (await this.#runner()).query(numberedPlaceholders(text), params as unknown[])).rowCount ?? 0 };
+  }
+
+  async tx<T>(fn: () => Promise<T>, opts: { origin: string }): Promise<T> {
+    if (typeof opts.origin !== 'string' || opts.origin === '') throw new TypeError('a transaction names its origin: db.tx(fn, { origin })');
+    const outer = this.#frame();
+    if (outer) return this.#savepoint(outer, fn, opts.origin);
     for (let attempt = 1; ; attempt++) {
       const client = await this.#pool.connect();
+      const frame: Frame = {
+        db: this, client, origin: opts.origin, depth: 1, parent: frames.current, scope: randomUUID(), contexts: [], context: NO_CONTEXT, open: true,
+      };
       try {
         await client.query('BEGIN');
-        await setOrigin(client, opts.origin);
-        const result = await fn(new PgDb(this.#pool, this.q, client, 1, opts.origin));
+        await setScope(client, opts.origin, frame.scope);
+        const result = await frames.run(frame, fn);
+        await this.#keep(frame);
         await client.query('COMMIT');
         return result;
       } catch (err) {
@@ -83,9 +135,60 @@ class PgDb implements Db {
         if (attempt < MAX_ATTEMPTS && RETRYABLE.has((err as { code?: string }).code ?? '')) continue;
         throw err;
       } finally {
+        frame.open = false;
         client.release();
       }
     }
+  }
+
+  async #savepoint<T>(outer: Frame, fn: () => Promise<T>, origin: string): Promise<T> {
+    const { client } = outer;
+    const name = `sp${outer.depth}`;
+    await client.query(`SAVEPOINT ${name}`);
+    const frame: Frame = {
+      db: this, client, origin, depth: outer.depth + 1, parent: frames.current, scope: randomUUID(), contexts: outer.contexts, context: NO_CONTEXT, open: true,
+    };
+    await setScope(client, origin, frame.scope);
+    try {
+      const result = await frames.run(frame, fn);
+      await this.#keep(frame);
+      await client.query(`RELEASE SAVEPOINT ${name}`);
+      return result;
+    } catch (err) {
+      await client.query(`ROLLBACK TO SAVEPOINT ${name}`);
+      await client.query(`RELEASE SAVEPOINT ${name}`);
+      throw err;
+    } finally {
+      frame.open = false;
+      // What the savepoint wrote counts as written before the outer scope's later writes, as on SQLite (write-scopes.ts).
+      outer.scope = randomUUID();
+      outer.context = NO_CONTEXT;
+      await setScope(client, outer.origin, outer.scope);
+    }
+  }
+
+  /** Puts what a write scope changed on record, inside it, each record with the context of its write (write-scopes.ts). */
+  async #keep(frame: Frame): Promise<void> {
+    const rows = (
+      await frame.client.query<WrittenRow>(
+        `DELETE FROM silodesk_written WHERE scope = $1 RETURNING n, company_id, kind, record_id, entry_id, deleted, context`,
+        [frame.scope],
+      )
+    ).rows.sort((a, b) => a.n - b.n);
+    if (rows.length === 0 || !this.#hooks) return;
+    const records: WrittenRecord<unknown>[] = rows.map((r) => ({
+      company_id: r.company_id,
+      kind: r.kind,
+      record_id: r.record_id,
+      entry_id: r.entry_id,
+      deleted: Number(r.deleted) === 1,
+      context: r.context === null || r.context === '' ? undefined : frame.contexts[Number(r.context)],
+    }));
+    await frames.run(frame, () => this.#hooks!.keep(records, frame.origin));
+  }
+
+  wrote(): void {
+    // autovacuum keeps PostgreSQL's statistics
   }
 
   async close(): Promise<void> {
@@ -93,13 +196,23 @@ class PgDb implements Db {
   }
 }
 
-function setOrigin(client: pg.PoolClient, origin: string): Promise<unknown> {
-  return client.query(`SELECT set_config('silodesk.origin', $1, true)`, [origin]);
+/** Before any write a transaction's frame has handed the connection no context yet. */
+const NO_CONTEXT = Symbol('no context');
+
+/** The origin and write scope in force for the change triggers, local to the transaction. */
+function setScope(client: pg.PoolClient, origin: string, scope: string): Promise<unknown> {
+  return client.query(`SELECT set_config('silodesk.origin', $1, true), set_config('silodesk.scope', $2, true), set_config('silodesk.context', '', true)`, [
+    origin,
+    scope,
+  ]);
 }
 
-export function pgDb(url: string, opts: { max?: number } = {}): Db {
-  const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10 });
-  // Queries are only compiled by this Kysely (with PostgreSQL's syntax); the pool runs them.
-  const q = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
-  return new PgDb(pool, q, pool, 0, undefined);
+/**
+ * The async interface over a PostgreSQL database. `hooks` are given the Db itself:
+ * what the service puts on record as a transaction ends needs to write through it.
+ */
+export function pgDb(url: string, opts: { max?: number; hooks?: (db: Db) => WriteHooks<any> } = {}): Db {
+  const db = new PgDb(new pg.Pool({ connectionString: url, max: opts.max ?? 10 }));
+  db.hook(opts.hooks?.(db));
+  return db;
 }

@@ -30,41 +30,41 @@ export const attachmentKind: RecordKind<AttachmentRecord, AttachmentRef> = {
   },
   parentOf: (ref) => ({ kind: 'entry', id: ref.entryId }),
   entryOf: (ref) => ref.entryId,
-  read(ctx, ref) {
-    const row = findRow(ctx, ref);
+  async read(ctx, ref) {
+    const row = await findRow(ctx, ref);
     return row ? attachmentRecordOf(row) : undefined;
   },
   content: (r) => ({ name: r.name, desc: r.desc, mime: r.mime.toLowerCase(), meta: r.meta, hash: r.hash, size: r.size }),
   /** The bytes arrive first (content-addressed); the record links them, through the silo's own write path. */
-  apply(ctx, ref, record) {
+  async apply(ctx, ref, record) {
     const { entryId, fileId } = ref;
     if (record !== null) {
       if (record.entry_id !== entryId || record.id !== fileId) {
         throw validationError('record entry_id and id must match the id in the path', { '$.record.id': `must be ${entryId}:${fileId}` });
       }
-      requireEntryRow(ctx, entryId);
+      await requireEntryRow(ctx, entryId);
       const reason = unsafeDisplayNameReason(record.name);
       if (reason) throw validationError(`attachment name ${reason}`, { '$.record.name': reason });
       if (record.size > MAX_ATTACHMENT_BYTES) {
         throw validationError(`refused: the file is ${record.size} bytes; the limit is ${MAX_ATTACHMENT_BYTES}`, { '$.record.size': 'over the attachment limit' });
       }
       // Bytes of this company only, by the same words whether another company holds them or nobody does.
-      if (!companyHolds(ctx, record.hash)) {
+      if (!(await companyHolds(ctx, record.hash))) {
         throw validationError('the attachment bytes are not here; send them first', { '$.record.hash': 'no stored bytes with this hash' });
       }
       const size = statSync(ctx.service.blobs.pathOf(record.hash)).size;
       if (size !== record.size) throw validationError('size does not match the stored bytes', { '$.record.size': `the bytes are ${size} long` });
     }
-    const replaced = replaceSyncedFile(ctx, entryId, fileId, record);
+    const replaced = await replaceSyncedFile(ctx, entryId, fileId, record);
     // The company held these bytes: it may attach them again (a conflict's losing file kept with "keep mine").
-    if (replaced) grantBlobs(ctx.service.store, ctx.caller.companyId, [replaced.hash]);
+    if (replaced) await grantBlobs(ctx.service.db, ctx.caller.companyId, [replaced.hash]);
   },
 };
 
-function findRow(ctx: Ctx, ref: AttachmentRef): AttachmentRow | undefined {
-  const { store } = ctx.service;
-  return store.first(
-    store.q
+async function findRow(ctx: Ctx, ref: AttachmentRef): Promise<AttachmentRow | undefined> {
+  const { db } = ctx.service;
+  return await db.first(
+    db.q
       .selectFrom('attachments')
       .selectAll()
       .where('company_id', '=', ctx.caller.companyId)

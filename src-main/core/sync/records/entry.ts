@@ -16,35 +16,35 @@ export const entryKind: RecordKind<EntryRecord, string> = {
   kind: 'entry',
   schema: entryRecord,
   refOf: uuidRef,
-  read(ctx, id) {
-    const row = findAnyEntryRow(ctx, id);
+  async read(ctx, id) {
+    const row = await findAnyEntryRow(ctx, id);
     return row ? entryRecordOf(row) : undefined;
   },
   // In the trash or not is part of the state (when it went there is not: no timestamps).
   content: (r) => ({ key: r.key ?? null, folder: r.folder, state: r.state, tags: r.tags, data: r.data, ...(r.trashed_at ? { trashed: true } : {}) }),
-  apply(ctx, id, record) {
-    const row = findAnyEntryRow(ctx, id);
+  async apply(ctx, id, record) {
+    const row = await findAnyEntryRow(ctx, id);
     if (record === null) {
       // Another instance deleted it: there, entries are deleted only by a purge of the trash, so it
       // goes for good here too, in the trash here or not. Work done on it here meanwhile is a
       // conflict, and its losing side is kept (conflicts.ts).
-      if (row) deleteEntry(ctx, row);
+      if (row) await deleteEntry(ctx, row);
       return;
     }
     if (record.id !== id) throw validationError('record id must equal the id in the path', { '$.record.id': `must equal ${id}` });
-    refuseKeyClash(ctx, id, record.key);
-    refuseUnverifiedSigs(ctx, id, row, record);
+    await refuseKeyClash(ctx, id, record.key);
+    await refuseUnverifiedSigs(ctx, id, row, record);
     const labels = { folder: record.folder, tags: record.tags, state: record.state };
     const trashed = record.trashed_at ? new Date(record.trashed_at).toISOString() : null;
     if (!row) {
       // The other instance accepted it; a document it stored flagged invalid stays flagged here.
-      const { row: created } = commitEntry(ctx, prepareEntry(id, { data: record.data, key: record.key, ...labels, allow_invalid: true }));
-      keepCreatedAt(ctx, id, record.created_at);
+      const { row: created } = await commitEntry(ctx, prepareEntry(id, { data: record.data, key: record.key, ...labels, allow_invalid: true }));
+      await keepCreatedAt(ctx, id, record.created_at);
       // Pulled while in the trash there: it waits in the trash here too.
-      if (trashed) writeEntryChange(ctx, { ...created, created_at: new Date(record.created_at).toISOString() }, deriveDocument(toEnvelope(id, record.data).envelope), { trashed });
+      if (trashed) await writeEntryChange(ctx, { ...created, created_at: new Date(record.created_at).toISOString() }, deriveDocument(toEnvelope(id, record.data).envelope), { trashed });
       return;
     }
-    writeEntryChange(ctx, row, deriveDocument(toEnvelope(id, record.data).envelope), { ...labels, trashed, key: record.key ?? null });
+    await writeEntryChange(ctx, row, deriveDocument(toEnvelope(id, record.data).envelope), { ...labels, trashed, key: record.key ?? null });
   },
 };
 
@@ -67,8 +67,8 @@ export function entryRecordOf(row: EntryRow): EntryRecord {
  * waits and retries, and decides (rename or merge) when it pulls the holder
  * (key-clash.ts).
  */
-function refuseKeyClash(ctx: Ctx, id: string, key: string | undefined): void {
-  const holder = clashingHolder(ctx, id, key);
+async function refuseKeyClash(ctx: Ctx, id: string, key: string | undefined): Promise<void> {
+  const holder = await clashingHolder(ctx, id, key);
   if (holder) {
     throw new ApiError('conflict', `key ${JSON.stringify(key)} is used by another entry here (${holder}): a key clash, decided where it is pulled`, {
       '$.record.key': `used by entry ${holder}`,
@@ -82,8 +82,8 @@ function refuseKeyClash(ctx: Ctx, id: string, key: string | undefined): void {
  * other instance can seal a document with a signature nobody checked. Signatures
  * already stored on the entry, over the same document, were checked when they came.
  */
-function refuseUnverifiedSigs(ctx: Ctx, id: string, row: EntryRow | undefined, record: EntryRecord): void {
+async function refuseUnverifiedSigs(ctx: Ctx, id: string, row: EntryRow | undefined, record: EntryRecord): Promise<void> {
   const next = toEnvelope(id, record.data).envelope;
   const stored = row ? (JSON.parse(row.data) as Envelope) : undefined;
-  if (!sameSignatures(stored, next)) sigsCheckFor(ctx, '$.record.data')(next);
+  if (!sameSignatures(stored, next)) await sigsCheckFor(ctx, '$.record.data')(next);
 }

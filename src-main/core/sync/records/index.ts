@@ -42,10 +42,10 @@ export function contentKey(kind: SyncKind, record: unknown | undefined | null): 
  * or conflict row's): the id is taken apart here, where it leaves the log, and
  * nowhere else. An id that names nothing of its kind reads as absent.
  */
-export function readById(ctx: Ctx, kind: SyncKind, id: string, opts: ReadOptions): unknown {
+export async function readById(ctx: Ctx, kind: SyncKind, id: string, opts: ReadOptions): Promise<unknown> {
   const handler = recordKinds[kind];
   const ref = handler.refOf(id);
-  return ref === undefined ? undefined : handler.read(ctx, ref, opts);
+  return ref === undefined ? undefined : await handler.read(ctx, ref, opts);
 }
 
 /** The record a change row's record cannot exist without: an entry child's entry is on the row; a series entry names its series. */

@@ -21,11 +21,11 @@ export interface RecordKind<R = any, Ref = any> {
   schema: z.ZodType<R>;
   /** the record an id names as sync sends it (`entry-uuid:file-id` for attachments); undefined: not an id of this kind */
   refOf(id: string): Ref | undefined;
-  read(ctx: Ctx, ref: Ref, opts: ReadOptions): R | undefined;
+  read(ctx: Ctx, ref: Ref, opts: ReadOptions): Promise<R | undefined>;
   /** the part of a state that makes two states the same: no timestamps, no derived fields */
   content(record: R): unknown;
   /** writes `record` as this instance's state of the record; null deletes it */
-  apply(ctx: Ctx, ref: Ref, record: R | null): void;
+  apply(ctx: Ctx, ref: Ref, record: R | null): Promise<void>;
   /** the record this one cannot exist without (an attachment's entry, an entry's series), by its id */
   parentOf?(ref: Ref, record: R | undefined): { kind: SyncKind; id: string } | undefined;
   /** an entry's child (attachment, meta): its entry, which the change log keeps beside the change */

@@ -27,21 +27,21 @@ export const metaKind: RecordKind<MetaRecord, MetaRef> = {
   },
   parentOf: (ref) => ({ kind: 'entry', id: ref.entryId }),
   entryOf: (ref) => ref.entryId,
-  read(ctx, ref) {
-    const row = findRow(ctx, ref);
+  async read(ctx, ref) {
+    const row = await findRow(ctx, ref);
     return row ? metaRecordOf(row) : undefined;
   },
   content: (r) => ({ ref: r.ref, value: r.value, shared: r.shared, link_scope: r.link_scope, link_url: r.link_url }),
-  apply(ctx, ref, record) {
+  async apply(ctx, ref, record) {
     const { entryId, src, key } = ref;
     if (record === null) {
-      if (findRow(ctx, ref)) deleteMeta(ctx, entryId, key, src);
+      if (await findRow(ctx, ref)) await deleteMeta(ctx, entryId, key, src);
       return;
     }
     if (record.entry_id !== entryId || record.src !== src || record.key !== key) {
       throw validationError('record entry_id, src and key must match the id in the path', { '$.record.key': `must be ${entryId}:${src}:${key}` });
     }
-    putMeta(ctx, entryId, key, {
+    await putMeta(ctx, entryId, key, {
       src,
       ref: record.ref,
       value: record.value,
@@ -52,10 +52,10 @@ export const metaKind: RecordKind<MetaRecord, MetaRef> = {
   },
 };
 
-function findRow(ctx: Ctx, ref: MetaRef): MetaRow | undefined {
-  const { store } = ctx.service;
-  return store.first(
-    store.q
+async function findRow(ctx: Ctx, ref: MetaRef): Promise<MetaRow | undefined> {
+  const { db } = ctx.service;
+  return await db.first(
+    db.q
       .selectFrom('entry_meta')
       .selectAll()
       .where('company_id', '=', ctx.caller.companyId)

@@ -26,24 +26,24 @@ export const seriesEntryKind: RecordKind<SeriesEntryRecord, string> = {
   schema: seriesEntryRecord,
   refOf: uuidRef,
   parentOf: (_id, record) => (record ? { kind: 'series', id: record.series_id } : undefined),
-  read(ctx, id) {
-    const { store } = ctx.service;
-    const row = store.first(store.q.selectFrom('series_entries').selectAll().where('company_id', '=', ctx.caller.companyId).where('id', '=', id));
+  async read(ctx, id) {
+    const { db } = ctx.service;
+    const row = await db.first(db.q.selectFrom('series_entries').selectAll().where('company_id', '=', ctx.caller.companyId).where('id', '=', id));
     return row ? seriesEntryRecordOf(row) : undefined;
   },
   content: (r) => ({ series_id: r.series_id, index: r.index, code: r.code, meta: r.meta, previous_id: r.previous_id ?? null, sigs: r.sigs }),
-  apply(ctx, id, record) {
+  async apply(ctx, id, record) {
     if (record === null) throw validationError('series entries are never deleted', { '$.deleted': 'not supported for series entries' });
     if (record.id !== id) throw validationError('record id must equal the id in the path', { '$.record.id': `must equal ${id}` });
-    const { store } = ctx.service;
+    const { db } = ctx.service;
     // Everything by the caller's company: another company's series and entries under the same ids are never read or changed.
     const companyId = ctx.caller.companyId;
-    const entries = store.q.selectFrom('series_entries').where('company_id', '=', companyId);
-    if (store.first(entries.select('id').where('id', '=', id))) {
+    const entries = db.q.selectFrom('series_entries').where('company_id', '=', companyId);
+    if (await db.first(entries.select('id').where('id', '=', id))) {
       throw new ApiError('forbidden', `series entry ${id} already exists with other content; issued entries never change`);
     }
-    const series = store.first(
-      store.q.selectFrom('series').selectAll().where('company_id', '=', companyId).where('id', '=', record.series_id),
+    const series = await db.first(
+      db.q.selectFrom('series').selectAll().where('company_id', '=', companyId).where('id', '=', record.series_id),
     );
     if (!series) throw notFound(`series ${record.series_id}`);
     // A series this instance issues takes an entry only signed with its own keys: one a copy of
@@ -55,8 +55,8 @@ export const seriesEntryKind: RecordKind<SeriesEntryRecord, string> = {
     }
     if (record.index < expected || (record.previous_id ?? null) !== series.last_entry_id) {
       // Signed by the issuer, yet not on our chain: the issuer numbered twice. Kept, not dropped.
-      if (signedByIssuer(ctx, series.issuer, record)) {
-        const taken = store.first(entries.select('id').where('series_id', '=', series.id).where('idx', '=', record.index));
+      if (await signedByIssuer(ctx, series.issuer, record)) {
+        const taken = await db.first(entries.select('id').where('series_id', '=', series.id).where('idx', '=', record.index));
         throw new SeriesForked(series.id, record.index, taken?.id ?? null, record);
       }
       throw new ApiError('forbidden', `index ${record.index} of series ${series.id} is already taken here; a chain is never forked or renumbered`);
@@ -65,13 +65,13 @@ export const seriesEntryKind: RecordKind<SeriesEntryRecord, string> = {
       throw validationError('the code does not follow the series numbering', { '$.record.code': `must be ${entryCode(series, record.index)}` });
     }
     const previous = series.last_entry_id
-      ? store.first(entries.select('sigs').where('id', '=', series.last_entry_id))
+      ? await db.first(entries.select('sigs').where('id', '=', series.last_entry_id))
       : undefined;
     const previousHash = previous ? chainHashOf((JSON.parse(previous.sigs) as string[])[0]) : '';
-    checkSeriesEntrySigned(ctx.service, companyId, series.issuer, record, previousHash);
+    await checkSeriesEntrySigned(ctx.service, companyId, series.issuer, record, previousHash);
 
     const meta = sortedMeta(record.meta);
-    appendCopyEntry(ctx, series, {
+    await appendCopyEntry(ctx, series, {
       id,
       company_id: companyId,
       series_id: series.id,
@@ -90,9 +90,9 @@ export const seriesEntryKind: RecordKind<SeriesEntryRecord, string> = {
 };
 
 /** The issuer's valid signature over this very entry (its chain link aside): a fork worth keeping, not junk. */
-function signedByIssuer(ctx: Ctx, issuer: string, record: SeriesEntryRecord): boolean {
+async function signedByIssuer(ctx: Ctx, issuer: string, record: SeriesEntryRecord): Promise<boolean> {
   try {
-    const payload = verifyIssuerJws(ctx.service, ctx.caller.companyId, issuer, record.sigs[0]);
+    const payload = await verifyIssuerJws(ctx.service, ctx.caller.companyId, issuer, record.sigs[0]);
     return payload.id === record.id && payload.series_id === record.series_id && payload.index === record.index && payload.iss === issuer;
   } catch {
     return false;

@@ -14,8 +14,8 @@ import { verifyIssuerJws } from '../peer-keys.ts';
  * or pushed alike), and every field against the signed payload. So no copy holds
  * a forged or edited entry, and nobody plants a series "issued" by this install.
  */
-export function checkSeriesSigned(service: Service, companyId: string, r: SyncRecordOf['series']): void {
-  const payload = signedPayload(service, companyId, r.issuer, r.sigs[0], '$.record.sigs[0]');
+export async function checkSeriesSigned(service: Service, companyId: string, r: SyncRecordOf['series']): Promise<void> {
+  const payload = await signedPayload(service, companyId, r.issuer, r.sigs[0], '$.record.sigs[0]');
   const expected: Record<string, unknown> = {
     series_id: r.id,
     code: r.code,
@@ -31,14 +31,14 @@ export function checkSeriesSigned(service: Service, companyId: string, r: SyncRe
   }
 }
 
-export function checkSeriesEntrySigned(
+export async function checkSeriesEntrySigned(
   service: Service,
   companyId: string,
   issuer: string,
   r: SyncRecordOf['series_entry'],
   previousHash: string,
-): void {
-  const payload = signedPayload(service, companyId, issuer, r.sigs[0], '$.record.sigs[0]');
+): Promise<void> {
+  const payload = await signedPayload(service, companyId, issuer, r.sigs[0], '$.record.sigs[0]');
   const expected: Record<string, unknown> = {
     series_id: r.series_id,
     id: r.id,
@@ -58,12 +58,12 @@ export function checkSeriesEntrySigned(
   if (canonicalJson(payload.meta) !== canonicalJson(r.meta)) throw refused('series entry meta differs from what the issuer signed', '$.record.meta');
 }
 
-function signedPayload(service: Service, companyId: string, issuer: string, jws: string, path: string): Record<string, unknown> {
+async function signedPayload(service: Service, companyId: string, issuer: string, jws: string, path: string): Promise<Record<string, unknown>> {
   try {
-    return verifyIssuerJws(service, companyId, issuer, jws);
+    return await verifyIssuerJws(service, companyId, issuer, jws);
   } catch (err) {
     if (err instanceof SignatureError) {
-      const own = isOwnIdentity(service.store, service.instanceId, issuer);
+      const own = await isOwnIdentity(service.db, service.instanceId, issuer);
       const why = own
         ? `refused: it names this instance as its issuer, but this instance did not sign it (${err.message})`
         : err.problem === 'unknown-kid'

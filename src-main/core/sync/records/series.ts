@@ -19,33 +19,33 @@ export const seriesKind: RecordKind<SeriesRecord, string> = {
   kind: 'series',
   schema: seriesRecord,
   refOf: uuidRef,
-  read(ctx, id) {
-    const { store } = ctx.service;
-    const row = store.first(store.q.selectFrom('series').selectAll().where('company_id', '=', ctx.caller.companyId).where('id', '=', id));
+  async read(ctx, id) {
+    const { db } = ctx.service;
+    const row = await db.first(db.q.selectFrom('series').selectAll().where('company_id', '=', ctx.caller.companyId).where('id', '=', id));
     return row ? seriesRecordOf(row) : undefined;
   },
   content: (r) => ({
     name: r.name, description: r.description, code: r.code, prefix: r.prefix, padding: r.padding, suffix: r.suffix,
     start: r.start, issuer: r.issuer, sigs: r.sigs,
   }),
-  apply(ctx, id, record) {
+  async apply(ctx, id, record) {
     if (record === null) throw validationError('series are never deleted', { '$.deleted': 'not supported for series' });
     if (record.id !== id) throw validationError('record id must equal the id in the path', { '$.record.id': `must equal ${id}` });
-    const { store, instanceId } = ctx.service;
+    const { db, instanceId } = ctx.service;
     const companyId = ctx.caller.companyId;
     // Another company's series under the same id is another series: never looked at, never changed.
-    const row = store.first(store.q.selectFrom('series').selectAll().where('company_id', '=', companyId).where('id', '=', id));
+    const row = await db.first(db.q.selectFrom('series').selectAll().where('company_id', '=', companyId).where('id', '=', id));
     if (row && row.issuer === instanceId) {
       throw new ApiError('forbidden', `series ${id} is issued by this instance; a copy elsewhere cannot change it`);
     }
     if (row && row.issuer !== record.issuer) throw new ApiError('forbidden', `series ${id} is issued by ${row.issuer}; its issuer never changes`);
     // Always checked, one naming this instance as its issuer too: a remote cannot plant
     // a series "issued" here that this instance never signed.
-    checkSeriesSigned(ctx.service, companyId, record);
+    await checkSeriesSigned(ctx.service, companyId, record);
     if (row && row.last_entry_id !== null && NUMBERING.some((k) => row[k] !== record[k])) {
       throw new ApiError('forbidden', `series ${id} has entries; its numbering never changes`);
     }
-    saveSeriesCopy(ctx, id, record.issuer, new Date(record.created_at).toISOString(), {
+    await saveSeriesCopy(ctx, id, record.issuer, new Date(record.created_at).toISOString(), {
       name: record.name,
       description: record.description,
       code: record.code,

@@ -18,19 +18,19 @@ export const trustedJwksKind: RecordKind<TrustedJwksRecord, string> = {
   kind: 'trusted_jwks',
   schema: trustedJwksRecord,
   refOf: uuidRef,
-  read(ctx, id) {
-    const row = findTrustedJwks(ctx.service.store, ctx.caller.companyId, id);
+  async read(ctx, id) {
+    const row = await findTrustedJwks(ctx.service.db, ctx.caller.companyId, id);
     if (!row) return undefined;
     const { name, keys, created_at } = trustedJwksView(row);
     return { id, name, keys, created_at };
   },
   content: (r) => ({ name: r.name, keys: r.keys }),
-  apply(ctx, id, record) {
+  async apply(ctx, id, record) {
     if (record === null) {
-      removeTrustedJwks(ctx, id);
+      await removeTrustedJwks(ctx, id);
       return;
     }
     if (record.id !== id) throw validationError('record id must equal the id in the path', { '$.record.id': `must equal ${id}` });
-    saveTrustedJwks(ctx, id, { name: record.name, keys: record.keys }, new Date(record.created_at).toISOString());
+    await saveTrustedJwks(ctx, id, { name: record.name, keys: record.keys }, new Date(record.created_at).toISOString());
   },
 };

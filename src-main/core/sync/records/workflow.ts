@@ -17,10 +17,10 @@ export const workflowKind: RecordKind<WorkflowRecord, string> = {
   kind: 'workflow',
   schema: workflowRecord,
   refOf: uuidRef,
-  read(ctx, id, opts) {
-    let loaded: ReturnType<typeof loadDefinition>;
+  async read(ctx, id, opts) {
+    let loaded: Awaited<ReturnType<typeof loadDefinition>>;
     try {
-      loaded = loadDefinition(ctx, id);
+      loaded = await loadDefinition(ctx, id);
     } catch (err) {
       if (err instanceof ApiError && err.key === 'not-found') return undefined;
       throw err;
@@ -29,15 +29,15 @@ export const workflowKind: RecordKind<WorkflowRecord, string> = {
     return { id, workflow_version: loaded.version, definition: def, created_at: loaded.row.created_at };
   },
   content: (r) => r.definition,
-  apply(ctx, id, record) {
+  async apply(ctx, id, record) {
     if (record === null) throw validationError('workflows are never deleted', { '$.deleted': 'not supported for workflows' });
     if (record.id !== id) throw validationError('record id must equal the id in the path', { '$.record.id': `must equal ${id}` });
-    const { store } = ctx.service;
+    const { db } = ctx.service;
     // Another company's workflow under the same id is another workflow: this one is made beside it.
-    const exists = store.first(store.q.selectFrom('workflows').select('id').where('company_id', '=', ctx.caller.companyId).where('id', '=', id));
+    const exists = await db.first(db.q.selectFrom('workflows').select('id').where('company_id', '=', ctx.caller.companyId).where('id', '=', id));
     const body = { ...record.definition } as WorkflowDefinition;
-    if (exists) patchWorkflow(ctx, id, body);
-    else putWorkflow(ctx, id, body);
+    if (exists) await patchWorkflow(ctx, id, body);
+    else await putWorkflow(ctx, id, body);
   },
 };
 

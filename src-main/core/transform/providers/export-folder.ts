@@ -37,7 +37,7 @@ export const exportFolderProvider = defineProvider<ExportConfig>({
   description: 'Writes the envelope JSON and the attachments into a folder under an export root',
   config: exportConfig,
   timeoutMs: 60_000,
-  run: (ctx, config) => {
+  run: async (ctx, config) => {
     let dir: string;
     try {
       const target = resolveExportPath(config.path, ctx.service.config.exportRoots);
@@ -47,7 +47,7 @@ export const exportFolderProvider = defineProvider<ExportConfig>({
       return ioError(err);
     }
 
-    const files = filesOf(ctx);
+    const files = await filesOf(ctx);
     if (!Array.isArray(files)) return files;
     try {
       sweepStaleTemps(dir);
@@ -64,18 +64,18 @@ export const exportFolderProvider = defineProvider<ExportConfig>({
 
 // The envelope first, so it keeps its name; attachments whose names collide with a
 // taken one (compared as case-insensitive file systems do) get their id in front.
-function filesOf(ctx: StepContext): ExportFile[] | StepResult {
-  const { envelope } = ctx.entry();
+async function filesOf(ctx: StepContext): Promise<ExportFile[] | StepResult> {
+  const { envelope } = await ctx.entry();
   const envelopeName = documentFileName(envelope, 'json');
   const files: ExportFile[] = [{ name: envelopeName, bytes: Buffer.from(`${JSON.stringify(envelope, null, 2)}\n`) }];
   const taken = new Set([foldName(envelopeName)]);
 
-  const { store, blobs } = ctx.service;
-  const rows = store
-    .all(
-      store.q.selectFrom('attachments').selectAll().where('company_id', '=', ctx.companyId).where('entry_id', '=', ctx.job.silo_entry_id),
+  const { db, blobs } = ctx.service;
+  const rows = (
+    await db.all(
+      db.q.selectFrom('attachments').selectAll().where('company_id', '=', ctx.companyId).where('entry_id', '=', ctx.job.silo_entry_id),
     )
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  ).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   for (const [at, row] of rows.entries()) {
     const name = [row.name, `${row.id}_${row.name}`, `attachment-${at + 1}`]
       .find((candidate) => unsafeFileNameReason(candidate) === undefined && !taken.has(foldName(candidate)));

@@ -13,8 +13,8 @@ export const goblBuild = defineProvider({
   description: "Builds the entry's document with GOBL (normalise, calculate, validate) and stores it; KO with the faults when GOBL cannot",
   config: z.object({}).strict(),
   inline: true,
-  run(ctx) {
-    const entry = ctx.entry();
+  async run(ctx) {
+    const entry = await ctx.entry();
     if (entry.signed) return { status: 'SKIP', code: 'signed', message: 'the envelope is signed; its document cannot be rebuilt' };
     const { built, faults } = buildFaulted(entry.envelope, { headUuid: ctx.job.silo_entry_id });
     if (!built || faults.length > 0) {

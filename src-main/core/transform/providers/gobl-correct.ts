@@ -32,11 +32,11 @@ export const goblCorrect = defineProvider({
   description: "Stores GOBL's correction of the entry (config: correction options, e.g. {\"type\": \"credit-note\", \"reason\": \"…\"}) as a new related entry",
   config: correctionOptions,
   inline: true,
-  run(ctx, options) {
+  async run(ctx, options) {
     const api: Ctx = { service: ctx.service, caller: { companyId: ctx.companyId, kind: 'owner' } };
     let prepared;
     try {
-      prepared = prepareNewEntry(api, undefined, { previous_id: ctx.job.silo_entry_id, correct: options });
+      prepared = await prepareNewEntry(api, undefined, { previous_id: ctx.job.silo_entry_id, correct: options });
     } catch (err) {
       if (!(err instanceof FaultsError)) throw err;
       return { status: 'KO', code: 'not-corrected', message: err.message, faults: err.faults };
@@ -45,7 +45,9 @@ export const goblCorrect = defineProvider({
       status: 'OK',
       code: 'corrected',
       message: `correction stored as entry ${prepared.id}`,
-      apply: () => void commitEntry(api, prepared),
+      apply: async () => {
+        await commitEntry(api, prepared);
+      },
     };
   },
 });

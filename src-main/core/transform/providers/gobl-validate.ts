@@ -18,8 +18,8 @@ export const goblValidate = defineProvider({
     + '(line sums, discounts, charges, taxes, totals) against what GOBL calculates; KO with every fault found.',
   config,
   inline: true,
-  run(ctx, options): StepResult {
-    const { envelope } = ctx.entry();
+  async run(ctx, options): Promise<StepResult> {
+    const { envelope } = await ctx.entry();
     const found = documentCheck(envelope).filter((f) => options.arithmetic || f.code !== 'calculation');
     if (found.length === 0) return { status: 'OK', code: 'valid', message: 'no faults' };
     const faults = found.map((f) => faultOf(f, 'gobl.validate'));

@@ -32,7 +32,7 @@ export const pdfProvider = defineProvider<PdfConfig>({
   config: pdfConfig,
   timeoutMs: 60_000,
   run: async (ctx, config) => {
-    const { envelope } = ctx.entry();
+    const { envelope } = await ctx.entry();
     const type = docTypeOf(envelope.doc?.$schema);
     if (type !== 'bill/invoice') {
       return { status: 'KO', code: 'not-invoice', message: `only invoices are rendered, this is ${type ?? 'an unknown document'}` };
@@ -48,9 +48,9 @@ export const pdfProvider = defineProvider<PdfConfig>({
     // Attachments are immutable: a `pdf` from an earlier version of the document (or
     // another locale) cannot be replaced, and trying inside `apply` would only fail
     // the engine's transaction on every retry.
-    const { store } = ctx.service;
-    const existing = store.first(
-      store.q
+    const { db } = ctx.service;
+    const existing = await db.first(
+      db.q
         .selectFrom('attachments')
         .selectAll()
         .where('company_id', '=', ctx.companyId)
@@ -69,8 +69,8 @@ export const pdfProvider = defineProvider<PdfConfig>({
     return {
       status: 'OK',
       message: `rendered ${name} (${bytes.byteLength} bytes)`,
-      apply: () => {
-        ctx.attach({ id: PDF_ID, name, mime: PDF_MIME, bytes, desc: PDF_DESC });
+      apply: async () => {
+        await ctx.attach({ id: PDF_ID, name, mime: PDF_MIME, bytes, desc: PDF_DESC });
       },
     };
   },

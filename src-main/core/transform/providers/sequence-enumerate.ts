@@ -21,16 +21,16 @@ export const sequenceEnumerate = defineProvider({
   description: "Numbers the document from a series: issues the series' next entry and sets the document's series and code",
   config: z.object({ series_id: uuid }).strict(),
   inline: true,
-  run(ctx, config) {
+  async run(ctx, config) {
     const api: Ctx = { service: ctx.service, caller: { companyId: ctx.companyId, kind: 'owner' } };
-    const series = findSeriesRow(api, config.series_id);
+    const series = await findSeriesRow(api, config.series_id);
     if (!series) return { status: 'KO', code: 'series-not-found', message: `series ${config.series_id} not found` };
 
-    const current = ctx.entry();
+    const current = await ctx.entry();
     if (current.signed) {
       return { status: 'KO', code: 'signed', message: 'the envelope is signed; its document can no longer be numbered' };
     }
-    const issued = issuedToThisDocument(ctx, series.id, current.envelope.doc?.series, current.envelope.doc?.code);
+    const issued = await issuedToThisDocument(ctx, series.id, current.envelope.doc?.series, current.envelope.doc?.code);
     if (issued) return { status: 'OK', code: 'already', message: `already numbered ${issued} in series ${series.id}` };
     if (series.issuer !== ctx.service.instanceId) {
       return {
@@ -44,17 +44,17 @@ export const sequenceEnumerate = defineProvider({
     return {
       status: 'OK',
       message: `numbered from series ${series.id}`,
-      apply: () => {
-        const entry = issueEntry(api, series.id, entryId, {
+      apply: async () => {
+        const entry = await issueEntry(api, series.id, entryId, {
           meta: { silo_entry_id: ctx.job.silo_entry_id, job_id: ctx.job.id, step_id: ctx.step.id },
         });
-        const envelope = structuredClone(ctx.entry().envelope);
+        const envelope = structuredClone((await ctx.entry()).envelope);
         // Series and code name the number together: a series left from elsewhere would misname it.
         const number = documentSeriesAndCode(series.code, entry.code);
         if (number.series) envelope.doc.series = number.series;
         else delete envelope.doc.series;
         envelope.doc.code = number.code;
-        ctx.updateEntry({ envelope });
+        await ctx.updateEntry({ envelope });
       },
     };
   },
@@ -79,12 +79,12 @@ export function documentSeriesAndCode(seriesCode: string, issued: string): { ser
  * silo entry: a copy of a numbered invoice carries the number too, and must get its own.
  * The issued code is the document's code, or its series and code joined (see above).
  */
-function issuedToThisDocument(ctx: StepContext, seriesId: string, series: unknown, code: unknown): string | undefined {
+async function issuedToThisDocument(ctx: StepContext, seriesId: string, series: unknown, code: unknown): Promise<string | undefined> {
   if (typeof code !== 'string' || code === '') return undefined;
   const codes = typeof series === 'string' && series !== '' ? [`${series}-${code}`, code] : [code];
-  const { store } = ctx.service;
-  const rows = store.all(
-    store.q
+  const { db } = ctx.service;
+  const rows = await db.all(
+    db.q
       .selectFrom('series_entries')
       .select(['code', 'meta'])
       .where('company_id', '=', ctx.companyId)

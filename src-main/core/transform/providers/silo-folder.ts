@@ -7,8 +7,8 @@ export const siloFolder = defineProvider({
   description: 'Moves the entry to a folder',
   config: z.object({ folder }).strict(),
   inline: true,
-  run: (ctx, config) =>
-    ctx.entry().folder === config.folder
+  run: async (ctx, config) =>
+    (await ctx.entry()).folder === config.folder
       ? { status: 'SKIP', code: 'unchanged', message: `already in ${config.folder}` }
       : { status: 'OK', code: config.folder, apply: () => ctx.updateEntry({ folder: config.folder }) },
 });

@@ -24,8 +24,8 @@ export const siloIf = defineProvider({
     .strict()
     .refine((c) => (c.equals === undefined) !== (c.exists === undefined), { message: 'give exactly one of equals and exists' }),
   inline: true,
-  run: (ctx, config) => {
-    const value = valueAt(ctx.entry().envelope, config.path);
+  run: async (ctx, config) => {
+    const value = valueAt((await ctx.entry()).envelope, config.path);
     const holds = config.exists !== undefined ? (value !== undefined) === config.exists : value === config.equals;
     return { status: 'OK', code: holds ? 'true' : 'false', message: `${config.path} ${holds ? 'matches' : 'does not match'}` };
   },

@@ -27,8 +27,8 @@ export const siloModify = defineProvider({
       message: 'give exactly one of merge_patch and json_patch',
     }),
   inline: true,
-  run: (ctx, config) => {
-    const entry = ctx.entry();
+  run: async (ctx, config) => {
+    const entry = await ctx.entry();
     if (entry.signed) return { status: 'KO', code: 'signed', message: 'the envelope is signed; its document cannot change' };
     let changed: unknown;
     try {

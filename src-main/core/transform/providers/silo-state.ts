@@ -7,8 +7,8 @@ export const siloState = defineProvider({
   description: "Sets the entry's state label (draft, registered, sent, paid, …)",
   config: z.object({ state }).strict(),
   inline: true,
-  run: (ctx, config) =>
-    ctx.entry().state === config.state
+  run: async (ctx, config) =>
+    (await ctx.entry()).state === config.state
       ? { status: 'SKIP', code: 'unchanged', message: `already ${config.state}` }
       : { status: 'OK', code: config.state, apply: () => ctx.updateEntry({ state: config.state }) },
 });

@@ -10,9 +10,9 @@ export const siloTags = defineProvider({
     .strict()
     .refine((c) => (c.add?.length ?? 0) + (c.remove?.length ?? 0) > 0, { message: 'give tags to add or remove' }),
   inline: true,
-  run: (ctx, config) => {
+  run: async (ctx, config) => {
     const remove = new Set(config.remove ?? []);
-    const next = [...new Set([...ctx.entry().tags, ...(config.add ?? [])])].filter((t) => !remove.has(t));
+    const next = [...new Set([...(await ctx.entry()).tags, ...(config.add ?? [])])].filter((t) => !remove.has(t));
     return { status: 'OK', apply: () => ctx.updateEntry({ tags: next }) };
   },
 });

@@ -49,7 +49,7 @@ export const webhookProvider = defineProvider<WebhookConfig>({
     const destination = checkWebhookDestination(config.callback_url, ctx.service.config.webhookAllowedHosts);
     if (!destination.ok) return { status: 'KO', code: destination.code, message: destination.reason };
     const { url } = destination;
-    const event = webhookEventOf(ctx, config.event);
+    const event = await webhookEventOf(ctx, config.event);
 
     const headers: Record<string, string> = {
       'content-type': 'application/json',
@@ -82,7 +82,7 @@ export const webhookProvider = defineProvider<WebhookConfig>({
  * error is one webhook step on the main path and another in the rescue steps,
  * each with its own event name. `owner_id` is the workspace (company).
  */
-export function webhookEventOf(ctx: StepContext, event = '') {
+export async function webhookEventOf(ctx: StepContext, event = '') {
   return {
     id: uuidv5(`${ctx.job.id}/${ctx.step.id}`, EVENT_ID_NAMESPACE),
     event,
@@ -91,15 +91,15 @@ export function webhookEventOf(ctx: StepContext, event = '') {
     owner_id: ctx.companyId,
     key: ctx.job.key ?? '',
     args: ctx.job.args,
-    faults: entryFaults(ctx),
+    faults: await entryFaults(ctx),
   };
 }
 
 // The entry's validation faults and those earlier steps raised, as the job view shows them.
-function entryFaults(ctx: StepContext): unknown[] {
-  const { store } = ctx.service;
-  const row = store.first(
-    store.q
+async function entryFaults(ctx: StepContext): Promise<unknown[]> {
+  const { db } = ctx.service;
+  const row = await db.first(
+    db.q
       .selectFrom('entries')
       .select(['faults', 'step_faults'])
       .where('company_id', '=', ctx.companyId)

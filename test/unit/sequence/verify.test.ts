@@ -1,0 +1,36 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { v4 as uuidv4 } from 'uuid';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureDefaultCompany } from '../../../src-main/core/access/bootstrap.ts';
+import type { Ctx } from '../../../src-main/core/api/handler.ts';
+import { issueEntry } from '../../../src-main/core/sequence/issue.ts';
+import { putSeries } from '../../../src-main/core/sequence/series.ts';
+import { verifySeries } from '../../../src-main/core/sequence/verify.ts';
+import { openService, type Service } from '../../../src-main/core/service.ts';
+
+let dataDir: string;
+let service: Service;
+let ctx: Ctx;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'silodesk-verify-'));
+  service = await openService(dataDir);
+  ctx = { service, caller: { companyId: (await ensureDefaultCompany(service.db)).id, kind: 'owner' } };
+});
+afterAll(async () => {
+  await service.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('verifySeries beside numbers being issued', () => {
+  it('reads the head and the entries up to it together: a first entry issued meanwhile is not taken for tampering', async () => {
+    const series = await putSeries(ctx, uuidv4(), { name: 'Race', description: '', code: 'R', prefix: 'R-', padding: 0, suffix: '', start: 1 });
+    // Both start before either is awaited: the issue's transaction is under way while verify reads.
+    const [during, issued] = await Promise.all([verifySeries(ctx, series.id), issueEntry(ctx, series.id, uuidv4(), {})]);
+    expect(during).toEqual({ valid: true, count: 0 });
+    expect(issued.idx).toBe(1);
+    expect(await verifySeries(ctx, series.id)).toEqual({ valid: true, count: 1 });
+  });
+});
