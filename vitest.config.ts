@@ -1,13 +1,35 @@
 import { defineConfig } from 'vitest/config';
+import { postgresBinDir } from './scripts/pg-cluster.ts';
+
+/**
+ * The suites whose served instance runs once more on PostgreSQL (the `postgres`
+ * project): every API suite that talks to the service over HTTP only. The others read
+ * SQLite's own files or plans, or test what only the desktop's SQLite has (backups).
+ */
+const POSTGRES_SUITES = [
+  'access', 'attachments-meta', 'bad-input', 'company-ids-transform-sequence', 'desk-list-search', 'desk-list-views',
+  'duplicates', 'editor-regimes', 'entries', 'exports-scale', 'exports', 'gobl-endpoints', 'gobl-entries',
+  'gobl-workflows', 'history', 'hosted-access-authorize', 'hosted-access-orgs', 'hosted-access', 'hosted-silo-files',
+  'hosted-silo-openapi-check', 'hosted-silo-states', 'hosted-silo', 'if-match', 'perf-node-front', 'perf-rate-limit',
+  'perf-search', 'providers-silo', 'providers-workflows', 'sequence-chain', 'sequence-entries', 'sequence-series', 'trash',
+].map((name) => `test/api/${name}.test.ts`);
+
+// PostgreSQL runs where a server is reachable: always in CI (.ci/run installs it; test/support/pg-setup.ts fails without).
+const postgres = Boolean(process.env.SILODESK_TEST_DATABASE_URL || postgresBinDir() || process.env.CI);
 
 export default defineConfig({
   test: {
-    include: ['test/unit/**/*.test.ts', 'test/api/**/*.test.ts'],
     environment: 'node',
     globalSetup: ['test/support/pg-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    pool: "forks",
+    pool: 'forks',
     env: { SILODESK_CHECK_OUTPUT: '1' },
+    projects: [
+      { extends: true, test: { name: 'sqlite', include: ['test/unit/**/*.test.ts', 'test/api/**/*.test.ts'] } },
+      ...(postgres
+        ? [{ extends: true, test: { name: 'postgres', include: POSTGRES_SUITES, env: { SILODESK_CHECK_OUTPUT: '1', SILODESK_TEST_ENGINE: 'postgres' } } }]
+        : []),
+    ],
   },
 });

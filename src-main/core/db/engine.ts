@@ -4,6 +4,17 @@ import type { Tables } from './tables.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
+export interface TxOptions {
+  /** whose writes it makes: `local`, or the instance a synced change came from */
+  origin: string;
+  /**
+   * Every read sees one snapshot of the database, taken at its first statement (a feed
+   * page and its high-water mark, a chain and its head). SQLite's transactions always
+   * do; on PostgreSQL it is REPEATABLE READ, which the default READ COMMITTED is not.
+   */
+  snapshot?: boolean;
+}
+
 /**
  * The data layer's one interface over both engines (issue 14): SQLite on the desktop
  * (better-sqlite3) and PostgreSQL on a firm's shared remote (pg). Everything is async,
@@ -39,7 +50,7 @@ export interface Db {
    * serialization failure or deadlock is retried, so fn must be safe to run again: it
    * only touches the database.
    */
-  tx<T>(fn: () => Promise<T>, opts: { origin: string }): Promise<T>;
+  tx<T>(fn: () => Promise<T>, opts: TxOptions): Promise<T>;
   /**
    * A bulk write says how many rows it wrote: SQLite refreshes the planner's statistics
    * now and then as the data grows (PostgreSQL's autovacuum does that by itself).

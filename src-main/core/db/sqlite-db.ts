@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, type Compilable } from 'kysely';
 import { optimizeSqlite, type Sqlite } from './connection.ts';
-import type { Db } from './engine.ts';
+import type { Db, TxOptions } from './engine.ts';
 import { TxFrames, type TxFrame } from './tx-frames.ts';
 import type { Tables } from './tables.ts';
 import { WriteScopes, type WriteHooks } from './write-scopes.ts';
@@ -137,7 +137,7 @@ class SqliteDb implements Db {
    * by the database's triggers (change-triggers.ts) and put on record once per record
    * before it ends (write-scopes.ts).
    */
-  tx<T>(fn: () => Promise<T>, opts: { origin: string }): Promise<T> {
+  tx<T>(fn: () => Promise<T>, opts: TxOptions): Promise<T> {
     const outer = this.#frame();
     if (outer) return this.#savepoint(outer, fn, opts.origin);
     return this.#turn(async () => {

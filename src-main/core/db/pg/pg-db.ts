@@ -1,14 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect, type Compilable } from 'kysely';
 import pg from 'pg';
-import { numberedPlaceholders, type Db } from '../engine.ts';
+import { numberedPlaceholders, type Db, type TxOptions } from '../engine.ts';
 import { TxFrames, type TxFrame } from '../tx-frames.ts';
 import type { Tables } from '../tables.ts';
 import type { WriteHooks, WrittenRecord } from '../write-scopes.ts';
 import { WRITTEN_TABLE } from './change-triggers.ts';
 
-/** SQLSTATEs after which a transaction is simply tried again: serialization failure, deadlock. */
-const RETRYABLE = new Set(['40001', '40P01']);
+/**
+ * SQLSTATEs after which a transaction is simply tried again: serialization failure,
+ * deadlock, and a unique violation — an idempotent create racing its twin (the same id
+ * or key at once) finds the other's row on the retry, and answers as a replay or a 409.
+ */
+const RETRYABLE = new Set(['40001', '40P01', '23505']);
 const MAX_ATTEMPTS = 5;
 
 // bigint columns (counts, sequence numbers) come back as numbers, as SQLite gives them; ours stay far below 2^53.
@@ -114,7 +118,7 @@ class PgDb implements Db {
     return { changes: (await (await this.#runner()).query(numberedPlaceholders(text), params as unknown[])).rowCount ?? 0 };
   }
 
-  async tx<T>(fn: () => Promise<T>, opts: { origin: string }): Promise<T> {
+  async tx<T>(fn: () => Promise<T>, opts: TxOptions): Promise<T> {
     if (typeof opts.origin !== 'string' || opts.origin === '') throw new TypeError('a transaction names its origin: db.tx(fn, { origin })');
     const outer = this.#frame();
     if (outer) return this.#savepoint(outer, fn, opts.origin);
@@ -124,7 +128,7 @@ class PgDb implements Db {
         db: this, client, origin: opts.origin, depth: 1, parent: frames.current, scope: randomUUID(), contexts: [], context: NO_CONTEXT, open: true,
       };
       try {
-        await client.query('BEGIN');
+        await client.query(opts.snapshot ? 'BEGIN ISOLATION LEVEL REPEATABLE READ' : 'BEGIN');
         await setScope(client, opts.origin, frame.scope);
         const result = await frames.run(frame, fn);
         await this.#keep(frame);
