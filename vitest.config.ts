@@ -7,11 +7,18 @@ import { postgresBinDir } from './scripts/pg-cluster.ts';
  * SQLite's own files or plans, or test what only the desktop's SQLite has (backups).
  */
 const POSTGRES_SUITES = [
-  'access', 'attachments-meta', 'bad-input', 'company-ids-transform-sequence', 'desk-list-search', 'desk-list-views',
+  'access', 'attachments-meta', 'audit', 'bad-input', 'company-ids-transform-sequence', 'desk-list-search', 'desk-list-views',
   'duplicates', 'editor-regimes', 'entries', 'exports-scale', 'exports', 'gobl-endpoints', 'gobl-entries',
   'gobl-workflows', 'history', 'hosted-access-authorize', 'hosted-access-orgs', 'hosted-access', 'hosted-silo-files',
   'hosted-silo-openapi-check', 'hosted-silo-states', 'hosted-silo', 'if-match', 'perf-node-front', 'perf-rate-limit',
   'perf-search', 'providers-silo', 'providers-workflows', 'sequence-chain', 'sequence-entries', 'sequence-series', 'trash',
+  'transform', 'hosted-transform', 'perf-jobs',
+  // sync, with the remote on PostgreSQL and the laptops on SQLite (sync-helpers.ts `remote: true`)
+  'company-ids-sync', 'sync-conflicts', 'sync-feed', 'sync-meta-tombstone', 'sync-property', 'sync-resilience', 'sync-twoway',
+  'trash-sync', 'trust-companies', 'trust-conflicts-serve', 'trust-conflicts', 'trust-identity', 'trust-key-clash', 'trust-remote',
+  'trust-restore-kill', 'trust-server', 'trust-sigs', 'trusted-jwks-sync',
+  // PostgreSQL's own: several serve processes on one database, 20 laptops syncing through them
+  'pg-serve', 'pg-many-laptops',
 ].map((name) => `test/api/${name}.test.ts`);
 
 // PostgreSQL runs where a server is reachable: always in CI (.ci/run installs it; test/support/pg-setup.ts fails without).
@@ -26,7 +33,10 @@ export default defineConfig({
     pool: 'forks',
     env: { SILODESK_CHECK_OUTPUT: '1' },
     projects: [
-      { extends: true, test: { name: 'sqlite', include: ['test/unit/**/*.test.ts', 'test/api/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: { name: 'sqlite', include: ['test/unit/**/*.test.ts', 'test/api/**/*.test.ts'], exclude: ['test/api/pg-*.test.ts', '**/node_modules/**'] },
+      },
       ...(postgres
         ? [{ extends: true, test: { name: 'postgres', include: POSTGRES_SUITES, env: { SILODESK_CHECK_OUTPUT: '1', SILODESK_TEST_ENGINE: 'postgres' } } }]
         : []),

@@ -97,7 +97,7 @@ export async function openServiceCore(
   dataDir: string,
   config: Partial<ServiceConfig> & ServiceSecrets & DatabaseChoice & { log?: (line: string) => void } = {},
 ): Promise<Service> {
-  securePrivateDataDir(dataDir);
+  securePrivateDataDir(dataDir, { sqlite: !config.databaseUrl });
   const db = await openDatabase(dataDir, config.databaseUrl);
 
   const blobs = new BlobStore(join(dataDir, 'files'));
@@ -107,7 +107,7 @@ export async function openServiceCore(
   const cursorSecret = Buffer.from(await setting(db, 'cursor_secret', () => randomBytes(32).toString('hex')), 'hex');
   const keys = await InstanceKeys.load(join(dataDir, 'keys'), config.protectKey);
   // again, for the folders made since (files, backups, keys)
-  securePrivateDataDir(dataDir);
+  securePrivateDataDir(dataDir, { sqlite: !config.databaseUrl });
 
   let settle!: (done: Promise<void>) => void;
   const started = new Promise<void>((resolve, reject) => {

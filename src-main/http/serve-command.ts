@@ -4,14 +4,15 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ensureWebBuild } from '../../scripts/web-build.ts';
 import { ensureDefaultCompany, ensureOwnerTokenFile } from '../core/access/bootstrap.ts';
+import type { Company } from '../core/access/companies.ts';
 import { setLocalApiControl } from '../core/access/local-api.ts';
 import { issueLoginCode } from '../core/access/login-codes.ts';
-import { openServiceCore, startService } from '../core/service.ts';
+import { openServiceCore, startService, type Service } from '../core/service.ts';
 import { startHttpServer } from './server.ts';
 
 /**
  * Headless Silodesk: the same service as the desktop app, over HTTP only, plus the
- * built web UI. `npm run serve -- --data DIR --port 4100 --host 127.0.0.1 [--rebuild]`.
+ * built web UI. `npm run serve -- --data DIR --port 4100 --host 127.0.0.1 [--rebuild] [--db postgres://…]`.
  * `npm run serve` passes --build-web: the web UI in out/web is rebuilt only when its
  * sources changed (scripts/web-build.ts), or always with --rebuild. Tests start this
  * without either, so they never rebuild out/web under another server of their run.
@@ -19,6 +20,10 @@ import { startHttpServer } from './server.ts';
  * The port opens as soon as the database is open: the job engine, sync and the API's
  * handlers (most of the code) load right after, and a request that comes sooner waits
  * for them (http/server.ts).
+ *
+ * `--db postgres://…` (or SILODESK_DATABASE_URL) keeps the records on a PostgreSQL server
+ * instead of the data dir's SQLite file, so several `serve` processes can share them; the
+ * data dir still holds the files, the keys and the api-token, shared by those processes too.
  */
 const { values } = parseArgs({
   options: {
@@ -34,6 +39,8 @@ const { values } = parseArgs({
     remote: { type: 'string' },
     'remote-token-file': { type: 'string' },
     'sync-interval': { type: 'string', default: '15' },
+    // the records on PostgreSQL (default: SILODESK_DATABASE_URL, else SQLite in the data dir)
+    db: { type: 'string' },
   },
 });
 
@@ -57,9 +64,17 @@ if (values['build-web'] || values.rebuild) {
 }
 
 const dataDir = resolve(values.data!);
-const service = await openServiceCore(dataDir, { log: (line) => console.error(line) });
-const company = await ensureDefaultCompany(service.db);
-await ensureOwnerTokenFile(service.db, company, join(dataDir, 'api-token'));
+/** The advisory lock `serve` processes on one database start under (any constant: this one spells "silodesk"). */
+const STARTUP_LOCK = '8316297412597871467';
+
+const databaseUrl = values.db || process.env.SILODESK_DATABASE_URL || undefined;
+const database = databaseUrl ? postgresTarget(databaseUrl) : undefined;
+if (databaseUrl && !database) {
+  // The value itself is not echoed: it may hold a password.
+  console.error('silodesk: --db (or SILODESK_DATABASE_URL) must be a postgres://user:password@host:port/database URL');
+  process.exit(2);
+}
+const { service, company } = database ? await openOnPostgres(database) : await openBootstrapped();
 if (values.remote) {
   // The token comes from a file, never the command line, where any user could read it.
   if (!values['remote-token-file']) {
@@ -115,3 +130,79 @@ startService(service).catch((err: unknown) => {
   console.error(`silodesk: the service could not start: ${(err as Error)?.stack ?? err}`);
   process.exit(1);
 });
+
+/** Where a PostgreSQL URL points, for messages (host, port and database: never the user's password). */
+interface PostgresTarget {
+  url: string;
+  /** `host:port/database` */
+  where: string;
+  /** the password as written and as decoded, to scrub from a driver's message */
+  secrets: string[];
+}
+
+function postgresTarget(url: string): PostgresTarget | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (!['postgres:', 'postgresql:'].includes(parsed.protocol) || !parsed.hostname) return undefined;
+  const secrets = [parsed.password, safeDecode(parsed.password)].filter((s) => s.length > 0);
+  return { url, where: `${parsed.hostname}:${parsed.port || '5432'}${parsed.pathname || '/'}`, secrets };
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The service on the data dir's SQLite file, with its default company and api-token. */
+async function openBootstrapped(): Promise<{ service: Service; company: Company }> {
+  const service = await openServiceCore(dataDir, { log: (line) => console.error(line) });
+  const company = await ensureDefaultCompany(service.db);
+  await ensureOwnerTokenFile(service.db, company, join(dataDir, 'api-token'));
+  return { service, company };
+}
+
+/**
+ * The service on PostgreSQL. The server is reached first, before anything is made in the
+ * data dir, so a wrong URL or a server that is down ends here with one line and nothing
+ * half-created. Processes starting at once on one database (and one shared data dir) take
+ * turns through a session lock: otherwise each would see no company, no keys and no
+ * api-token yet, and make its own.
+ */
+async function openOnPostgres(target: PostgresTarget): Promise<{ service: Service; company: Company }> {
+  const scrub = (err: unknown) => target.secrets.reduce((text, secret) => text.split(secret).join('***'), (err as Error)?.message ?? String(err));
+  const { default: pg } = await import('pg');
+  const lock = new pg.Client({ connectionString: target.url, connectionTimeoutMillis: 10_000 });
+  // A server that goes away while we wait is reported by the query that waits, not as a crash.
+  lock.on('error', () => undefined);
+  try {
+    await lock.connect();
+  } catch (err) {
+    console.error(`silodesk: cannot reach the database at ${target.where}: ${scrub(err)}`);
+    process.exit(1);
+  }
+  let opened: Service | undefined;
+  try {
+    await lock.query('SELECT pg_advisory_lock($1)', [STARTUP_LOCK]);
+    console.error(`silodesk: records on PostgreSQL at ${target.where}`);
+    opened = await openServiceCore(dataDir, { databaseUrl: target.url, log: (line) => console.error(line) });
+    const company = await ensureDefaultCompany(opened.db);
+    await ensureOwnerTokenFile(opened.db, company, join(dataDir, 'api-token'));
+    return { service: opened, company };
+  } catch (err) {
+    // A refused migration, a data dir it may not write: whatever it is, one line, and the password never in it.
+    console.error(`silodesk: cannot start on the database at ${target.where}: ${scrub(err)}`);
+    await opened?.close().catch(() => undefined);
+    process.exit(1);
+  } finally {
+    // Ending the session releases the lock too; unlocking first lets the next process go at once.
+    await lock.query('SELECT pg_advisory_unlock($1)', [STARTUP_LOCK]).catch(() => undefined);
+    await lock.end().catch(() => undefined);
+  }
+}

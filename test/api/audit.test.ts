@@ -20,6 +20,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+// How someone with the database and another tool takes the log's guard off, and puts it back, on each engine.
+const SQLITE_GUARD = {
+  off: 'DROP TRIGGER audit_log_no_update',
+  on: `CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END`,
+};
+const PG_GUARD = { off: 'ALTER TABLE audit_log DISABLE TRIGGER audit_log_no_change', on: 'ALTER TABLE audit_log ENABLE TRIGGER audit_log_no_change' };
 
 /** Every row of the log about `target`, oldest first. */
 async function about(target: string): Promise<any[]> {
@@ -130,29 +136,51 @@ describe('the audit log', () => {
     expect((await t.call('GET', '/silo/v1/audit?cursor=abc.def')).status).toBe(400);
   });
 
-  it('is append-only: no operation changes it, SQLite refuses UPDATE and DELETE, and the hash chain finds an edit made behind its back', async () => {
+  it('is append-only: no operation changes it, the database refuses UPDATE and DELETE, and the hash chain finds an edit made behind its back', async () => {
     const mutating = Object.values(operations as Record<string, { method: string; path: string }>).filter(
       (op) => op.path.startsWith('/silo/v1/audit') && op.method !== 'GET',
     );
     expect(mutating).toEqual([]);
 
-    const db = t.service.db.sqlite!;
-    expect(() => db.prepare("UPDATE audit_log SET actor_name = 'someone else'").run()).toThrow(/append-only/);
-    expect(() => db.prepare('DELETE FROM audit_log').run()).toThrow(/append-only/);
+    const { db } = t.service;
+    await expect(db.sqlRun("UPDATE audit_log SET actor_name = 'someone else'")).rejects.toThrow(/append-only/);
+    await expect(db.sqlRun('DELETE FROM audit_log')).rejects.toThrow(/append-only/);
     expect((await t.call('GET', '/silo/v1/audit/verify')).body).toMatchObject({ ok: true });
 
-    // Someone with the database file and another tool removes the guard and rewrites a row.
+    // Someone with the database and another tool removes the guard and rewrites a row.
     const victim = (await about((await t.call('GET', '/silo/v1/audit?limit=1')).body.list[0].target.id))[0];
-    db.exec('DROP TRIGGER audit_log_no_update');
+    const guard = db.dialect === 'postgres' ? PG_GUARD : SQLITE_GUARD;
+    await db.sqlRun(guard.off);
     try {
-      db.prepare("UPDATE audit_log SET actor_name = 'nobody' WHERE seq = ?").run(victim.seq);
+      await db.sqlRun("UPDATE audit_log SET actor_name = 'nobody' WHERE seq = ?", [victim.seq]);
       const verdict = (await t.call('GET', '/silo/v1/audit/verify')).body;
       expect(verdict).toMatchObject({ ok: false, broken_at: victim.seq });
     } finally {
-      db.prepare('UPDATE audit_log SET actor_name = ? WHERE seq = ?').run(victim.actor.name, victim.seq);
-      db.exec(`CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END`);
+      await db.sqlRun('UPDATE audit_log SET actor_name = ? WHERE seq = ?', [victim.actor.name, victim.seq]);
+      await db.sqlRun(guard.on);
     }
     expect((await t.call('GET', '/silo/v1/audit/verify')).body.ok).toBe(true);
+  });
+
+  it('keeps the chain whole when entries of one company are written at once', async () => {
+    const before = (await t.call('GET', '/silo/v1/audit/verify')).body.count as number;
+    // Entries made while tokens are made: the entries' writes take turns at the change log, the tokens' do not.
+    const [made, minted] = await Promise.all([
+      Promise.all(Array.from({ length: 12 }, (_, i) => t.call('POST', '/silo/v1/entries', { data: oneLineInvoice(`AUDIT-RACE-${i}`) }))),
+      Promise.all(Array.from({ length: 12 }, (_, i) => t.call('POST', '/access/v1/tokens', { name: `racer ${i}`, kind: 'user' }))),
+    ]);
+    for (const res of [...made, ...minted]) expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+    // Then every entry changed at once, then every one's meta: each change appends to the one chain of the company.
+    const patched = await Promise.all(made.map(({ body }) => t.call('PATCH', `/silo/v1/entries/${body.id}`, { tags: ['raced'] })));
+    const described = await Promise.all(made.map(({ body }) => t.call('PUT', `/silo/v1/entries/${body.id}/meta/erp`, { src: 'erp', value: { id: body.id } })));
+    for (const res of [...patched, ...described]) expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+    for (const { body } of made) {
+      expect((await about(body.id)).map((r) => r.action)).toEqual(['entry.created', 'entry.changed']);
+      expect((await about(`${body.id}:erp:erp`)).map((r) => r.action)).toEqual(['meta.put']);
+    }
+    const verdict = (await t.call('GET', '/silo/v1/audit/verify')).body;
+    for (const { body } of minted) expect((await about(body.id)).map((r) => r.action)).toEqual(['token.created']);
+    expect(verdict).toEqual({ ok: true, count: before + made.length * 3 + minted.length });
   });
 
   it('keeps the chain whole when operations answered at once are put on record together', async () => {

@@ -120,7 +120,7 @@ describe('bad input gets a clear JSON error', () => {
     const body = { data: { ...invoice.doc, code: 'CONC-1' }, key: 'conc-1' };
     const answers = await Promise.all(Array.from({ length: 20 }, () => t.call('PUT', `/silo/v1/entries/${id}`, body)));
     for (const a of answers) {
-      expect(a.status).toBe(200);
+      expect(a.status, JSON.stringify(a.body)).toBe(200);
       expect(a.body).toEqual(answers[0].body);
     }
     const count = (await t.service.db.sqlFirst<{ n: number }>('SELECT count(*) AS n FROM entries WHERE id = ?', [id]))!;

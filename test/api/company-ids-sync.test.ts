@@ -17,7 +17,7 @@ type Call = (method: string, path: string, body?: unknown) => Promise<{ status: 
 
 /** Company A (the remote's first) synced from laptop A, company B from laptop B. */
 async function twoCompaniesOnOneRemote() {
-  const [remote, laptopA, laptopB] = await instances(3);
+  const [remote, laptopA, laptopB] = await instances('remote', 'laptop', 'laptop');
   const b = await openCompany(remote);
   await connect(laptopA, remote);
   await connect(laptopB, remote, b.owner);
@@ -185,7 +185,7 @@ describe('the same ids in two companies of one remote', () => {
   });
 
   it('one laptop syncing two companies that hold the same id pulls each into its own company, conflicts and deletions included', async () => {
-    const [remote, laptop] = await instances(2);
+    const [remote, laptop] = await instances('remote', 'laptop');
     const remoteB = await openCompany(remote);
     const laptopB = await openCompany(laptop);
     await connect(laptop, remote);

@@ -135,8 +135,9 @@ export async function atOnce<T>(service: Service, calls: Array<() => Promise<T>>
   let release!: () => void;
   const holding = service.db.tx(() => new Promise<void>((resolve) => (release = resolve)), { origin: 'local' });
   const running = Promise.allSettled(calls.map((call) => call()));
-  // One turn of the event loop: every call is waiting for the connection now.
+  // One turn of the event loop: every call is waiting for the connection now (on PostgreSQL, the transaction has begun too).
   await setImmediate();
+  while (!release) await setImmediate();
   release();
   await holding;
   return (await running).map((r) => {

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { v1 as uuidv1, v4 as uuidv4, v6 as uuidv6, v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL } from '../../src-main/core/db/write-scopes.ts';
 import { loadEnvelope } from '../fixtures/gobl/load.ts';
 import { startTestServer, type TestServer } from './harness.ts';
 
@@ -52,9 +53,12 @@ describe('workflow lists, paged the hosted way', () => {
     for (let i = 0; i < 23; i++) made.push((await workflow(tagStep, { name: `wf ${i}` })).id);
     // Twelve made in one millisecond (a bulk import): more than a page of 10 shares a timestamp.
     const same = '2024-05-01T10:00:00.000Z';
-    const setAt = t.service.db.sqlite!.prepare('UPDATE workflows SET created_at = ? WHERE id = ?');
-    made.slice(0, 12).forEach((id) => setAt.run(same, id));
-    made.slice(12, 15).forEach((id) => setAt.run('2024-05-01T09:00:00.000Z', id));
+    const { db } = t.service;
+    await db.tx(async () => {
+      const setAt = (at: string, id: string) => db.sqlRun('UPDATE workflows SET created_at = ? WHERE id = ?', [at, id]);
+      for (const id of made.slice(0, 12)) await setAt(same, id);
+      for (const id of made.slice(12, 15)) await setAt('2024-05-01T09:00:00.000Z', id);
+    }, { origin: LOCAL });
 
     const seen: string[] = [];
     const sizes: number[] = [];
@@ -74,11 +78,12 @@ describe('workflow lists, paged the hosted way', () => {
     } while (createdAt && pages < 20);
     // A page never splits one millisecond: it stops before the run, or takes a run longer than a page whole.
     expect(sizes.slice(-2)).toEqual([12, 3]);
-    const all = t.service.db.sqlite!.prepare('SELECT id FROM workflows').pluck().all() as string[];
+    const all = (await db.sql<{ id: string }>('SELECT id FROM workflows')).map((r) => r.id);
     expect(seen.length).toBe(all.length);
     expect(new Set(seen)).toEqual(new Set(all));
     // newest first
-    const times = seen.map((id) => t.service.db.sqlite!.prepare('SELECT created_at FROM workflows WHERE id = ?').pluck().get(id) as string);
+    const times: string[] = [];
+    for (const id of seen) times.push((await db.sqlFirst<{ created_at: string }>('SELECT created_at FROM workflows WHERE id = ?', [id]))!.created_at);
     expect([...times].sort().reverse()).toEqual(times);
   });
 
@@ -144,8 +149,8 @@ describe('replays', () => {
     expect(b.status).toBe(200);
     expect(b.body.id).toBe(a.body.id);
     expect(b.body.intents).toEqual(a.body.intents);
-    const count = t.service.db.sqlite!.prepare('SELECT count(*) FROM jobs WHERE key = ?').pluck().get(key);
-    expect(count).toBe(1);
+    const stored = await t.service.db.sql('SELECT seq FROM jobs WHERE key = ?', [key]);
+    expect(stored).toHaveLength(1);
     const other = await t.call('POST', '/transform/v1/jobs', { ...body, tags: ['other'] });
     expect(other.status).toBe(409);
     // the key under another client-chosen id is not the same request

@@ -47,22 +47,36 @@ const oneAtATime: Provider<any>[] = providers
 
 /**
  * A step that reaches outside the database, as a webhook does: it looks at the entry and the
- * job's intents through a connection of its own, which sees only what was committed.
+ * job's intents through a connection of its own, which sees only what was committed (on
+ * SQLite a connection to the file; on PostgreSQL any pooled one, outside every transaction).
  */
 const seen: Array<{ state: string; outcomes: string[] }> = [];
+const ENTRY_STATE = 'SELECT state FROM entries WHERE company_id = ? AND id = ?';
+const INTENT_EVENTS = 'SELECT events FROM intents WHERE company_id = ? AND job_id = ? ORDER BY seq';
+async function committed(ctx: StepContext): Promise<{ entry: { state: string }; intents: Array<{ events: string }> }> {
+  const args = { entry: [ctx.companyId, ctx.job.silo_entry_id], intents: [ctx.companyId, ctx.job.id] };
+  if (ctx.service.db.dialect === 'postgres') {
+    // A step that runs alone runs outside every transaction: each statement takes a pooled connection.
+    const { db } = ctx.service;
+    return { entry: (await db.sqlFirst<{ state: string }>(ENTRY_STATE, args.entry))!, intents: await db.sql<{ events: string }>(INTENT_EVENTS, args.intents) };
+  }
+  const db = new Database(join(ctx.service.dataDir, 'silodesk.db'), { readonly: true });
+  try {
+    return {
+      entry: db.prepare(ENTRY_STATE).get(...args.entry) as { state: string },
+      intents: db.prepare(INTENT_EVENTS).all(...args.intents) as Array<{ events: string }>,
+    };
+  } finally {
+    db.close();
+  }
+}
 const observer = defineProvider({
   id: 'test.observer',
   description: 'reads what is committed, as anything outside the database would see it',
   config: z.object({}),
   run: async (ctx) => {
-    const db = new Database(join(ctx.service.dataDir, 'silodesk.db'), { readonly: true });
-    try {
-      const entry = db.prepare('SELECT state FROM entries WHERE company_id = ? AND id = ?').get(ctx.companyId, ctx.job.silo_entry_id) as { state: string };
-      const intents = db.prepare('SELECT events FROM intents WHERE company_id = ? AND job_id = ? ORDER BY seq').all(ctx.companyId, ctx.job.id) as Array<{ events: string }>;
-      seen.push({ state: entry.state, outcomes: intents.flatMap((i) => (JSON.parse(i.events) as Array<{ status: string }>).map((e) => e.status)) });
-    } finally {
-      db.close();
-    }
+    const { entry, intents } = await committed(ctx);
+    seen.push({ state: entry.state, outcomes: intents.flatMap((i) => (JSON.parse(i.events) as Array<{ status: string }>).map((e) => e.status)) });
     return { status: 'OK' };
   },
 });
@@ -185,8 +199,10 @@ describe('jobs run in rounds', () => {
     seen.length = 0;
     const { job } = await ranOn(rounds, steps, [], invoice('ROUND-SEEN'));
     expect(job.status).toBe('OK');
-    // Both steps before it were committed, outcomes and effects, when it looked.
-    expect(seen).toEqual([{ state: 'registered', outcomes: ['RUN', 'OK', 'RUN', 'OK'] }]);
+    // Both steps before it were committed, outcomes and effects, when it looked. On PostgreSQL
+    // its own RUN was too: the step is claimed, in a commit of its own, before it starts (job-claims.ts).
+    const own = rounds.service.db.dialect === 'postgres' ? ['RUN'] : [];
+    expect(seen).toEqual([{ state: 'registered', outcomes: ['RUN', 'OK', 'RUN', 'OK', ...own] }]);
     expect(job.intents.map((i: any) => i.events.map((e: any) => e.status))).toEqual([['RUN', 'OK'], ['RUN', 'OK'], ['RUN', 'OK'], ['RUN', 'OK']]);
   });
 
@@ -199,7 +215,7 @@ describe('jobs run in rounds', () => {
       await t.service.jobs.stop();
       const queued = await t.call('POST', '/transform/v1/jobs', { workflow_id: workflowId, silo_entry_id: entry.body.id });
       expect(queued.status, JSON.stringify(queued.body)).toBe(200);
-      const seq = t.service.db.sqlite!.prepare('SELECT seq FROM jobs WHERE id = ?').pluck().get(queued.body.id) as number;
+      const seq = (await t.service.db.sqlFirst<{ seq: number }>('SELECT seq FROM jobs WHERE id = ?', [queued.body.id]))!.seq;
 
       const { db } = t.service;
       const tx = db.tx.bind(db);
@@ -217,7 +233,7 @@ describe('jobs run in rounds', () => {
       } finally {
         db.tx = tx;
       }
-      const status = t.service.db.sqlite!.prepare('SELECT status FROM jobs WHERE seq = ?').pluck().get(seq);
+      const status = (await t.service.db.sqlFirst<{ status: string }>('SELECT status FROM jobs WHERE seq = ?', [seq]))?.status;
       return { status, transactions, checks: counts.checks, verifies: counts.verifies };
     };
     // One step at a time: two transactions per step (its RUN committed before it runs, its outcome after),

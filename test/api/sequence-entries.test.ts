@@ -95,6 +95,39 @@ describe('issuing entries', () => {
     expect(await verify(t, series.id)).toEqual({ valid: true, count: 200 });
   });
 
+  it('numbers 8 issues sent at once 1..8, each at its first try (the head is read locked), and the chain verifies', async () => {
+    const series = await createSeries(t, { prefix: 'L-' });
+    // Every try of every transaction of its own is counted: PostgreSQL tries a transaction again after a
+    // unique violation (pg-db.ts), which is how two issues that read the same head would show.
+    const { db } = t.service;
+    const tx = db.tx.bind(db);
+    let tries = 0;
+    let transactions = 0;
+    db.tx = ((fn, opts) => {
+      if (db.origin !== undefined) return tx(fn, opts);
+      transactions++;
+      return tx(() => {
+        tries++;
+        return fn();
+      }, opts);
+    }) as typeof db.tx;
+    let issued: any[];
+    try {
+      issued = await Promise.all(Array.from({ length: 8 }, (_, i) => issue(t, series.id, { meta: { n: String(i) } })));
+    } finally {
+      db.tx = tx;
+    }
+    expect(transactions).toBeGreaterThanOrEqual(8);
+    expect(tries).toBe(transactions);
+
+    expect(issued.map((e) => e.index).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    const entries = await allEntries(t, series.id);
+    expect(entries.map((e) => e.index)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(new Set(entries.map((e) => e.id))).toEqual(new Set(issued.map((e) => e.id)));
+    entries.forEach((e, i) => expect(e.previous_id).toBe(i === 0 ? undefined : entries[i - 1].id));
+    expect(await verify(t, series.id)).toEqual({ valid: true, count: 8 });
+  });
+
   it('answers a replay with the same entry and refuses the id with another body', async () => {
     const series = await createSeries(t);
     const other = await createSeries(t);

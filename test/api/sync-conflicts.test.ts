@@ -12,7 +12,7 @@ afterEach(async () => {
 });
 
 async function pair(): Promise<{ local: Instance; remote: Instance }> {
-  const [local, remote] = await Promise.all([startInstance(), startInstance()]);
+  const [local, remote] = await Promise.all([startInstance(), startInstance({ remote: true })]);
   open.push(local, remote);
   await connect(local, remote);
   return { local, remote };
@@ -83,7 +83,7 @@ describe('sync conflicts', () => {
     const status = await sync(local);
     expect(status.state).toBe('synced');
     expect((await get(remote, e.id)).data.doc.code).toBe('REMOTE-1');
-    expect(snapshot(local)).toEqual(snapshot(remote));
+    expect(await snapshot(local)).toEqual(await snapshot(remote));
     // resolving twice is a no-op
     expect((await local.call('POST', `/sync/v1/conflicts/${c.id}/resolve`, { keep: 'mine' })).body.resolution).toBe('remote');
   });
@@ -109,7 +109,7 @@ describe('sync conflicts', () => {
     const status = await sync(local);
     expect(status.progress).toMatchObject({ conflicts: 0 });
     expect((await get(remote, e.id)).data.doc.code).toBe('LOCAL-1');
-    expect(snapshot(local)).toEqual(snapshot(remote));
+    expect(await snapshot(local)).toEqual(await snapshot(remote));
   });
 
   it('the same change made on both sides, or the same document stored on both, is no conflict', async () => {
@@ -126,7 +126,7 @@ describe('sync conflicts', () => {
     const status = await sync(local);
     expect(status.conflicts).toBe(0);
     expect(await conflicts(local)).toEqual([]);
-    expect(snapshot(local)).toEqual(snapshot(remote));
+    expect(await snapshot(local)).toEqual(await snapshot(remote));
   });
 
   it('meta and attachments conflict record by record; losers are kept and restorable', async () => {
@@ -161,14 +161,14 @@ describe('sync conflicts', () => {
     await sync(local);
     const file = await fetch(`${remote.url}/silo/v1/entries/${e.id}/files/invoice`, { headers: { authorization: `Bearer ${remote.token}` } });
     expect(Buffer.from(await file.arrayBuffer()).equals(mineBytes)).toBe(true);
-    expect(snapshot(local)).toEqual(snapshot(remote));
+    expect(await snapshot(local)).toEqual(await snapshot(remote));
   });
 
   it('an entry the remote deleted while I added files and meta to it: my additions are kept, and come back with "keep mine"', async () => {
     const { local, remote } = await pair();
     const e = await putEntry(local);
     await sync(local);
-    const version = (remote.service.db.sqlite!.prepare(`SELECT version FROM sync_changes WHERE record_id = ?`).get(e.id) as any).version;
+    const version = (await remote.service.db.sqlFirst<{ version: number }>(`SELECT version FROM sync_changes WHERE record_id = ?`, [e.id]))!.version;
     const gone = await remote.call('PUT', `/sync/v1/records/entry/${e.id}`, { origin: '0190c1a0-5555-7000-8000-000000000001', base_version: version, deleted: true });
     expect(gone.status, JSON.stringify(gone.body)).toBe(200);
     const bytes = randomBytes(700);
@@ -188,7 +188,7 @@ describe('sync conflicts', () => {
     const back = await get(remote, e.id);
     expect(back.attachments.map((a: any) => a.hash)).toEqual([sha256(bytes)]);
     expect(back.meta.map((m: any) => [m.key, m.value])).toEqual([['erp-id', 'X-9']]);
-    expect(snapshot(local)).toEqual(snapshot(remote));
+    expect(await snapshot(local)).toEqual(await snapshot(remote));
   });
 
   it('a workflow changed on both sides keeps the losing definition in its version history', async () => {

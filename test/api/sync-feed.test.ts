@@ -3,6 +3,7 @@ import { v4 as uuidv4, v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompany } from '../../src-main/core/access/companies.ts';
 import { createToken } from '../../src-main/core/access/tokens.ts';
+import { createEntry } from '../../src-main/core/silo/entries.ts';
 import { encodeFeedCursor } from '../../src-main/core/sync/feed-cursor.ts';
 import {
   attach, createSeries, invoiceDoc, issue, patch, putEntry, putMeta, sha256, startInstance, type Instance,
@@ -11,7 +12,8 @@ import {
 let t: Instance;
 let other: Instance;
 beforeAll(async () => {
-  [t, other] = await Promise.all([startInstance(), startInstance()]);
+  // t serves the feed and takes pushes, as the remote does
+  [t, other] = await Promise.all([startInstance({ remote: true }), startInstance()]);
 });
 afterAll(async () => {
   await Promise.all([t.close(), other.close()]);
@@ -29,8 +31,7 @@ async function feed(inst: Instance, limit = 100, cursor?: string): Promise<{ cha
   }
 }
 
-const rows = (inst: Instance, recordId: string) =>
-  inst.service.db.sqlite!.prepare('SELECT * FROM sync_changes WHERE record_id = ?').all(recordId) as any[];
+const rows = (inst: Instance, recordId: string) => inst.service.db.sql<any>('SELECT * FROM sync_changes WHERE record_id = ?', [recordId]);
 
 const ORIGIN = '0190c1a0-2222-7000-8000-000000000001';
 
@@ -58,7 +59,7 @@ describe('the change log (outbox) and the feed', () => {
       ['series_entry', se.id],
     ]);
     // log-compacted: the entry shows once, at its latest state and version
-    expect(rows(t, e.id)).toHaveLength(1);
+    expect(await rows(t, e.id)).toHaveLength(1);
     expect(changes[0]).toMatchObject({ version: 3, origin: t.service.instanceId, record: { state: 'sent', tags: ['a'] } });
     expect(changes[0].record.data.head.uuid).toBe(e.id);
     // the deleted meta is a tombstone, at its second version
@@ -72,12 +73,12 @@ describe('the change log (outbox) and the feed', () => {
 
   it('writes no change for a write that failed, and none for a write that changed nothing', async () => {
     const e = await putEntry(t);
-    const [row] = rows(t, e.id);
+    const [row] = await rows(t, e.id);
     // a 422 and a 409 leave the log alone
     expect((await t.call('PATCH', `/silo/v1/entries/${e.id}`, { content_type: 'application/merge-patch+json', data: { doc: { currency: 'XXX' } } })).status).toBe(422);
     expect((await t.call('PUT', `/silo/v1/entries/${e.id}`, { data: invoiceDoc('OTHER') })).status).toBe(409);
     // an idempotent replay of the same PUT writes nothing
-    expect(rows(t, e.id)).toEqual([row]);
+    expect(await rows(t, e.id)).toEqual([row]);
   });
 
   it('serves a parent that moved past its child with the child, so a page always applies in order', async () => {
@@ -104,6 +105,29 @@ describe('the change log (outbox) and the feed', () => {
     }
     // another company's feed shows none of this company's changes
     expect((await t.call('GET', '/sync/v1/changes', undefined, tokenB)).body.changes).toEqual([]);
+  });
+
+  it('never passes over a change whose transaction commits after a page was read', async () => {
+    const from = (await feed(t)).cursor;
+    const id = uuidv7();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let written!: () => void;
+    const wrote = new Promise<void>((resolve) => (written = resolve));
+    const writing = t.service.db.tx(async () => {
+      await createEntry(t.ctx, id, { data: invoiceDoc('HELD-1') });
+      written();
+      await held;
+    }, { origin: 'local' });
+    await wrote;
+    const during = t.call('GET', `/sync/v1/changes?cursor=${encodeURIComponent(from)}`);
+    // PostgreSQL serves the page while the write is still open; SQLite, the one writer, serves it after
+    if (t.service.db.dialect === 'postgres') expect((await during).body.changes.map((c: any) => c.id)).not.toContain(id);
+    release();
+    await writing;
+    const page = (await during).body;
+    const after = await feed(t, 100, page.next_cursor);
+    expect([...page.changes, ...after.changes].filter((c: any) => c.id === id)).toHaveLength(1);
   });
 
   it('leaves out the caller\'s own changes when asked, and still moves the cursor past them', async () => {
@@ -148,7 +172,21 @@ describe('pushed records', () => {
     expect((await put(2, 'd')).status).toBe(409);
     expect((await put(3, 'd')).body).toMatchObject({ status: 'applied', version: 4 });
     // recorded as the pusher's change, not this instance's
-    expect(rows(t, id)[0]).toMatchObject({ origin: ORIGIN, version: 4 });
+    expect((await rows(t, id))[0]).toMatchObject({ origin: ORIGIN, version: 4 });
+  });
+
+  it('of two pushes at once based on the same version, one is applied and the other is refused', async () => {
+    const e = await putEntry(t);
+    const id = `${e.id}:erp:race`;
+    const put = (base: number | null, value: unknown) =>
+      t.call('PUT', `/sync/v1/records/meta/${encodeURIComponent(id)}`, { origin: ORIGIN, base_version: base, record: metaRecord(e.id, 'race', value) });
+    expect((await put(null, 'start')).status).toBe(200);
+    // PostgreSQL runs both at once: the version each checks must still be the one it writes over
+    const answers = await Promise.all([put(1, 'first'), put(1, 'second')]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    const won = answers.find((a) => a.status === 200)!.body;
+    expect(won).toMatchObject({ status: 'applied', version: 2 });
+    expect((await rows(t, id))[0]).toMatchObject({ version: 2 });
   });
 
   it('checks each record against its kind, and one bad record in a batch does not stop the others', async () => {

@@ -1,18 +1,23 @@
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type Database from 'better-sqlite3';
 import { v4 as uuidv4, v7 as uuidv7 } from 'uuid';
 import { afterEach, expect } from 'vitest';
 import { ensureDefaultCompany, ensureOwnerTokenFile } from '../../src-main/core/access/bootstrap.ts';
 import type { ApiClient } from '../../src-main/core/api/client/client.ts';
 import type { Ctx } from '../../src-main/core/api/handler.ts';
+import type { Db } from '../../src-main/core/db/engine.ts';
 import type { SyncStatus } from '../../src-main/core/api/contract/sync.ts';
 import { openService, type Service } from '../../src-main/core/service.ts';
 import type { SyncOptions } from '../../src-main/core/sync/run-context.ts';
 import { startHttpServer, type RunningServer } from '../../src-main/http/server.ts';
 import { loadEnvelope } from '../fixtures/gobl/load.ts';
+import { postgresBinDir } from '../../scripts/pg-cluster.ts';
+import { serverDatabase } from '../support/server-database.ts';
 import { typedClient } from './harness.ts';
 
 /** Retries short enough for tests, long enough to outlast a restart of the remote. */
@@ -38,17 +43,31 @@ export interface Instance {
   /** stops serving HTTP (the data stays); `listen` serves again on the same port */
   stopServing(): Promise<void>;
   listen(): Promise<void>;
-  /** closes and reopens the service on the same data dir and port; `database` replaces silodesk.db first */
-  restart(database?: string): Promise<void>;
+  /** closes and reopens the service on the same data dir and port; `backup` (from `backupOf`) replaces its database first */
+  restart(backup?: string): Promise<void>;
+  /** the PostgreSQL database it runs on (a remote in the postgres project); undefined on SQLite */
+  readonly databaseUrl: string | undefined;
   close(): Promise<void>;
 }
 
+export interface InstanceOptions {
+  sync?: Partial<SyncOptions>;
+  rateLimit?: { perSecond: number; burst: number; exemptLocalOwner?: boolean };
+  dataDir?: string;
+  /**
+   * The firm's shared remote: in the postgres project (test/support/server-database.ts)
+   * it keeps its records on a PostgreSQL database of its own, dropped when it is closed
+   * (a restart reopens the same one). Laptops stay on SQLite.
+   */
+  remote?: boolean;
+}
+
 /** A real service on a temp data dir (or `dataDir`), served on 127.0.0.1, rate limit out of the way unless asked. */
-export async function startInstance(
-  opts: { sync?: Partial<SyncOptions>; rateLimit?: { perSecond: number; burst: number; exemptLocalOwner?: boolean }; dataDir?: string } = {},
-): Promise<Instance> {
+export async function startInstance(opts: InstanceOptions = {}): Promise<Instance> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'silodesk-sync-'));
-  const open = () => openService(dataDir, { runner: { retryBaseMs: 20 }, sync: { ...FAST_SYNC, ...opts.sync }, autoSync: false });
+  let database = opts.remote ? await serverDatabase() : { databaseUrl: undefined, drop: async () => undefined };
+  const open = () =>
+    openService(dataDir, { runner: { retryBaseMs: 20 }, sync: { ...FAST_SYNC, ...opts.sync }, autoSync: false, databaseUrl: database.databaseUrl });
   let service = await open();
   const company = await ensureDefaultCompany(service.db);
   await ensureOwnerTokenFile(service.db, company, join(dataDir, 'api-token'));
@@ -100,46 +119,78 @@ export async function startInstance(
     async listen() {
       server = await startHttpServer(service, { host: '127.0.0.1', port, rateLimit, log });
     },
-    async restart(database?: string) {
+    async restart(backup?: string) {
       await server.close();
       await service.close();
-      if (database) {
+      if (backup && database.databaseUrl) {
+        // PostgreSQL: the backup is restored into a new database, which takes the old one's place
+        const restored = await serverDatabase();
+        await pgTool('pg_restore', ['--no-owner', `--dbname=${restored.databaseUrl}`, backup]);
+        await database.drop();
+        database = restored;
+      } else if (backup) {
         for (const suffix of ['-wal', '-shm']) rmSync(join(dataDir, `silodesk.db${suffix}`), { force: true });
-        copyFileSync(database, join(dataDir, 'silodesk.db'));
+        copyFileSync(backup, join(dataDir, 'silodesk.db'));
       }
       service = await open();
       server = await startHttpServer(service, { host: '127.0.0.1', port, rateLimit, log });
       // let the client notice its kept-alive sockets to the old server are closed
       await new Promise((r) => setTimeout(r, 50));
     },
+    get databaseUrl() {
+      return database.databaseUrl;
+    },
     async close() {
       await server.close().catch(() => undefined);
       await service.close();
+      await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
   return instance;
 }
 
-/** `local` syncs with `remote` (owner token of the remote's default company). */
+const execFileAsync = promisify(execFile);
+
+/** Runs one of PostgreSQL's client programs (pg_dump, pg_restore) of the installed version. */
+async function pgTool(program: string, args: string[]): Promise<void> {
+  const bin = postgresBinDir();
+  await execFileAsync(bin ? join(bin, program) : program, args);
+}
+
+/**
+ * A consistent backup of an instance's database, taken while it runs, as a file for
+ * `restart(backup)`: SQLite's online backup, or pg_dump of its PostgreSQL database.
+ */
+export async function backupOf(t: Instance): Promise<string> {
+  const file = join(mkdtempSync(join(tmpdir(), 'silodesk-backup-')), 'silodesk.db');
+  if (t.databaseUrl) await pgTool('pg_dump', ['--format=custom', `--file=${file}`, t.databaseUrl]);
+  else await t.service.db.sqlite!.backup(file);
+  return file;
+}
+
+/** What an instance stands for in a test: the firm's shared remote, or a laptop that syncs with it. */
+export type Role = 'remote' | 'laptop';
+
 /**
  * The instances a test file starts, each closed after the test that started it: call it
- * once at the top of the file, then `instances(n)` starts n at once.
+ * once at the top of the file, then `instances('remote', 'laptop')` starts them at once.
  */
-export function instancesClosedAfterEach(): (n: number) => Promise<Instance[]> {
+export function instancesClosedAfterEach(): (...roles: Role[]) => Promise<Instance[]> {
   let open: Instance[] = [];
   afterEach(async () => {
     const closing = open;
     open = [];
     await Promise.all(closing.map((t) => t.close()));
   });
-  return async (n) => {
-    const list = await Promise.all(Array.from({ length: n }, () => startInstance()));
+  return async (...roles) => {
+    const list = await Promise.all(roles.map((role) => startInstance({ remote: role === 'remote' })));
     open.push(...list);
     return list;
   };
 }
 
+/** `local` syncs with `remote` (owner token of the remote's default company). */
 export async function connect(local: Instance, remote: Instance, token = remote.token): Promise<void> {
   await local.api.putSyncSettings({ body: { remote_url: remote.url, token, interval_minutes: 0 } });
 }
@@ -185,52 +236,84 @@ export async function issue(t: Instance, seriesId: string, meta: Record<string, 
 
 export const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
+/** Runs one read with `?` placeholders: a Db's (either engine) or a raw SQLite connection's. */
+type Reader = (sql: string, params: unknown[]) => Promise<any[]>;
+
 /**
  * Everything two instances must agree on after a sync, read straight from the
- * database (entries outside the conflicts folder, with their document digest and
- * labels; attachments with the hash of the stored bytes; meta; current workflow
- * definitions; series and their entries).
+ * database, on either engine (entries outside the conflicts folder, with their document
+ * digest and labels; attachments with the hash of the stored bytes; meta; current
+ * workflow definitions; series and their entries).
  */
-export function snapshot(t: Instance) {
-  return snapshotOf(t.service.db.sqlite!, t.companyId, (hash) => t.service.blobs.pathOf(hash));
+export async function snapshot(t: Instance) {
+  return snapshotFrom(t.service.db, t.companyId, (hash) => t.service.blobs.pathOf(hash));
 }
 
-/** The same, from any Silodesk database (e.g. one a killed child process left behind). */
-export function snapshotOf(db: Database.Database, c: string, blobPath: (hash: string) => string) {
-  const entries = db
-    .prepare(`SELECT id, key, folder, state, tags, digest_val, data FROM entries WHERE company_id = ? AND folder != 'conflicts' ORDER BY id`)
-    .all(c) as any[];
-  const attachments = (
-    db
-      .prepare(
-        `SELECT a.entry_id, a.id, a.name, a.hash, a.size FROM attachments a JOIN entries e ON e.company_id = a.company_id AND e.id = a.entry_id
-         WHERE e.company_id = ? AND e.folder != 'conflicts' ORDER BY a.entry_id, a.id`,
-      )
-      .all(c) as any[]
+/** The same, through any Db (e.g. one on the PostgreSQL database a serve child process used). */
+export async function snapshotFrom(db: Db, c: string, blobPath: (hash: string) => string) {
+  return snapshotWith((sql, params) => db.sql(sql, params), c, blobPath);
+}
+
+/** The same, from any Silodesk SQLite database (e.g. one a killed child process left behind). */
+export async function snapshotOf(db: Database.Database, c: string, blobPath: (hash: string) => string) {
+  return snapshotWith(async (sql, params) => db.prepare(sql).all(...params), c, blobPath);
+}
+
+/** Rows in a fixed order, sorted here: the engines' collations need not agree on text. */
+function ordered<T extends Record<string, unknown>>(rows: T[], ...by: Array<keyof T>): T[] {
+  const key = (r: T) => by.map((k) => (typeof r[k] === 'number' ? String(r[k]).padStart(20, '0') : String(r[k])));
+  return rows.sort((a, b) => {
+    const [x, y] = [key(a), key(b)];
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+    return 0;
+  });
+}
+
+async function snapshotWith(read: Reader, c: string, blobPath: (hash: string) => string) {
+  const entries = ordered(
+    await read(`SELECT id, key, folder, state, tags, digest_val, data FROM entries WHERE company_id = ? AND folder != 'conflicts'`, [c]),
+    'id',
+  );
+  const attachments = ordered(
+    await read(
+      `SELECT a.entry_id, a.id, a.name, a.hash, a.size FROM attachments a JOIN entries e ON e.company_id = a.company_id AND e.id = a.entry_id
+       WHERE e.company_id = ? AND e.folder != 'conflicts'`,
+      [c],
+    ),
+    'entry_id',
+    'id',
   ).map((a) => ({ ...a, bytes: sha256(readFileSync(blobPath(a.hash))) }));
-  const meta = db
-    .prepare(
+  const meta = ordered(
+    await read(
       `SELECT m.entry_id, m.src, m.key, m.value, m.ref FROM entry_meta m JOIN entries e ON e.company_id = m.company_id AND e.id = m.entry_id
-       WHERE e.company_id = ? AND e.folder != 'conflicts' ORDER BY m.entry_id, m.src, m.key`,
-    )
-    .all(c);
-  const workflows = (
-    db
-      .prepare(
-        `SELECT w.id, v.definition FROM workflows w JOIN workflow_versions v ON v.company_id = w.company_id AND v.workflow_id = w.id AND v.version = w.version
-         WHERE w.company_id = ? ORDER BY w.id`,
-      )
-      .all(c) as any[]
+       WHERE e.company_id = ? AND e.folder != 'conflicts'`,
+      [c],
+    ),
+    'entry_id',
+    'src',
+    'key',
+  );
+  const workflows = ordered(
+    await read(
+      `SELECT w.id, v.definition FROM workflows w JOIN workflow_versions v ON v.company_id = w.company_id AND v.workflow_id = w.id AND v.version = w.version
+       WHERE w.company_id = ?`,
+      [c],
+    ),
+    'id',
   ).map((w) => ({ id: w.id, definition: JSON.parse(w.definition) }));
-  const series = db
-    .prepare(`SELECT id, name, code, prefix, padding, start, issuer, last_index, last_entry_id, sigs FROM series WHERE company_id = ? ORDER BY id`)
-    .all(c);
-  const seriesEntries = db
-    .prepare(
+  const series = ordered(
+    await read(`SELECT id, name, code, prefix, padding, start, issuer, last_index, last_entry_id, sigs FROM series WHERE company_id = ?`, [c]),
+    'id',
+  );
+  const seriesEntries = ordered(
+    await read(
       `SELECT e.id, e.series_id, e.idx, e.code, e.meta, e.previous_id, e.sigs, e.created_at FROM series_entries e
-       JOIN series s ON s.company_id = e.company_id AND s.id = e.series_id WHERE s.company_id = ? ORDER BY e.series_id, e.idx`,
-    )
-    .all(c);
+       JOIN series s ON s.company_id = e.company_id AND s.id = e.series_id WHERE s.company_id = ?`,
+      [c],
+    ),
+    'series_id',
+    'idx',
+  );
   return { entries, attachments, meta, workflows, series, seriesEntries };
 }
 

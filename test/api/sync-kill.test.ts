@@ -10,14 +10,18 @@ import { BlobStore } from '../../src-main/core/files/blob-store.ts';
 import { storeAttachment } from '../../src-main/core/silo/attachments.ts';
 import { importEntries } from '../../src-main/core/silo/import.ts';
 import { startServe, type ServeProcess } from './serve-process.ts';
-import { connect, invoiceDoc, snapshot, snapshotOf, startInstance, type Instance } from './sync-helpers.ts';
+import { pgDb } from '../../src-main/core/db/pg/pg-db.ts';
+import { serverDatabase } from '../support/server-database.ts';
+import { connect, invoiceDoc, snapshot, snapshotFrom, snapshotOf, startInstance, type Instance } from './sync-helpers.ts';
 
 const dirs: string[] = [];
 const children: ServeProcess[] = [];
 const instances: Instance[] = [];
+const databases: Array<{ drop(): Promise<void> }> = [];
 afterAll(async () => {
   for (const c of children) await c.kill();
   await Promise.all(instances.map((i) => i.close()));
+  for (const d of databases) await d.drop();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
@@ -36,7 +40,7 @@ async function freePort(): Promise<number> {
 }
 
 /** What a serve child process holds, read from its database once it has stopped. */
-function childSnapshot(dataDir: string) {
+async function childSnapshot(dataDir: string) {
   const db = new Database(join(dataDir, 'silodesk.db'), { readonly: true });
   try {
     const companyId = (db.prepare('SELECT id FROM companies').get() as { id: string }).id;
@@ -46,9 +50,21 @@ function childSnapshot(dataDir: string) {
     ).get() as { n: number }).n;
     const conflicts = (db.prepare('SELECT count(*) AS n FROM sync_conflicts').get() as { n: number }).n;
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-    return { snap: snapshotOf(db, companyId, (h) => blobs.pathOf(h)), pending, conflicts };
+    return { snap: await snapshotOf(db, companyId, (h) => blobs.pathOf(h)), pending, conflicts };
   } finally {
     db.close();
+  }
+}
+
+/** The same, for a serve child process that kept its records on PostgreSQL. */
+async function pgChildSnapshot(dataDir: string, url: string) {
+  const db = pgDb(url, { max: 1 });
+  try {
+    const companyId = (await db.sqlFirst<{ id: string }>('SELECT id FROM companies'))!.id;
+    const blobs = new BlobStore(join(dataDir, 'files'));
+    return { snap: await snapshotFrom(db, companyId, (h) => blobs.pathOf(h)) };
+  } finally {
+    await db.close();
   }
 }
 
@@ -70,7 +86,7 @@ async function waitFor<T>(what: string, poll: () => Promise<T>, ok: (v: T) => bo
 
 describe('sync survives SIGKILL', () => {
   it('of the local side mid-push and again mid-pull: after restarts, nothing lost and nothing doubled', async () => {
-    const remote = await startInstance();
+    const remote = await startInstance({ remote: true });
     instances.push(remote);
     await seed(remote, 800, 'R');
     const localDir = tempDir('kill-local');
@@ -91,7 +107,7 @@ describe('sync survives SIGKILL', () => {
     expect((await local.call('POST', '/sync/v1/run')).status).toBe(200);
     const atPushKill = await waitFor('a push under way', () => local.call('GET', '/sync/v1/status'), (r) => r.body.progress?.phase === 'push' && r.body.progress.pushed > 0);
     await local.kill('SIGKILL');
-    const pushedBefore = remote.service.db.sqlite!.prepare(`SELECT count(*) AS n FROM entries`).get() as { n: number };
+    const pushedBefore = (await remote.service.db.sqlFirst<{ n: number }>(`SELECT count(*) AS n FROM entries`))!;
     expect(pushedBefore.n - 800).toBeGreaterThan(0);
     expect(pushedBefore.n - 800).toBeLessThan(1500);
     expect(atPushKill.body.progress.pushed).toBeLessThan(1500);
@@ -119,18 +135,22 @@ describe('sync survives SIGKILL', () => {
     expect(done.body.progress.pulled).toBe(1600 - recordsBefore);
     await local.kill('SIGTERM');
 
-    const { snap, pending, conflicts } = childSnapshot(localDir);
+    const { snap, pending, conflicts } = await childSnapshot(localDir);
     expect(pending).toBe(0);
     expect(conflicts).toBe(0);
     expect(snap.entries).toHaveLength(2300);
     expect(new Set(snap.entries.map((e: any) => e.id)).size).toBe(2300);
-    expect(snap).toEqual(snapshot(remote));
+    expect(snap).toEqual(await snapshot(remote));
   }, 180_000);
 
   it('of the remote mid-push: the local side retries until it is back, and the remote ends with exactly what was sent', async () => {
     const remoteDir = tempDir('kill-remote');
     const port = await freePort();
-    let remote = await startServe(remoteDir, ['--port', String(port), '--sync-interval', '0']);
+    // the remote's records on PostgreSQL in the postgres project (`--db`), its files in its data dir
+    const remoteDb = await serverDatabase();
+    databases.push(remoteDb);
+    const remoteArgs = ['--port', String(port), '--sync-interval', '0', ...(remoteDb.databaseUrl ? ['--db', remoteDb.databaseUrl] : [])];
+    let remote = await startServe(remoteDir, remoteArgs);
     children.push(remote);
     const local = await startInstance({
       sync: { batchSize: 20, retry: { baseMs: 50, maxMs: 500, maxAttempts: 60, maxRetryAfterMs: 5000, timeoutMs: 10_000 } },
@@ -146,16 +166,16 @@ describe('sync survives SIGKILL', () => {
     await remote.kill('SIGKILL');
     expect((await local.service.sync.status(local.companyId)).progress!.pushed).toBeLessThan(1200);
     await new Promise((r) => setTimeout(r, 300));
-    remote = await startServe(remoteDir, ['--port', String(port), '--sync-interval', '0']);
+    remote = await startServe(remoteDir, remoteArgs);
     children.push(remote);
 
     const status = await run;
     expect(status.last_error).toBeUndefined();
     expect(status).toMatchObject({ state: 'synced', pending: 0, conflicts: 0 });
     await remote.kill('SIGTERM');
-    const { snap } = childSnapshot(remoteDir);
+    const { snap } = remoteDb.databaseUrl ? await pgChildSnapshot(remoteDir, remoteDb.databaseUrl) : await childSnapshot(remoteDir);
     expect(snap.entries).toHaveLength(600);
     expect(snap.attachments).toHaveLength(600);
-    expect(snap).toEqual(snapshot(local));
+    expect(snap).toEqual(await snapshot(local));
   }, 120_000);
 });

@@ -14,7 +14,7 @@ const instances = instancesClosedAfterEach();
 
 describe('sync of meta put again after its tombstone was pulled', () => {
   it('reaches the remote', async () => {
-    const [local, remote] = await instances(2);
+    const [local, remote] = await instances('laptop', 'remote');
     await connect(local, remote);
     await createEntry(local.ctx, ID, { data: invoiceDoc('TOMB-1') });
     await sync(local);
@@ -23,8 +23,8 @@ describe('sync of meta put again after its tombstone was pulled', () => {
     await sync(local);
     await putMeta(local.ctx, ID, 'k1', meta(2));
     await sync(local);
-    const onRemote = snapshot(remote).meta;
-    expect(onRemote).toEqual(snapshot(local).meta);
+    const onRemote = (await snapshot(remote)).meta;
+    expect(onRemote).toEqual((await snapshot(local)).meta);
     expect(onRemote).toHaveLength(1);
   });
 });

@@ -81,7 +81,7 @@ describe('sync, property-based', () => {
   it('converges after any mix of edits on both sides and syncs in between, with every conflict accounted for', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 5, maxLength: 50 }), async (ops) => {
-        const [local, remote] = await Promise.all([startInstance(), startInstance()]);
+        const [local, remote] = await Promise.all([startInstance(), startInstance({ remote: true })]);
         try {
           await connect(local, remote);
           const everCreated = new Set<string>();
@@ -103,8 +103,8 @@ describe('sync, property-based', () => {
           await syncOk(local);
           await syncOk(local);
 
-          const a = snapshot(local);
-          const b = snapshot(remote);
+          const a = await snapshot(local);
+          const b = await snapshot(remote);
           expect(a).toEqual(b);
           // every entry created on either side is on both: nothing lost, nothing doubled
           expect(a.entries.filter((e: any) => IDS.includes(e.id)).map((e: any) => e.id).sort()).toEqual([...everCreated].sort());
@@ -131,7 +131,7 @@ describe('sync, property-based', () => {
           for (const c of open) expect(c.loser).not.toBe('');
           expect(status.conflicts).toBe(open.length);
           // the copies sync like any entry: the remote holds them too
-          expect((remote.service.db.sqlite!.prepare(`SELECT id FROM entries WHERE folder = 'conflicts'`).all() as any[]).map((r) => r.id).sort()).toEqual(copies);
+          expect((await remote.service.db.sql<{ id: string }>(`SELECT id FROM entries WHERE folder = 'conflicts'`)).map((r) => r.id).sort()).toEqual(copies);
           // attachment bytes of a losing file are still there to restore
           for (const c of open.filter((x) => x.kind === 'attachment')) {
             const loser = JSON.parse(c.loser);

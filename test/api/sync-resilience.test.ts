@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importEntries } from '../../src-main/core/silo/import.ts';
 import { storeAttachment } from '../../src-main/core/silo/attachments.ts';
 import {
-  attach, connect, invoiceDoc, patch, putEntry, snapshot, startInstance, sync, type Instance,
+  attach, backupOf, connect, invoiceDoc, patch, putEntry, snapshot, startInstance, sync, type Instance,
 } from './sync-helpers.ts';
 
 let open: Instance[] = [];
@@ -23,7 +22,7 @@ async function instance(opts: Parameters<typeof startInstance>[0] = {}): Promise
 }
 
 async function pair(localOpts: Parameters<typeof startInstance>[0] = {}, remoteOpts: Parameters<typeof startInstance>[0] = {}) {
-  const [local, remote] = await Promise.all([instance(localOpts), instance(remoteOpts)]);
+  const [local, remote] = await Promise.all([instance(localOpts), instance({ ...remoteOpts, remote: true })]);
   await connect(local, remote);
   return { local, remote };
 }
@@ -66,30 +65,28 @@ describe('sync resilience', () => {
     expect(status.conflicts).toBe(0);
     expect((await local.call('GET', `/silo/v1/entries/${r2.id}`)).body.tags).toEqual(['after']);
     expect(await entryCount(local)).toBe(3);
-    expect(snapshot(local)).toEqual(snapshot(remote));
+    expect(await snapshot(local)).toEqual(await snapshot(remote));
   });
 
   it('pushes again what a remote restored from an older backup has lost', async () => {
     const { local, remote } = await pair();
     const kept = await putEntry(local);
     await sync(local);
-    const backupDir = mkdtempSync(join(tmpdir(), 'silodesk-backup-'));
-    const backup = join(backupDir, 'remote.db');
-    await remote.service.db.sqlite!.backup(backup);
+    const backup = await backupOf(remote);
     const lost = await putEntry(local);
     await patch(local, kept.id, { tags: ['changed-after-backup'] });
     await sync(local);
     expect(await entryCount(remote)).toBe(2);
 
     await remote.restart(backup);
-    rmSync(backupDir, { recursive: true, force: true });
+    rmSync(dirname(backup), { recursive: true, force: true });
     expect(await entryCount(remote)).toBe(1);
     const status = await sync(local);
     expect(status.conflicts).toBe(0);
     expect(await entryCount(remote)).toBe(2);
     expect((await remote.call('GET', `/silo/v1/entries/${lost.id}`)).status).toBe(200);
     expect((await remote.call('GET', `/silo/v1/entries/${kept.id}`)).body.tags).toEqual(['changed-after-backup']);
-    expect(snapshot(local)).toEqual(snapshot(remote));
+    expect(await snapshot(local)).toEqual(await snapshot(remote));
   });
 
   it('refuses a pull that would delete most entries, deletes nothing, and applies it when told to', async () => {
@@ -113,7 +110,7 @@ describe('sync resilience', () => {
     const res = await local.call('POST', '/sync/v1/run?wait=30&allow_mass_deletion=true');
     expect(res.body).toMatchObject({ state: 'synced' });
     expect(await entryCount(local)).toBe(2);
-    expect(snapshot(local)).toEqual(snapshot(remote));
+    expect(await snapshot(local)).toEqual(await snapshot(remote));
   });
 
   it('parks what the other side refuses as invalid, goes on with the rest, and retries on request', async () => {
@@ -153,8 +150,8 @@ describe('sync resilience', () => {
     for (const p of parked) expect((await local.call('POST', `/sync/v1/parked/${p.id}/retry`)).body).toEqual({ retried: true });
     const after = await sync(local);
     expect(after).toMatchObject({ state: 'synced', parked: 0, pending: 0 });
-    expect(snapshot(local)).toEqual(snapshot(remote));
-    expect(snapshot(local).meta.map((m: any) => m.ref)).toEqual(['short', 'short']);
+    expect(await snapshot(local)).toEqual(await snapshot(remote));
+    expect((await snapshot(local)).meta.map((m: any) => m.ref)).toEqual(['short', 'short']);
   });
 
   it('can be cancelled, and the next sync resumes where it stopped', async () => {
@@ -176,7 +173,7 @@ describe('sync resilience', () => {
     const pages = remote.requests.filter((r) => r.startsWith('GET /sync/v1/changes')).length;
     expect(pages).toBeLessThanOrEqual(Math.ceil((240 - 2 * partial) / 10) + 2);
     expect(await entryCount(local)).toBe(120);
-    expect(snapshot(local)).toEqual(snapshot(remote));
+    expect(await snapshot(local)).toEqual(await snapshot(remote));
   });
 
   it('rides out the remote stopping and restarting during a push: retries succeed, nothing is lost or doubled', async () => {
@@ -193,7 +190,7 @@ describe('sync resilience', () => {
     expect(status.last_error).toBeUndefined();
     expect(status.state).toBe('synced');
     expect(await entryCount(remote)).toBe(150);
-    expect(snapshot(local)).toEqual(snapshot(remote));
+    expect(await snapshot(local)).toEqual(await snapshot(remote));
   });
 
   it('is offline while the remote is unreachable, keeps the changes pending, and catches up later', async () => {
@@ -237,7 +234,7 @@ describe('sync resilience', () => {
     expect(remote.requests.some((r) => r.endsWith(' 429'))).toBe(true);
     // Retry-After said a second; a client retrying sooner would have been refused again
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
-    expect(snapshot(local)).toEqual(snapshot(remote));
+    expect(await snapshot(local)).toEqual(await snapshot(remote));
   });
 
   it('pointed at another remote, brings it everything (local and previously pulled records alike)', async () => {
@@ -245,12 +242,12 @@ describe('sync resilience', () => {
     await putEntry(local);
     await putEntry(remote);
     await sync(local);
-    const fresh = await instance();
+    const fresh = await instance({ remote: true });
     await connect(local, fresh);
     const status = await sync(local);
     expect(status.conflicts).toBe(0);
     expect(await entryCount(fresh)).toBe(2);
-    expect(snapshot(local)).toEqual(snapshot(fresh));
+    expect(await snapshot(local)).toEqual(await snapshot(fresh));
   });
 });
 

@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 async function pair(): Promise<{ local: Instance; remote: Instance }> {
-  const [local, remote] = await Promise.all([startInstance(), startInstance()]);
+  const [local, remote] = await Promise.all([startInstance(), startInstance({ remote: true })]);
   open.push(local, remote);
   await connect(local, remote);
   return { local, remote };
@@ -63,8 +63,8 @@ describe('sync between two instances', () => {
     expect(status.progress!.pulled).toBeGreaterThan(5);
     expect(status.progress!.bytes_sent).toBeGreaterThan(bytesL.length);
 
-    const a = snapshot(local);
-    const b = snapshot(remote);
+    const a = await snapshot(local);
+    const b = await snapshot(remote);
     expect(a.entries).toHaveLength(3);
     expect(a).toEqual(b);
     expect(a.attachments.map((x) => x.bytes).sort()).toEqual([sha256(bytesL), sha256(bytesR)].sort());
@@ -89,7 +89,7 @@ describe('sync between two instances', () => {
     // a second sync with nothing new moves nothing
     const again = await sync(local);
     expect(again.progress).toMatchObject({ pushed: 0, pulled: 0 });
-    expect(snapshot(local)).toEqual(a);
+    expect(await snapshot(local)).toEqual(a);
   });
 
   it('carries later changes both ways incrementally: patches, new series entries, meta deletions, entry order', async () => {
@@ -111,7 +111,7 @@ describe('sync between two instances', () => {
     const got = (await local.call('GET', `/silo/v1/entries/${e.id}`)).body;
     expect(got).toMatchObject({ state: 'paid', tags: ['paid'], meta: [] });
     expect(await verifySeries(remote, series.id)).toEqual({ valid: true, count: 3 });
-    expect(snapshot(local)).toEqual(snapshot(remote));
+    expect(await snapshot(local)).toEqual(await snapshot(remote));
     // an entry keeps its creation time everywhere, so lists are in the same order
     const listed = async (t: Instance) => (await t.call('GET', '/silo/v1/entries?limit=100')).body.list.map((x: any) => [x.id, x.created_at]);
     expect(await listed(local)).toEqual(await listed(remote));
@@ -138,7 +138,7 @@ describe('sync between two instances', () => {
     expect(status.progress!.pushed).toBe(0);
     const fromThird = await sync(third);
     expect(fromThird.progress).toMatchObject({ pushed: 0, pulled: 0 });
-    expect(snapshot(third)).toEqual(snapshot(local));
+    expect(await snapshot(third)).toEqual(await snapshot(local));
     // the third holds a copy of a series issued by `local`, verified with local's keys (carried by the hub)
     expect(await verifySeries(third, series.id)).toEqual({ valid: true, count: 2 });
     expect((await third.call('GET', `/sequence/v1/series/${series.id}`)).body).toMatchObject({ name: 'Hub series', issuer: local.service.instanceId });

@@ -1,8 +1,10 @@
 import { v1 as uuidv1, v4 as uuidv4, v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Service } from '../../src-main/core/service.ts';
 import { defineProvider } from '../../src-main/core/transform/provider.ts';
 import { loadEnvelope } from '../fixtures/gobl/load.ts';
+import { serverDatabase, serverEngine } from '../support/server-database.ts';
 import { startTestServer, type TestServer } from './harness.ts';
 
 /**
@@ -224,10 +226,10 @@ describe('jobs', () => {
         name: 'plain', steps: [{ provider: 'silo.tags', config: { add: ['after-a-failed-round'] } }],
       })).body;
       const data = loadEnvelope('fr-invoice-fr-fr.json').doc;
-      const statusOf = (id: string) => s.service.db.sqlite!.prepare('SELECT status FROM jobs WHERE id = ?').pluck().get(id);
+      const statusOf = async (id: string) => (await s.service.db.sqlFirst<{ status: string }>('SELECT status FROM jobs WHERE id = ?', [id]))?.status;
 
       const waiting = (await s.call('POST', '/transform/v1/jobs', { workflow_id: flaky.id, data })).body;
-      await vi.waitFor(() => expect(statusOf(waiting.id)).toBe('ERR'), { timeout: 5000 });
+      await vi.waitFor(async () => expect(await statusOf(waiting.id)).toBe('ERR'), { timeout: 5000 });
       // Rested and woken again: only the timer the next round arms can bring the retry.
       await s.service.jobs.stop();
       const due = (await s.call('POST', '/transform/v1/jobs', { workflow_id: plain.id, data })).body;
@@ -310,8 +312,8 @@ describe('jobs', () => {
     const b = await t.call('PUT', `/transform/v1/jobs/${id}?wait=5`, body);
     expect(b.body.id).toBe(id);
     expect(b.body.intents).toEqual(a.body.intents);
-    const count = t.service.db.sqlite!.prepare('SELECT count(*) FROM jobs WHERE id = ?').pluck().get(id);
-    expect(count).toBe(1);
+    const stored = await t.service.db.sql('SELECT seq FROM jobs WHERE id = ?', [id]);
+    expect(stored).toHaveLength(1);
     expect((await t.call('PUT', `/transform/v1/jobs/${id}`, { ...body, tags: ['other'] })).status).toBe(409);
     const v4 = await t.call('PUT', `/transform/v1/jobs/${uuidv4()}`, body);
     expect(v4.status).toBe(400);
@@ -448,10 +450,94 @@ describe('secrets in workflow config', () => {
     // the UI sends the workflow back as shown: the secret stays what it was
     const renamed = await t.call('PATCH', `/transform/v1/workflows/${wf.id}`, { name: 'renamed', steps: fetched.body.steps });
     expect(renamed.status).toBe(200);
-    const stored = t.service.db.sqlite!
-      .prepare('SELECT definition FROM workflow_versions WHERE workflow_id = ? AND version = 2')
-      .pluck()
-      .get(wf.id) as string;
-    expect(JSON.parse(stored).steps[0].config.bearer_token).toBe(secret);
+    const stored = await t.service.db.sqlFirst<{ definition: string }>(
+      'SELECT definition FROM workflow_versions WHERE workflow_id = ? AND version = 2',
+      [wf.id],
+    );
+    expect(JSON.parse(stored!.definition).steps[0].config.bearer_token).toBe(secret);
   });
 });
+
+/**
+ * PostgreSQL only: there several `serve` processes may run on one database, each with a runner,
+ * which SQLite's data folder (one process) never has; so this is registered on the postgres
+ * project alone. Two services on one database stand for two processes.
+ */
+if (serverEngine === 'postgres') {
+  describe('two runners on one PostgreSQL database (postgres only)', () => {
+    it('run every step of every job exactly once, and each runs the jobs the other process queued while its runner rested', async () => {
+      const shared = await serverDatabase();
+      const runs = new Map<string, Service[]>();
+      const counted = defineProvider({
+        id: 'test.counted',
+        description: 'counts its runs, as a webhook receiver would',
+        config: z.object({}),
+        run: async (ctx) => {
+          const key = `${ctx.job.id}:${ctx.step.id}`;
+          runs.set(key, [...(runs.get(key) ?? []), ctx.service]);
+          await new Promise((r) => setTimeout(r, 5));
+          return { status: 'OK' };
+        },
+      });
+      const opts = { databaseUrl: shared.databaseUrl, extraProviders: [counted], runner: { retryBaseMs: 20, pollMs: 20 } };
+      const a = await startTestServer(opts);
+      const b = await startTestServer(opts);
+      // Each start mints the install's file token anew (access/bootstrap.ts): the last one is the one in force.
+      const as = (s: TestServer, method: string, path: string, body?: unknown) => s.call(method, path, body, { authorization: `Bearer ${b.token}` });
+      try {
+        const [one, two, three, four] = ids();
+        const wf = (await as(a, 'PUT', `/transform/v1/workflows/${uuidv7()}`, {
+          name: 'shared',
+          steps: [
+            { id: one, provider: 'silo.tags', config: { add: ['one'] } },
+            { id: two, provider: 'test.counted' },
+            { id: three, provider: 'silo.tags', config: { add: ['three'] } },
+            { id: four, provider: 'test.counted' },
+          ],
+        })).body;
+        const finished = async (s: TestServer, jobs: string[]) => {
+          for (const id of jobs) {
+            const job = (await as(s, 'GET', `/transform/v1/jobs/${id}?wait=20`)).body;
+            expect(job.status, JSON.stringify(job)).toBe('OK');
+            // One try of each step, recorded once: never a second RUN.
+            expect(job.intents.map((i: any) => i.events.map((e: any) => e.status))).toEqual([['RUN', 'OK'], ['RUN', 'OK'], ['RUN', 'OK'], ['RUN', 'OK']]);
+          }
+        };
+        const queue = async (s: TestServer) => {
+          const { doc } = loadEnvelope('es-invoice-es-es.json');
+          doc.uuid = uuidv7();
+          const res = await as(s, 'POST', '/transform/v1/jobs', { workflow_id: wf.id, data: doc });
+          expect(res.status, JSON.stringify(res.body)).toBe(200);
+          return res.body.id as string;
+        };
+        // Queued on B while its runner rests: nobody notifies A of these, which finds them by itself.
+        await b.service.jobs.stop();
+        const bQueued = await Promise.all(Array.from({ length: 4 }, () => queue(b)));
+        await finished(a, bQueued);
+        b.service.jobs.start();
+        // Queued on both at once, both runners running: each process is notified of its own, and both look.
+        const both = await Promise.all(Array.from({ length: 16 }, (_, i) => queue(i % 2 === 0 ? a : b)));
+        await finished(b, both);
+        // And the other way round: queued on A while its runner rests, run by B.
+        await a.service.jobs.stop();
+        const aQueued = await Promise.all(Array.from({ length: 4 }, () => queue(a)));
+        await finished(b, aQueued);
+
+        for (const id of [...bQueued, ...both, ...aQueued]) {
+          expect(runs.get(`${id}:${two}`)).toHaveLength(1);
+          expect(runs.get(`${id}:${four}`)).toHaveLength(1);
+        }
+        const runner = (service: Service) => (service === a.service ? 'A' : service === b.service ? 'B' : 'other');
+        const ranBy = [...runs.values()].flat().map(runner);
+        expect(ranBy).toHaveLength(2 * 24);
+        // What was queued on one process while its runner rested, the other ran.
+        for (const id of bQueued) expect(runs.get(`${id}:${four}`)!.map(runner)).toEqual(['A']);
+        for (const id of aQueued) expect(runs.get(`${id}:${four}`)!.map(runner)).toEqual(['B']);
+      } finally {
+        await a.close();
+        await b.close();
+        await shared.drop();
+      }
+    });
+  });
+}

@@ -9,7 +9,7 @@ afterEach(async () => {
 });
 
 async function pair(): Promise<{ local: Instance; remote: Instance }> {
-  const [local, remote] = await Promise.all([startInstance(), startInstance()]);
+  const [local, remote] = await Promise.all([startInstance(), startInstance({ remote: true })]);
   open.push(local, remote);
   await connect(local, remote);
   return { local, remote };
@@ -45,7 +45,7 @@ describe('the trash over sync', () => {
       actor: { via: 'sync', id: remote.service.instanceId },
     });
     expect(await trashIds(local)).not.toContain(e.id);
-    expect(snapshot(local)).toEqual(snapshot(remote));
+    expect(await snapshot(local)).toEqual(await snapshot(remote));
   });
 
   it('a file trashed on one instance waits in the trash of the other; restored, it is back on both', async () => {
@@ -65,7 +65,7 @@ describe('the trash over sync', () => {
     expect((await remote.call('GET', `/silo/v1/entries/${e.id}`)).body.attachments.map((a: any) => a.hash)).toEqual([sha256(bytes)]);
     expect(await trashIds(remote)).not.toContain(`${e.id}:scan`);
     expect(await trashIds(local)).not.toContain(`${e.id}:scan`);
-    expect(snapshot(local)).toEqual(snapshot(remote));
+    expect(await snapshot(local)).toEqual(await snapshot(remote));
   });
 
   it('a purge deletes the entry for good on both', async () => {

@@ -5,7 +5,7 @@ import { v4 as uuidv4, v7 as uuidv7 } from 'uuid';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ensureDefaultCompany, ensureOwnerTokenFile } from '../../src-main/core/access/bootstrap.ts';
 import { createToken } from '../../src-main/core/access/tokens.ts';
-import { attach, connect, invoiceDoc, putEntry, sha256, startInstance, type Instance } from './sync-helpers.ts';
+import { attach, connect, invoiceDoc, putEntry, sha256, startInstance, type Instance, type Role } from './sync-helpers.ts';
 import { openCompany } from './harness.ts';
 
 let open: Instance[] = [];
@@ -14,8 +14,8 @@ afterEach(async () => {
   open = [];
 });
 
-async function instance(): Promise<Instance> {
-  const t = await startInstance();
+async function instance(role: Role): Promise<Instance> {
+  const t = await startInstance({ remote: role === 'remote' });
   open.push(t);
   return t;
 }
@@ -28,7 +28,7 @@ const webhookWorkflow = {
 
 describe('every company is a wall', () => {
   it("an owner of one company cannot list, rename or even find another company", async () => {
-    const t = await instance();
+    const t = await instance('remote');
     const b = await openCompany(t);
     const listed = await t.call('GET', '/access/v1/companies', undefined, b.owner);
     expect(listed.body.list.map((c: any) => c.id)).toEqual([b.id]);
@@ -46,7 +46,7 @@ describe('every company is a wall', () => {
   });
 
   it("a file of company A can be neither attached nor read nor probed from company B by naming its hash", async () => {
-    const t = await instance();
+    const t = await instance('remote');
     const b = await openCompany(t);
     const bytes = randomBytes(4000);
     const hash = sha256(bytes);
@@ -74,7 +74,7 @@ describe('every company is a wall', () => {
 
 describe('sync settings and secrets are the owner\'s', () => {
   it('a user token can neither read nor repoint the sync settings', async () => {
-    const [local, remote] = [await instance(), await instance()];
+    const [local, remote] = [await instance('laptop'), await instance('remote')];
     await connect(local, remote);
     const user = (await createToken(local.service.db, local.companyId, 'user', 'clerk')).secret;
     expect((await local.call('GET', '/sync/v1/settings', undefined, user)).status).toBe(403);
@@ -87,7 +87,7 @@ describe('sync settings and secrets are the owner\'s', () => {
   });
 
   it('webhook secrets never leave through the sync feed or records to anyone but the owner', async () => {
-    const t = await instance();
+    const t = await instance('remote');
     const id = uuidv4();
     expect((await t.call('PUT', `/transform/v1/workflows/${id}`, webhookWorkflow)).status).toBe(200);
     const user = (await createToken(t.service.db, t.companyId, 'user', 'clerk')).secret;
@@ -108,7 +108,7 @@ describe('sync settings and secrets are the owner\'s', () => {
 
 describe('the api-token file', () => {
   it('deleted and minted again: the new token works and the old one no longer does', async () => {
-    const t = await instance();
+    const t = await instance('remote');
     const file = join(t.dataDir, 'api-token');
     const old = readFileSync(file, 'utf8').trim();
     expect((await t.call('GET', '/access/v1/session', undefined, old)).status).toBe(200);

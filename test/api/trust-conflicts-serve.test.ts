@@ -31,7 +31,7 @@ const syncNow = (t: ServeProcess) => ok(t.call('POST', '/sync/v1/run?wait=60'));
 
 describe('a conflict copy on a laptop running as a real serve process', () => {
   it('is pushed when edited, and a resolution survives SIGKILL before it is synced: my version ends in the trash, not gone', async () => {
-    remote = await startInstance();
+    remote = await startInstance({ remote: true });
     const laptopDir = tempDir('laptop');
     const tokenFile = join(tempDir('token'), 'remote-token');
     writeFileSync(tokenFile, remote.token, { mode: 0o600 });
@@ -63,6 +63,6 @@ describe('a conflict copy on a laptop running as a real serve process', () => {
     const copy = await ok(remote.call('GET', `/silo/v1/trash/entries/${copyId}`));
     expect(copy).toMatchObject({ trashed_at: expect.any(String), data: { doc: { code: 'MINE-2' } } });
     expect((await ok(remote.call('GET', `/silo/v1/entries/${id}`))).data.doc.code).toBe('THEIRS-1');
-    expect(snapshot(remote).entries.map((e: any) => e.id).sort()).toEqual([id, copyId].sort());
+    expect((await snapshot(remote)).entries.map((e: any) => e.id).sort()).toEqual([id, copyId].sort());
   });
 });

@@ -21,7 +21,7 @@ async function resolve(t: Instance, id: string, keep: 'remote' | 'mine') {
  * then `mine` changed it too: `mine`'s sync ends in a conflict (answers it).
  */
 async function conflictOnThree() {
-  const [remote, mine, other] = await instances(3);
+  const [remote, mine, other] = await instances('remote', 'laptop', 'laptop');
   await connect(mine, remote);
   await connect(other, remote);
   const e = await putEntry(mine, { tags: ['start'] });
@@ -37,7 +37,7 @@ async function conflictOnThree() {
 
 async function everyoneSynced(remote: Instance, ...laptops: Instance[]) {
   for (let round = 0; round < 2; round++) for (const t of laptops) expect(await sync(t)).toMatchObject({ parked: 0, pending: 0 });
-  for (const t of laptops) expect(snapshot(t)).toEqual(snapshot(remote));
+  for (const t of laptops) expect(await snapshot(t)).toEqual(await snapshot(remote));
 }
 
 describe('conflict copies sync like any entry', () => {
@@ -116,11 +116,11 @@ describe('conflict copies sync like any entry', () => {
   });
 
   it('an entry the remote deleted while I added files: "keep remote" keeps my files and meta, in the trash, on the remote too', async () => {
-    const [remote, mine] = await instances(2);
+    const [remote, mine] = await instances('remote', 'laptop');
     await connect(mine, remote);
     const e = await putEntry(mine);
     await sync(mine);
-    const version = (remote.service.db.sqlite!.prepare(`SELECT version FROM sync_changes WHERE record_id = ?`).get(e.id) as any).version;
+    const version = (await remote.service.db.sqlFirst<{ version: number }>(`SELECT version FROM sync_changes WHERE record_id = ?`, [e.id]))!.version;
     const gone = await remote.call('PUT', `/sync/v1/records/entry/${e.id}`, { origin: '0190c1a0-5555-7000-8000-000000000002', base_version: version, deleted: true });
     expect(gone.status, JSON.stringify(gone.body)).toBe(200);
     const bytes = randomBytes(800);
@@ -141,7 +141,7 @@ describe('conflict copies sync like any entry', () => {
   });
 
   it('"keep mine" on a meta conflict keeps the remote\'s value it replaced in the conflict, not nowhere', async () => {
-    const [remote, mine] = await instances(2);
+    const [remote, mine] = await instances('remote', 'laptop');
     await connect(mine, remote);
     const e = await putEntry(mine);
     await putMeta(mine, e.id, 'erp-id', 'first');
@@ -159,7 +159,7 @@ describe('conflict copies sync like any entry', () => {
   });
 
   it('a signed entry in conflict: the copy holds it unsigned (its signature names the original), and "keep mine" gives the signature back', async () => {
-    const [remote, mine] = await instances(2);
+    const [remote, mine] = await instances('remote', 'laptop');
     await connect(mine, remote);
     const id = uuidv7();
     const signed = await mine.call('PUT', `/silo/v1/entries/${id}`, { data: invoiceDoc('SIGNED-1'), sign: true });
@@ -185,7 +185,7 @@ describe('conflict copies sync like any entry', () => {
   });
 
   it('a conflict copy made before copies synced (local-only) goes out at the next sync after the upgrade', async () => {
-    const [remote, mine] = await instances(2);
+    const [remote, mine] = await instances('remote', 'laptop');
     await connect(mine, remote);
     const e = await putEntry(mine);
     await sync(mine);
@@ -199,7 +199,7 @@ describe('conflict copies sync like any entry', () => {
     await theirs.tx(async () => {
       await theirs.sqlRun(`DELETE FROM entries WHERE id = ?`, [c.copy_entry_id]);
     }, { origin: 'local' });
-    theirs.sqlite!.prepare(`DELETE FROM sync_changes WHERE record_id = ? OR entry_id = ?`).run(c.copy_entry_id, c.copy_entry_id);
+    await theirs.sqlRun(`DELETE FROM sync_changes WHERE record_id = ? OR entry_id = ?`, [c.copy_entry_id, c.copy_entry_id]);
     db.prepare(`DELETE FROM sync_changes WHERE record_id = ? OR record_id LIKE ?`).run(c.copy_entry_id, `${c.copy_entry_id}:%`);
     db.prepare(`INSERT INTO sync_local_only (company_id, entry_id) VALUES (?, ?)`).run(mine.companyId, c.copy_entry_id);
     // What migration 0010 does to such a database (its last statement creates a table that exists now).

@@ -20,8 +20,9 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
+/** n instances: the first is the remote, the others laptops. */
 async function instances(n: number): Promise<Instance[]> {
-  const list = await Promise.all(Array.from({ length: n }, () => startInstance()));
+  const list = await Promise.all(Array.from({ length: n }, (_, i) => startInstance({ remote: i === 0 })));
   open.push(...list);
   return list;
 }
@@ -129,7 +130,7 @@ describe('instance identity survives restore and copy', () => {
     expect((await laptop.call('GET', `/silo/v1/entries/${e3.id}`)).status).toBe(200);
     expect((await laptop.call('GET', `/silo/v1/entries/${e1.id}`)).body.tags).toEqual(['after-backup']);
     expect(await codes(laptop, series.id)).toEqual(['FA-0001', 'FA-0002', 'FA-0003', 'FA-0004']);
-    expect(snapshot(laptop)).toEqual(snapshot(remote));
+    expect(await snapshot(laptop)).toEqual(await snapshot(remote));
 
     // the next number follows the remote's head: FA-0004 is never issued twice
     const next = await issue(laptop, series.id);
@@ -141,7 +142,7 @@ describe('instance identity survives restore and copy', () => {
       expect.objectContaining({ instance_id: oldId }),
       expect.objectContaining({ instance_id: laptop.service.instanceId, successor_of: oldId }),
     ]);
-    expect(snapshot(laptop)).toEqual(snapshot(remote));
+    expect(await snapshot(laptop)).toEqual(await snapshot(remote));
   });
 
   it('a restored laptop that numbered before it synced: the fork is reported with both chains kept, and numbering waits', async () => {
@@ -211,8 +212,8 @@ describe('instance identity survives restore and copy', () => {
       expect(await verifySeries(t, series.id)).toEqual({ valid: true, count: 6 });
       expect(await codes(t, series.id)).toEqual(['FA-0001', 'FA-0002', 'FA-0003', 'FA-0004', 'FA-0005', 'FA-0006']);
     }
-    expect(snapshot(laptop)).toEqual(snapshot(remote));
-    expect(snapshot(copy)).toEqual(snapshot(remote));
+    expect(await snapshot(laptop)).toEqual(await snapshot(remote));
+    expect(await snapshot(copy)).toEqual(await snapshot(remote));
   });
 
   it('is not fooled by a sync whose identity answer was lost: the same proposal is accepted again, the id stays', async () => {
@@ -236,6 +237,6 @@ describe('instance identity survives restore and copy', () => {
       expect(await sync(laptop)).toMatchObject({ state: 'synced' });
       expect(laptop.service.instanceId).toBe(id);
     }
-    expect(snapshot(laptop)).toEqual(snapshot(remote));
+    expect(await snapshot(laptop)).toEqual(await snapshot(remote));
   });
 });

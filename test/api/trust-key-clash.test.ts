@@ -9,7 +9,7 @@ afterEach(async () => {
 
 /** A remote and two laptops that each stored an entry under the key K-1 while apart; the first has synced. */
 async function clash() {
-  const [remote, first, second] = await Promise.all([startInstance(), startInstance(), startInstance()]);
+  const [remote, first, second] = await Promise.all([startInstance({ remote: true }), startInstance(), startInstance()]);
   open.push(remote, first, second);
   await connect(first, remote);
   await connect(second, remote);
@@ -29,7 +29,7 @@ async function resolve(t: Instance, id: string, body: unknown) {
 
 async function everyoneSynced(remote: Instance, ...laptops: Instance[]) {
   for (let round = 0; round < 2; round++) for (const t of laptops) expect(await sync(t)).toMatchObject({ state: 'synced', parked: 0, conflicts: 0, pending: 0 });
-  for (const t of laptops) expect(snapshot(t)).toEqual(snapshot(remote));
+  for (const t of laptops) expect(await snapshot(t)).toEqual(await snapshot(remote));
 }
 
 describe('the same key created on two laptops', () => {
@@ -86,7 +86,7 @@ describe('the same key created on two laptops', () => {
     const { remote, first, second, theirs, mine } = await clash();
     await second.service.sync.syncNow(second.companyId);
     // a tool removes the remote's entry (Silodesk's own API deletes no entries)
-    const version = (remote.service.db.sqlite!.prepare(`SELECT version FROM sync_changes WHERE record_id = ?`).get(theirs.id) as any).version;
+    const version = (await remote.service.db.sqlFirst<{ version: number }>(`SELECT version FROM sync_changes WHERE record_id = ?`, [theirs.id]))!.version;
     const gone = await remote.call('PUT', `/sync/v1/records/entry/${theirs.id}`, { origin: '0190c1a0-6666-7000-8000-000000000001', base_version: version, deleted: true });
     expect(gone.status, JSON.stringify(gone.body)).toBe(200);
     await everyoneSynced(remote, second, first);

@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 async function pair() {
-  const [local, remote] = await Promise.all([startInstance(), startInstance()]);
+  const [local, remote] = await Promise.all([startInstance(), startInstance({ remote: true })]);
   open.push(local, remote);
   await connect(local, remote);
   return { local, remote };
@@ -43,7 +43,7 @@ describe('a remote is not trusted', () => {
     // it even lies about the size: 100 bytes
     await plant(remote, () =>
       remote.service.db.sqlRun(
-        `INSERT INTO attachments (entry_id, id, company_id, name, desc, mime, hash, size, meta, created_at) VALUES (?, 'huge', ?, 'huge.bin', '', 'application/octet-stream', ?, 100, '{}', ?)`,
+        `INSERT INTO attachments (entry_id, id, company_id, name, "desc", mime, hash, size, meta, created_at) VALUES (?, 'huge', ?, 'huge.bin', '', 'application/octet-stream', ?, 100, '{}', ?)`,
         [e.id, remote.companyId, hash, new Date().toISOString()],
       ),
     );

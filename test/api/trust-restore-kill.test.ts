@@ -29,7 +29,7 @@ async function syncNow(t: ServeProcess) {
 
 describe('a laptop restored from a backup, as a real serve process killed with SIGKILL', () => {
   it('is re-identified at its next sync however often it is killed on the way, and never issues a number twice', async () => {
-    remote = await startInstance();
+    remote = await startInstance({ remote: true });
     const laptopDir = tempDir('laptop');
     const tokenFile = join(tempDir('token'), 'remote-token');
     writeFileSync(tokenFile, remote.token, { mode: 0o600 });

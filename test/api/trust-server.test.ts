@@ -10,6 +10,7 @@ import { openService, type Service } from '../../src-main/core/service.ts';
 import { startHttpServer, type RunningServer } from '../../src-main/http/server.ts';
 import { v7 as uuidv7 } from 'uuid';
 import { importEntries } from '../../src-main/core/silo/import.ts';
+import { serverDatabase } from '../support/server-database.ts';
 import { startServe } from './serve-process.ts';
 import { connect as connectSync, invoiceDoc, putEntry, startInstance, sync, type Instance } from './sync-helpers.ts';
 
@@ -144,7 +145,7 @@ describe('sync against clocks and stuck remotes', () => {
   });
 
   it('still syncs by itself after the clock was set back (the last attempt seems to lie in the future)', async () => {
-    const [local, remote] = await Promise.all([startInstance({ sync: { tickMs: 20 } }), startInstance()]);
+    const [local, remote] = await Promise.all([startInstance({ sync: { tickMs: 20 } }), startInstance({ remote: true })]);
     pairOpen.push(local, remote);
     await connectSync(local, remote);
     expect((await local.call('PUT', '/sync/v1/settings', { remote_url: remote.url, interval_minutes: 15 })).status).toBe(200);
@@ -185,9 +186,12 @@ describe('sync against clocks and stuck remotes', () => {
 describe('long writes in slices', () => {
   it('a remote taking a 500-record push still answers other requests meanwhile', async () => {
     const remoteDir = mkdtempSync(join(tmpdir(), 'silodesk-slices-'));
-    const remote = await startServe(remoteDir, ['--sync-interval', '0']);
+    // the remote's records on PostgreSQL in the postgres project (`--db`)
+    const remoteDb = await serverDatabase();
+    const remote = await startServe(remoteDir, ['--sync-interval', '0', ...(remoteDb.databaseUrl ? ['--db', remoteDb.databaseUrl] : [])]);
     cleanups.push(async () => {
       await remote.kill();
+      await remoteDb.drop();
       rmSync(remoteDir, { recursive: true, force: true });
     });
     const local = await startInstance({ sync: { batchSize: 500, batchBytes: 64 * 1024 * 1024 } });

@@ -28,7 +28,7 @@ const put = (t: Instance, data: any, token?: string) => t.call('PUT', `/silo/v1/
 
 describe('signatures are verified on the way in', () => {
   it('PATCH adding a junk signature is refused (422 naming $.data.sigs[0]); the entry stays unsigned and editable', async () => {
-    const [t] = await instances(1);
+    const [t] = await instances('remote');
     const envelope = await builtEnvelope(t, 'SEAL-1');
     expect((await put(t, envelope)).status).toBe(200);
     const id = envelope.head.uuid;
@@ -47,7 +47,7 @@ describe('signatures are verified on the way in', () => {
   });
 
   it('a workflow step (silo.modify) cannot seal a document with an unchecked signature either', async () => {
-    const [t] = await instances(1);
+    const [t] = await instances('remote');
     const envelope = await builtEnvelope(t, 'WF-SEAL-1');
     expect((await put(t, envelope)).status).toBe(200);
     const wf = await t.call('PUT', `/transform/v1/workflows/${uuidv7()}`, { name: 'seal', steps: [{ provider: 'silo.modify', config: { merge_patch: { sigs: ['x.y.z'] } } }] });
@@ -59,7 +59,7 @@ describe('signatures are verified on the way in', () => {
   });
 
   it('PUT, POST and import refuse what no trusted key signed, name each bad signature, and store what this instance signed', async () => {
-    const [t, other] = await instances(2);
+    const [t, other] = await instances('remote', 'laptop');
     const envelope = await builtEnvelope(t, 'SIG-1');
     // a real signature, but by an instance nobody paired with this one
     const byOther = (await other.call('POST', '/silo/v1/gobl/sign', { data: envelope })).body.data;
@@ -91,7 +91,7 @@ describe('signatures are verified on the way in', () => {
   });
 
   it("a GOBL-signed envelope from an outside signer is stored as signed once the company's owner trusts its JWKS, and only in that company", async () => {
-    const [t] = await instances(1);
+    const [t] = await instances('remote');
     const signer = await outsideSigner();
     const signed = signer.sign(await builtEnvelope(t, 'EXT-1'));
     const refused = await put(t, signed);
@@ -132,7 +132,7 @@ describe('signatures are verified on the way in', () => {
 
 describe('signatures through sync', () => {
   it("a laptop's signed entry is verified by the remote against the laptop's paired keys and reaches another laptop signed; a forged one is refused", async () => {
-    const [remote, laptop, other] = await instances(3);
+    const [remote, laptop, other] = await instances('remote', 'laptop', 'laptop');
     await connect(laptop, remote);
     await connect(other, remote);
     const envelope = await builtEnvelope(laptop, 'SYNC-SIG-1');
@@ -160,7 +160,7 @@ describe('signatures through sync', () => {
   });
 
   it('a document signed by a JWKS the laptop trusts reaches the remote after its signer, and is verified there', async () => {
-    const [remote, laptop] = await instances(2);
+    const [remote, laptop] = await instances('remote', 'laptop');
     await connect(laptop, remote);
     const signer = await outsideSigner();
     const signed = signer.sign(await builtEnvelope(laptop, 'PARTNER-1'));

@@ -39,7 +39,7 @@ const putSigned = (t: Instance, envelope: any) => t.call('PUT', `/silo/v1/entrie
 
 describe('trusted signers over sync', () => {
   it('trusted on a laptop: on the remote and another laptop after sync, with the documents it signed; untrusted on the remote: gone everywhere', async () => {
-    const [remote, laptop, other] = await instances(3);
+    const [remote, laptop, other] = await instances('remote', 'laptop', 'laptop');
     await connect(laptop, remote);
     await connect(other, remote);
     const signer = outsideSigner();
@@ -79,7 +79,7 @@ describe('trusted signers over sync', () => {
   });
 
   it('a key added to a signer after it signed documents: the signer still goes out first, and a laptop pulling the documents first takes them once the signer arrives', async () => {
-    const [remote, laptop, fresh] = await instances(3);
+    const [remote, laptop, fresh] = await instances('remote', 'laptop', 'laptop');
     await connect(laptop, remote);
     await connect(fresh, remote);
     const [before, rotated] = [outsideSigner(), outsideSigner()];
@@ -106,7 +106,7 @@ describe('trusted signers over sync', () => {
   });
 
   it('changed on both sides: the remote wins, the laptop keeps its version in the conflict, and "keep mine" sends it back', async () => {
-    const [remote, laptop] = await instances(2);
+    const [remote, laptop] = await instances('remote', 'laptop');
     await connect(laptop, remote);
     const [mine, theirs] = [outsideSigner(), outsideSigner()];
     const id = uuidv4();
@@ -128,7 +128,7 @@ describe('trusted signers over sync', () => {
   });
 
   it('only an owner changes the list: a laptop syncing with a user token pulls signers but its changes are refused and parked', async () => {
-    const [remote, laptop] = await instances(2);
+    const [remote, laptop] = await instances('remote', 'laptop');
     const user = await createToken(remote.service.db, remote.companyId, 'user', 'clerk');
     // The remote's owner pairs the laptop with the user token (a user token cannot pair itself).
     const paired = await remote.call('PUT', `/sync/v1/peers/${laptop.service.instanceId}`, { keys: laptop.service.keys.jwks().keys, token_id: user.id });
@@ -164,7 +164,7 @@ describe('trusted signers over sync', () => {
   });
 
   it('a signer record that is not a set of public P-256 keys is refused, pushed or pulled, and never stored', async () => {
-    const [remote, laptop] = await instances(2);
+    const [remote, laptop] = await instances('remote', 'laptop');
     await connect(laptop, remote);
     const id = uuidv4();
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });

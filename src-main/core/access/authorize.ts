@@ -81,8 +81,13 @@ function authorizedToken(ctx: Ctx, row: EnrollmentRow, creds: Credentials): Prom
   const derive = (tokenId: string) =>
     createHmac('sha256', creds.clientSecret).update(`silodesk authorize ${row.id} ${tokenId}`).digest('base64url');
   return db.tx(async () => {
-    // Read again in the transaction: another authorization may have made the token since `row` was read.
-    const tokenId = (await db.first(db.q.selectFrom('enrollments').select('authorized_token_id').where('id', '=', row.id)))?.authorized_token_id;
+    // Read again in the transaction: another authorization may have made the token since `row` was read. Locked on
+    // PostgreSQL until commit: two authorizations at once would each mint a token, and the second overwrite the first's.
+    const tokenId = (
+      await db.first(
+        db.q.selectFrom('enrollments').select('authorized_token_id').where('id', '=', row.id).$if(db.dialect === 'postgres', (qb) => qb.forUpdate()),
+      )
+    )?.authorized_token_id;
     const current = tokenId ? await db.first(db.q.selectFrom('tokens').selectAll().where('id', '=', tokenId)) : undefined;
     if (current && !current.revoked_at && current.enrollment_id === row.id) {
       const secret = `sd_${derive(current.id)}`;

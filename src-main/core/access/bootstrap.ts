@@ -6,10 +6,15 @@ import { createToken, forgetResolvedTokens, installTokenId, setInstallTokenId } 
 import { LOCAL } from '../db/write-scopes.ts';
 
 const FILE_TOKEN_NAME = 'owner (api-token file)';
+const DEFAULT_COMPANY_LOCK_PG = "SELECT pg_advisory_xact_lock(hashtextextended('silodesk default company', 0))";
 
 /** The company a fresh install works in until the accountant adds their clients. */
 export function ensureDefaultCompany(db: Db): Promise<Company> {
-  return db.tx(async () => (await listCompanies(db))[0] ?? (await createCompany(db, 'My company')), { origin: LOCAL });
+  return db.tx(async () => {
+    // Two services opening one PostgreSQL database at once would each find none and make one: they take turns.
+    if (db.dialect === 'postgres') await db.sql(DEFAULT_COMPANY_LOCK_PG);
+    return (await listCompanies(db))[0] ?? (await createCompany(db, 'My company'));
+  }, { origin: LOCAL });
 }
 
 /**

@@ -84,7 +84,8 @@ export async function resolveToken(db: Db, secret: string): Promise<Caller | und
   const cache = resolved.get(db) ?? new Map();
   resolved.set(db, cache);
   const hit = cache.get(hash);
-  if (hit && Date.now() - hit.lastUsed < TOUCH_EVERY_MS) return hit.caller;
+  // On PostgreSQL another serve process may revoke the token, which this one's cache would never hear of: there, every call reads it.
+  if (hit && db.dialect === 'sqlite' && Date.now() - hit.lastUsed < TOUCH_EVERY_MS) return hit.caller;
   const row = await db.first(
     db.q
       .selectFrom('tokens')
@@ -142,8 +143,11 @@ export async function listTokens(db: Db, companyId: string) {
   return (await db.all(db.q.selectFrom('tokens').selectAll().where('company_id', '=', companyId).orderBy('created_at'))).map(tokenView);
 }
 
-async function requireToken(db: Db, companyId: string, id: string): Promise<TokenRow> {
-  const row = await db.first(db.q.selectFrom('tokens').selectAll().where('id', '=', id).where('company_id', '=', companyId));
+/** `lock`: on PostgreSQL, held until the transaction ends (a rotation and a revocation at once run one after the other). */
+async function requireToken(db: Db, companyId: string, id: string, lock = false): Promise<TokenRow> {
+  const row = await db.first(
+    db.q.selectFrom('tokens').selectAll().where('id', '=', id).where('company_id', '=', companyId).$if(lock && db.dialect === 'postgres', (qb) => qb.forUpdate()),
+  );
   if (!row) throw notFound(`token ${id}`);
   return row;
 }
@@ -163,7 +167,7 @@ export async function revokeToken(db: Db, companyId: string, id: string) {
 export async function rotateToken(db: Db, companyId: string, id: string) {
   // One transaction: a revocation landing between the check and the write must not be given a new secret.
   const rotated = await db.tx(async () => {
-    const row = await requireToken(db, companyId, id);
+    const row = await requireToken(db, companyId, id, true);
     if (row.revoked_at) throw notFound(`active token ${id}`);
     const secret = newSecret();
     await db.run(db.q.updateTable('tokens').set({ hash: hashToken(secret), last_used_at: null }).where('id', '=', id));

@@ -20,15 +20,27 @@ const PAGE = 200;
 
 type EntriesQuery<O> = SelectQueryBuilder<Tables, 'entries', O>;
 
+// One bound JSON array instead of one parameter per id: 50,000 ids stay one statement. Twins by engine.
+const idsInSqlite = (ids: string[]) => sql<boolean>`id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
+const idsInPg = (ids: string[]) => sql<boolean>`id IN (SELECT value FROM jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb) AS value)`;
+// `tags` holds a JSON array (text on both engines).
+const taggedSqlite = (tag: string) => sql<boolean>`EXISTS (SELECT 1 FROM json_each(entries.tags) WHERE value = ${tag})`;
+const taggedPg = (tag: string) => sql<boolean>`EXISTS (SELECT 1 FROM jsonb_array_elements_text(entries.tags::jsonb) AS value WHERE value = ${tag})`;
+// Byte sums: PostgreSQL's sum() of bigint is numeric, text to the client; cast back so the sizes add up as numbers.
+const ENTRY_BYTES_SQLITE = sql<number>`coalesce(sum(length(data)), 0)`;
+const ENTRY_BYTES_PG = sql<number>`coalesce(sum(length(data)), 0)::bigint`;
+const FILE_BYTES_SQLITE = sql<number>`coalesce(sum(size), 0)`;
+const FILE_BYTES_PG = sql<number>`coalesce(sum(size), 0)::bigint`;
+
 /** The selection's conditions on a query over the caller's company's entries. */
 function narrowed<O>(ctx: Ctx, query: EntriesQuery<O>, selection: ExportSelection): EntriesQuery<O> {
+  const pg = ctx.service.db.dialect === 'postgres';
   // Entries in the trash are never exported (trash.ts).
   let q = query.where('company_id', '=', ctx.caller.companyId).where('trashed_at', 'is', null);
-  // One bound JSON array instead of one parameter per id: 50,000 ids stay one statement.
-  if (selection.ids) q = q.where(sql<boolean>`id IN (SELECT value FROM json_each(${JSON.stringify(selection.ids)}))`);
+  if (selection.ids) q = q.where(pg ? idsInPg(selection.ids) : idsInSqlite(selection.ids));
   if (selection.folder !== undefined) q = q.where('folder', '=', selection.folder);
   if (selection.state !== undefined) q = q.where('state', '=', selection.state);
-  if (selection.tag !== undefined) q = q.where(sql<boolean>`EXISTS (SELECT 1 FROM json_each(entries.tags) WHERE value = ${selection.tag})`);
+  if (selection.tag !== undefined) q = q.where(pg ? taggedPg(selection.tag) : taggedSqlite(selection.tag));
   if (selection.date_from !== undefined) q = q.where('issue_date', '>=', selection.date_from);
   if (selection.date_to !== undefined) q = q.where('issue_date', '<=', selection.date_to);
   return q;
@@ -54,14 +66,15 @@ export async function* selectedEntries(ctx: Ctx, selection: ExportSelection, sig
 /** How many entries the selection holds, how many files their attachments add, and their bytes (envelopes and files). */
 export async function measureSelection(ctx: Ctx, selection: ExportSelection): Promise<{ entries: number; files: number; bytes: number }> {
   const { db } = ctx.service;
+  const pg = db.dialect === 'postgres';
   const counted = await db.first(
-    narrowed(ctx, db.q.selectFrom('entries').select([sql<number>`count(*)`.as('n'), sql<number>`coalesce(sum(length(data)), 0)`.as('bytes')]), selection),
+    narrowed(ctx, db.q.selectFrom('entries').select([sql<number>`count(*)`.as('n'), (pg ? ENTRY_BYTES_PG : ENTRY_BYTES_SQLITE).as('bytes')]), selection),
   );
   const ids = narrowed(ctx, db.q.selectFrom('entries').select('id'), selection);
   const files = await db.first(
     db.q
       .selectFrom('attachments')
-      .select([sql<number>`count(*)`.as('n'), sql<number>`coalesce(sum(size), 0)`.as('bytes')])
+      .select([sql<number>`count(*)`.as('n'), (pg ? FILE_BYTES_PG : FILE_BYTES_SQLITE).as('bytes')])
       .where('company_id', '=', ctx.caller.companyId)
       .where('entry_id', 'in', ids),
   );

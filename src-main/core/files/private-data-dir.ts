@@ -13,8 +13,9 @@ const DATABASE_FILES = ['silodesk.db', 'silodesk.db-wal', 'silodesk.db-shm'];
  * set here. SQLite gives the -wal and -shm files the database file's mode, so a
  * new database is created 0600 before SQLite opens it. No-op on Windows, where
  * the user-data folder's ACL already keeps other users out.
+ * `sqlite: false`: the records are elsewhere (PostgreSQL), so no database file is made.
  */
-export function securePrivateDataDir(dataDir: string): void {
+export function securePrivateDataDir(dataDir: string, opts: { sqlite?: boolean } = {}): void {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   if (process.platform === 'win32') return;
   chmodSync(dataDir, 0o700);
@@ -23,7 +24,8 @@ export function securePrivateDataDir(dataDir: string): void {
     if (existsSync(path) && statSync(path).isDirectory()) chmodSync(path, 0o700);
   }
   const db = join(dataDir, 'silodesk.db');
-  if (!existsSync(db)) closeSync(openSync(db, 'a', 0o600));
+  // A remote whose records are on PostgreSQL has no SQLite file here: an empty one would only mislead a backup.
+  if (opts.sqlite !== false && !existsSync(db)) closeSync(openSync(db, 'a', 0o600));
   for (const name of DATABASE_FILES) {
     const path = join(dataDir, name);
     if (existsSync(path)) chmodSync(path, 0o600);

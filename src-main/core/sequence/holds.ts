@@ -11,7 +11,13 @@ import type { Db } from '../db/engine.ts';
  */
 export type HoldReason = 'restored' | 'fork';
 
+/** PostgreSQL only (SQLite's write transaction is the only one): the series row, locked until the transaction ends. */
+const LOCK_SERIES_PG = 'SELECT 1 FROM series WHERE company_id = ? AND id = ? FOR UPDATE';
+
 export async function holdSeries(db: Db, companyId: string, seriesId: string, reason: HoldReason): Promise<void> {
+  // An issue reads the hold with the series row locked (issue.ts): on PostgreSQL a hold set
+  // meanwhile waits for that lock, so no number is issued past a hold already in force.
+  if (db.dialect === 'postgres') await db.sql(LOCK_SERIES_PG, [companyId, seriesId]);
   await db.run(
     db.q
       .insertInto('series_holds')

@@ -8,7 +8,7 @@ import { LOCAL } from '../db/write-scopes.ts';
 import { chainHashOf, sha256Hex, sortedMeta, type EntryPayload } from './chain.ts';
 import { entryCode } from './code.ts';
 import { seriesEntryView, type SeriesEntryRow, type SeriesEntryView } from './rows.ts';
-import { refuseCopy, refuseHeld, requireSeriesRow } from './series.ts';
+import { refuseCopy, refuseHeld, requireSeriesRowForUpdate } from './series.ts';
 
 /** A number to issue as PUT takes it: the contract's body, parsed. */
 export type IssueInput = ParsedInput<Operations['putSeriesEntry']>['body'];
@@ -23,8 +23,10 @@ export async function putSeriesEntry(ctx: Ctx, seriesId: string, id: string, inp
  * signed payload, the service's signature, then the head moves. On SQLite the
  * transaction is IMMEDIATE and holds the one connection until it ends, so two
  * requests can never read the same head: numbers are gapless and unique however many
- * clients call at once. The signature is node:crypto's synchronous one (keys/jws.ts):
- * nothing but the database is awaited inside the transaction.
+ * clients call at once. On PostgreSQL, where transactions run at once, the series row
+ * is locked (FOR UPDATE) before its head is read, to the same effect. The signature is
+ * node:crypto's synchronous one (keys/jws.ts): nothing but the database is awaited
+ * inside the transaction.
  *
  * The same id with the same body answers the entry already issued (a retry never
  * takes a second number); the same id with another body is a 409. Safe to call
@@ -39,7 +41,8 @@ export async function issueEntry(ctx: Ctx, seriesId: string, id: string, input: 
   const requestHash = sha256Hex(canonicalJson({ meta, sig: input.sig }));
 
   return db.tx(async () => {
-    const series = await requireSeriesRow(ctx, seriesId);
+    // The head is read locked (PostgreSQL): a concurrent issue waits here, then numbers after this one.
+    const series = await requireSeriesRowForUpdate(ctx, seriesId);
     const company = series.company_id;
     // Entry ids are unique within a company: another company's entry under this id is no conflict.
     const existing = await db.first(db.q.selectFrom('series_entries').selectAll().where('company_id', '=', company).where('id', '=', id));

@@ -25,6 +25,30 @@ export async function requireSeriesRow(ctx: Ctx, id: string): Promise<SeriesRow>
 }
 
 /**
+ * The series, read to be written in the caller's transaction (its head moved, its numbering
+ * changed, its hold set). On SQLite a write transaction is the only one, so the row read is
+ * the row written; on PostgreSQL transactions run at once, so the row is locked (FOR UPDATE)
+ * until the transaction ends: a second issue waits, then reads the head the first one left.
+ */
+export async function findSeriesRowForUpdate(ctx: Ctx, id: string): Promise<SeriesRow | undefined> {
+  const { db } = ctx.service;
+  return db.first(
+    db.q
+      .selectFrom('series')
+      .selectAll()
+      .where('company_id', '=', ctx.caller.companyId)
+      .where('id', '=', id)
+      .$if(db.dialect === 'postgres', (qb) => qb.forUpdate()),
+  );
+}
+
+export async function requireSeriesRowForUpdate(ctx: Ctx, id: string): Promise<SeriesRow> {
+  const row = await findSeriesRowForUpdate(ctx, id);
+  if (!row) throw notFound(`series ${id}`);
+  return row;
+}
+
+/**
  * Single writer: only the instance that issues a series may change it; elsewhere it
  * is a read-only copy. This install under a former id (it was re-identified after a
  * restore or copy) is still that instance: it holds the same keys.
@@ -91,7 +115,8 @@ export async function putSeries(ctx: Ctx, id: string, input: SeriesInput): Promi
   const requestHash = sha256Hex(canonicalJson({ name, description, code, prefix, padding, suffix, start, sig }));
 
   const row = await db.tx(async () => {
-    const existing = await findSeriesRow(ctx, id);
+    // Locked: an issue under way must not see its numbering change (PostgreSQL; a twin insert retries, pg-db.ts).
+    const existing = await findSeriesRowForUpdate(ctx, id);
     if (!existing) return insertSeries(ctx, id, input, requestHash);
     if (existing.request_hash === requestHash) return existing;
     return updateSeries(ctx, existing, input, requestHash);
@@ -109,7 +134,7 @@ export type SeriesPatch = ParsedInput<Operations['patchSeries']>['body'];
 export async function patchSeries(ctx: Ctx, id: string, patch: SeriesPatch): Promise<SeriesView> {
   const { db } = ctx.service;
   const row = await db.tx(async () => {
-    const existing = await requireSeriesRow(ctx, id);
+    const existing = await requireSeriesRowForUpdate(ctx, id);
     const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
     const next: SeriesInput = { ...inputOf(existing), ...defined };
     const same = (Object.keys(defined) as Array<keyof SeriesPatch>).every((k) => existing[k] === next[k]);

@@ -35,6 +35,15 @@ interface AuditRow {
 
 const GENESIS = '0'.repeat(64);
 const LAST_HASH = 'SELECT hash FROM audit_log WHERE company_id = ? ORDER BY seq DESC LIMIT 1';
+/**
+ * PostgreSQL runs appends at once (READ COMMITTED): two could read the same last hash
+ * and fork the chain. Each takes the company's chain lock first, held to its
+ * transaction's end, so the next append reads the last hash only once this one's row
+ * is committed. SQLite has one writer at a time: nothing to take. (So never append in a
+ * snapshot transaction on PostgreSQL: its reads keep the snapshot taken before the lock.)
+ */
+const CHAIN_LOCK_PG = 'SELECT pg_advisory_xact_lock(hashtextextended(?, 0))';
+const chainLockKey = (companyId: string) => `silodesk audit chain ${companyId}`;
 const INSERT = `INSERT INTO audit_log (company_id, at, via, actor_id, actor_name, operation, action, target_kind, target_id, detail, hash)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
@@ -47,12 +56,13 @@ function linkOf(previous: string, row: Omit<AuditRow, 'seq' | 'hash'>): string {
 /**
  * Appends one row to the company's audit log, in the caller's transaction (so a
  * change and its record commit or roll back together). There is no other way in:
- * SQLite refuses any UPDATE or DELETE of the table. Outside every transaction (an
+ * both engines refuse any UPDATE or DELETE of the table. Outside every transaction (an
  * operation put on record after it answered) it takes one of its own: another row
  * appended between reading the last link and writing this one would break the chain.
  */
 export async function appendAudit(db: Db, actor: Actor, fact: AuditFact): Promise<void> {
   if (db.origin === undefined) return db.tx(() => appendAudit(db, actor, fact), { origin: LOCAL });
+  if (db.dialect === 'postgres') await db.sql(CHAIN_LOCK_PG, [chainLockKey(fact.company_id)]);
   const previous = (await db.sqlFirst<{ hash: string }>(LAST_HASH, [fact.company_id]))?.hash ?? GENESIS;
   const row = {
     company_id: fact.company_id,

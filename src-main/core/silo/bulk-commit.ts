@@ -40,6 +40,11 @@ const KEY_HOLDERS = 'SELECT key, id FROM entries WHERE company_id = ? AND key IN
 // The first entry holding each digest, as findTwin's index walk finds it (lowest seq).
 const DIGEST_HOLDERS = `SELECT digest_val, id FROM entries WHERE company_id = ? AND digest_val IN (SELECT value FROM json_each(?))
   ORDER BY seq DESC`;
+// Their twins on PostgreSQL, which reads the JSON array with jsonb_array_elements_text.
+const EXISTING_PG = 'SELECT id, request_hash FROM entries WHERE company_id = ? AND id IN (SELECT jsonb_array_elements_text(?::jsonb))';
+const KEY_HOLDERS_PG = 'SELECT key, id FROM entries WHERE company_id = ? AND key IN (SELECT jsonb_array_elements_text(?::jsonb))';
+const DIGEST_HOLDERS_PG = `SELECT digest_val, id FROM entries WHERE company_id = ? AND digest_val IN (SELECT jsonb_array_elements_text(?::jsonb))
+  ORDER BY seq DESC`;
 
 /**
  * Writes a slice of an import in the caller's transaction with what a bulk write
@@ -56,16 +61,17 @@ const DIGEST_HOLDERS = `SELECT digest_val, id FROM entries WHERE company_id = ? 
 export async function commitSlice(ctx: Ctx, items: PreparedItem[], onDuplicate: OnDuplicate, seenFiles: Map<string, string>): Promise<ImportResult[]> {
   const { db } = ctx.service;
   const company = ctx.caller.companyId;
+  const postgres = db.dialect === 'postgres';
   const ready = items.filter((i): i is PreparedItem & { p: PreparedEntry } => i.p !== undefined);
   const existing = new Map(
-    (await db.sql<{ id: string; request_hash: string }>(EXISTING, [company, JSON.stringify(ready.map((i) => i.p.id))])).map((r) => [r.id, r]),
+    (await db.sql<{ id: string; request_hash: string }>(postgres ? EXISTING_PG : EXISTING, [company, JSON.stringify(ready.map((i) => i.p.id))])).map((r) => [r.id, r]),
   );
   const keys = ready.map((i) => i.p.input.key).filter((k): k is string => k !== undefined);
   const keyHolders = new Map(
-    keys.length ? (await db.sql<{ key: string; id: string }>(KEY_HOLDERS, [company, JSON.stringify(keys)])).map((r) => [r.key, r.id]) : [],
+    keys.length ? (await db.sql<{ key: string; id: string }>(postgres ? KEY_HOLDERS_PG : KEY_HOLDERS, [company, JSON.stringify(keys)])).map((r) => [r.key, r.id]) : [],
   );
   const digestHolders = new Map(
-    (await db.sql<{ digest_val: string; id: string }>(DIGEST_HOLDERS, [company, JSON.stringify(ready.map((i) => i.p.doc.digest.val))]))
+    (await db.sql<{ digest_val: string; id: string }>(postgres ? DIGEST_HOLDERS_PG : DIGEST_HOLDERS, [company, JSON.stringify(ready.map((i) => i.p.doc.digest.val))]))
       .map((r) => [r.digest_val, r.id]),
   );
   let written = 0;

@@ -1,4 +1,5 @@
 import type { Db } from '../db/engine.ts';
+import { DELETE_SEARCH_ROW_PG, searchVector, UPSERT_SEARCH_ROW_PG } from '../db/pg/search.ts';
 import type { DerivedDocument } from './document.ts';
 import { companyToken } from './scale-migration.ts';
 import { SORT_KEY_COLUMNS, sortKeysOf } from './sort-keys.ts';
@@ -41,8 +42,25 @@ export async function writeDerivedIndexes(db: Db, entry: DerivedOf, doc: Derived
   for (const m of doc.mentions) await db.sqlRun(INSERT_MENTION, [entry.company_id, m.uuid, entry.id, m.context, entry.created_at]);
   await writeReferences(db, entry, doc);
   if (!entry.sortKeysWritten) await writeSortKeys(db, entry.seq, doc.snippet);
+  await writeSearchRow(db, entry, searchRowOf(doc, entry.tags));
+}
+
+/**
+ * The entry's full-text row: FTS5's (title, body, company token), or on PostgreSQL the
+ * same words and token as one tsvector (pg/search.ts), replaced in one upsert.
+ */
+async function writeSearchRow(db: Db, entry: DerivedOf, [title, body]: [string, string]): Promise<void> {
+  if (db.dialect === 'postgres') {
+    await db.sqlRun(UPSERT_SEARCH_ROW_PG, [entry.seq, searchVector([title, body], companyToken(entry.company_id))]);
+    return;
+  }
   if (!entry.fresh) await db.sqlRun(DELETE_SEARCH_ROW, [entry.seq]);
-  await db.sqlRun(INSERT_SEARCH_ROW, [entry.seq, ...searchRowOf(doc, entry.tags), companyToken(entry.company_id)]);
+  await db.sqlRun(INSERT_SEARCH_ROW, [entry.seq, title, body, companyToken(entry.company_id)]);
+}
+
+/** Removes an entry's full-text row, on either engine (a trashed or purged entry is found by no search). */
+export async function dropSearchRow(db: Db, seq: number): Promise<void> {
+  await db.sqlRun(db.dialect === 'postgres' ? DELETE_SEARCH_ROW_PG : DELETE_SEARCH_ROW, [seq]);
 }
 
 /** The full-text row's title and body: the snippet's values, and the document's text with the tags. */

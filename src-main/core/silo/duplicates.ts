@@ -17,6 +17,11 @@ export function scannedFileHash(doc: DerivedDocument): string | undefined {
   return typeof body.sha256 === 'string' && /^[0-9a-f]{64}$/.test(body.sha256) ? body.sha256 : undefined;
 }
 
+// By the bytes' hash: the files' key leads with the company too, and a walk of all its files is no look-up.
+const FILE_HOLDER = 'SELECT entry_id FROM attachments INDEXED BY attachments_hash WHERE hash = ? AND company_id = ? AND entry_id <> ? ORDER BY created_at LIMIT 1';
+// Its twin on PostgreSQL, which has no INDEXED BY (its planner takes the hash index by itself).
+const FILE_HOLDER_PG = 'SELECT entry_id FROM attachments WHERE hash = ? AND company_id = ? AND entry_id <> ? ORDER BY created_at LIMIT 1';
+
 /**
  * Another entry of the company holding the same thing as `doc` would: the same document
  * (its digest), or for a scanned file the same bytes under any name (an attachment of
@@ -29,11 +34,7 @@ export async function findTwin(ctx: Ctx, id: string, doc: DerivedDocument, seenF
   if (hash) {
     const earlier = seenFiles.get(hash);
     if (earlier && earlier !== id) return { id: earlier, by: 'file' };
-    const holder = await db.sqlFirst<{ entry_id: string }>(
-      // By the bytes' hash: the files' key leads with the company too, and a walk of all its files is no look-up.
-      'SELECT entry_id FROM attachments INDEXED BY attachments_hash WHERE hash = ? AND company_id = ? AND entry_id <> ? ORDER BY created_at LIMIT 1',
-      [hash, company, id],
-    );
+    const holder = await db.sqlFirst<{ entry_id: string }>(db.dialect === 'postgres' ? FILE_HOLDER_PG : FILE_HOLDER, [hash, company, id]);
     if (holder) return { id: holder.entry_id, by: 'file' };
   }
   const same = await db.first(

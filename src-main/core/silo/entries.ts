@@ -27,23 +27,32 @@ export type CreateEntryInput = ParsedInput<Operations['createEntry']>['body'];
  * an entry goes through here. A change synced from another instance may still reach
  * one in the trash (a file or meta it had before it went there): its state converges.
  */
-export async function findEntryRow(ctx: Ctx, id: string): Promise<EntryRow | undefined> {
-  const row = await findAnyEntryRow(ctx, id);
+export async function findEntryRow(ctx: Ctx, id: string, lock?: RowLock): Promise<EntryRow | undefined> {
+  const row = await findAnyEntryRow(ctx, id, lock);
   if (!row) return undefined;
   const origin = ctx.service.db.origin;
   return row.trashed_at === null || (origin !== undefined && origin !== LOCAL) ? row : undefined;
 }
 
+/**
+ * `lock`: read for a read-modify-write in a transaction. On PostgreSQL, where requests
+ * write at once, the row then stays locked until the transaction ends, so two writers
+ * of one entry take turns and the second reads what the first wrote. SQLite has one
+ * writer at a time already.
+ */
+export type RowLock = 'for-update';
+
 /** An entry of the caller's company, in the trash or not (for the trash, history and sync). */
-export function findAnyEntryRow(ctx: Ctx, id: string): Promise<EntryRow | undefined> {
+export function findAnyEntryRow(ctx: Ctx, id: string, lock?: RowLock): Promise<EntryRow | undefined> {
   const { db } = ctx.service;
   return db.first(
-    db.q.selectFrom('entries').selectAll().where('company_id', '=', ctx.caller.companyId).where('id', '=', id),
+    db.q.selectFrom('entries').selectAll().where('company_id', '=', ctx.caller.companyId).where('id', '=', id)
+      .$if(lock === 'for-update' && db.dialect === 'postgres', (qb) => qb.forUpdate()),
   );
 }
 
-export async function requireEntryRow(ctx: Ctx, id: string): Promise<EntryRow> {
-  const row = await findEntryRow(ctx, id);
+export async function requireEntryRow(ctx: Ctx, id: string, lock?: RowLock): Promise<EntryRow> {
+  const row = await findEntryRow(ctx, id, lock);
   if (!row) throw notFound(`entry ${id}`);
   return row;
 }
@@ -136,6 +145,8 @@ export async function commitEntry(ctx: Ctx, p: PreparedEntry): Promise<{ row: En
     const holder = await db.first(
       db.q.selectFrom('entries').selectAll().where('company_id', '=', ctx.caller.companyId).where('key', '=', p.input.key),
     );
+    // The same PUT at once, committed between the look-up by id and this one (READ COMMITTED on PostgreSQL): a replay.
+    if (holder && holder.id === p.id && holder.trashed_at === null && holder.request_hash === p.requestHash) return { row: holder, created: false };
     // A POST made again with its key and the same body answers the entry the first one made, as the same PUT again does.
     if (holder && p.replayByKey && holder.request_hash === p.requestHash && (await findEntryRow(ctx, holder.id))) return { row: holder, created: false };
     if (holder) throw conflict(`key ${JSON.stringify(p.input.key)} is already used by entry ${holder.id}`);

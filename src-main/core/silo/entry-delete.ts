@@ -1,6 +1,7 @@
 import { ApiError } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import { asAction } from './audit-actor.ts';
+import { dropSearchRow } from './derived-index.ts';
 import type { EntryRow } from './entry-view.ts';
 import { dropVersions } from './history.ts';
 
@@ -24,6 +25,6 @@ export async function deleteEntry(ctx: Ctx, row: EntryRow): Promise<void> {
   await db.run(db.q.deleteFrom('jobs').where('company_id', '=', companyId).where('silo_entry_id', '=', row.id));
   await dropVersions(db, companyId, row.id);
   await db.sqlRun('DELETE FROM trash_files WHERE company_id = ? AND entry_id = ?', [companyId, row.id]);
-  await db.sqlRun('DELETE FROM entries_fts WHERE rowid = ?', [row.seq]);
+  await dropSearchRow(db, row.seq);
   await asAction(db, 'purged', () => db.run(db.q.deleteFrom('entries').where('company_id', '=', companyId).where('id', '=', row.id)));
 }

@@ -19,6 +19,8 @@ export interface EntryName {
  */
 export async function entryNames(ctx: Ctx, ids: string[]): Promise<{ list: EntryName[] }> {
   const unique = [...new Set(ids)];
+  // `IN ()` is SQLite's alone: PostgreSQL refuses an empty list.
+  if (unique.length === 0) return { list: [] };
   const rows = await ctx.service.db.sql<{ id: string; doc_schema: string; snippet: string }>(
     `SELECT id, doc_schema, snippet FROM entries WHERE company_id = ? AND id IN (${unique.map(() => '?').join(', ')})`,
     [ctx.caller.companyId, ...unique],

@@ -105,16 +105,20 @@ export function entryView(
 // unique within its company (issue 12), so the company bounds each look-up (and leads its index).
 const ATTACHMENTS_OF = 'SELECT * FROM attachments WHERE company_id = ? AND entry_id IN (SELECT value FROM json_each(?)) ORDER BY created_at';
 const META_OF = 'SELECT * FROM entry_meta WHERE company_id = ? AND entry_id IN (SELECT value FROM json_each(?)) ORDER BY key';
+// Their twins on PostgreSQL, which reads the JSON array with jsonb_array_elements_text.
+const ATTACHMENTS_OF_PG = 'SELECT * FROM attachments WHERE company_id = ? AND entry_id IN (SELECT jsonb_array_elements_text(?::jsonb)) ORDER BY created_at';
+const META_OF_PG = 'SELECT * FROM entry_meta WHERE company_id = ? AND entry_id IN (SELECT jsonb_array_elements_text(?::jsonb)) ORDER BY key';
 
 /** Builds views for a page of rows with two batched look-ups per company instead of two per row (a page is one company's). */
 export async function entryViews(db: Db, rows: ViewRow[], withData = false, contexts?: Map<string, string>): Promise<EntryView[]> {
   if (rows.length === 0) return [];
   const attachments = new Map<string, AttachmentRow[]>();
   const meta = new Map<string, MetaRow[]>();
+  const postgres = db.dialect === 'postgres';
   for (const company of new Set(rows.map((r) => r.company_id))) {
     const ids = JSON.stringify(rows.filter((r) => r.company_id === company).map((r) => r.id));
-    groupBy(await db.sql<AttachmentRow>(ATTACHMENTS_OF, [company, ids]), attachments);
-    groupBy(await db.sql<MetaRow>(META_OF, [company, ids]), meta);
+    groupBy(await db.sql<AttachmentRow>(postgres ? ATTACHMENTS_OF_PG : ATTACHMENTS_OF, [company, ids]), attachments);
+    groupBy(await db.sql<MetaRow>(postgres ? META_OF_PG : META_OF, [company, ids]), meta);
   }
   const key = (r: ViewRow) => `${r.company_id}\0${r.id}`;
   return rows.map((r) => entryView(r, attachments.get(key(r)) ?? [], meta.get(key(r)) ?? [], withData, contexts?.get(r.id)));

@@ -7,7 +7,7 @@ import { parseFaults } from '../gobl/fault.ts';
 import { asAction, type Actor } from './audit-actor.ts';
 import { deriveDocument, toEnvelope, type DerivedDocument, type Envelope } from './document.ts';
 import { entryViews, type EntryView } from './entry-view.ts';
-import { findAnyEntryRow } from './entries.ts';
+import { findAnyEntryRow, type RowLock } from './entries.ts';
 import { writeEntryChange } from './patch.ts';
 import { VERSION_COLUMNS, type VersionRow } from './version-keeping.ts';
 
@@ -44,8 +44,8 @@ export function versionView(row: VersionRow) {
 }
 
 /** An entry of the caller's company, in the trash or not: its history stays readable while it waits there. */
-async function entryOfCompany(ctx: Ctx, id: string) {
-  const row = await findAnyEntryRow(ctx, id);
+async function entryOfCompany(ctx: Ctx, id: string, lock?: RowLock) {
+  const row = await findAnyEntryRow(ctx, id, lock);
   if (!row) throw notFound(`entry ${id}`);
   return row;
 }
@@ -125,7 +125,8 @@ export async function versionWithDocument(ctx: Ctx, id: string, version: number)
 export async function restoreVersion(ctx: Ctx, id: string, version: number): Promise<EntryView> {
   const { db } = ctx.service;
   return db.tx(async () => {
-    const row = await entryOfCompany(ctx, id);
+    // Locked on PostgreSQL until the end: a change arriving meanwhile waits for this one there too.
+    const row = await entryOfCompany(ctx, id, 'for-update');
     if (row.trashed_at !== null) throw conflict(`entry ${id} is in the trash; restore it from there first`);
     const { row: target, data } = await versionWithDocument(ctx, id, version);
     const sameDocument = target.digest === row.digest_val;

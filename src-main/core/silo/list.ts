@@ -4,7 +4,7 @@ import { afterPosition, keysetPage, type KeyShape } from '../api/keyset-page.ts'
 import { notFound } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import type { ParsedInput } from '../api/operation.ts';
-import type { Db } from '../db/engine.ts';
+import type { Db, Dialect } from '../db/engine.ts';
 import { entryViews, VIEW_COLUMNS, type EntryView, type ViewRow } from './entry-view.ts';
 import { filterSql } from './entry-filters.ts';
 import { sortedPage } from './sorted-page.ts';
@@ -71,7 +71,7 @@ export async function listEntries(ctx: Ctx, q: ListQuery): Promise<EntryPage> {
     const { rows, nextCursor } = await sortedPage(ctx, scope, q, { sort, ascending: q.ascending, limit: q.limit, cursor: q.cursor, created_at: q.created_at });
     return { ...(await pageOf(ctx, rows, nextCursor, q)), ...folder };
   }
-  const filters = filterSql(q, 'e');
+  const filters = filterSql(q, 'e', true, ctx.service.db.dialect);
   const dir = q.ascending ? 'ASC' : 'DESC';
   const page = await keysetPage({
     secret: ctx.service.cursorSecret,
@@ -121,6 +121,28 @@ const NAMED_BY_CODE = `SELECT i.entry_id, r.context FROM entry_refs r
     AND (r.type IS NULL OR i.type = r.type)
   WHERE r.company_id = ? AND r.entry_id = ? AND +r.code IS NOT NULL`;
 
+/*
+ * The twins of the branches above on PostgreSQL: the same rows, with no index named and no
+ * join order fixed (PostgreSQL has neither INDEXED BY nor unary `+` on text; its planner
+ * takes the code and uuid indexes by itself).
+ */
+const NAMING_BY_CODE_PG = `SELECT entry_id, context FROM entry_refs WHERE company_id = ? AND code = ?
+  AND (series IS NULL OR series = ?) AND (issue_date IS NULL OR issue_date = ?) AND (type IS NULL OR type = ?)`;
+const NAMED_BY_UUID_PG = `SELECT n.id, r.context FROM entry_refs r
+  JOIN entries n ON n.company_id = r.company_id AND n.doc_uuid = r.uuid WHERE r.company_id = ? AND r.entry_id = ? AND r.uuid IS NOT NULL`;
+const NAMED_BY_ID_PG = `SELECT n.id, r.context FROM entry_refs r
+  JOIN entries n ON n.company_id = r.company_id AND n.id = r.uuid WHERE r.company_id = ? AND r.entry_id = ? AND r.uuid IS NOT NULL`;
+const NAMED_BY_CODE_PG = `SELECT i.entry_id, r.context FROM entry_refs r
+  JOIN entry_identities i ON i.company_id = r.company_id AND i.code = r.code
+    AND (r.series IS NULL OR i.series = r.series) AND (r.issue_date IS NULL OR i.issue_date = r.issue_date)
+    AND (r.type IS NULL OR i.type = r.type)
+  WHERE r.company_id = ? AND r.entry_id = ? AND r.code IS NOT NULL`;
+
+const BRANCHES: Record<Dialect, { namingByCode: string; namedByUuid: string; namedById: string; namedByCode: string }> = {
+  sqlite: { namingByCode: NAMING_BY_CODE, namedByUuid: NAMED_BY_UUID, namedById: NAMED_BY_ID, namedByCode: NAMED_BY_CODE },
+  postgres: { namingByCode: NAMING_BY_CODE_PG, namedByUuid: NAMED_BY_UUID_PG, namedById: NAMED_BY_ID_PG, namedByCode: NAMED_BY_CODE_PG },
+};
+
 /**
  * The related entries' SQL. The hits are collected first (MATERIALIZED) and the
  * entries are then looked up by (company, id), in that order (CROSS JOIN fixes it):
@@ -129,8 +151,15 @@ const NAMED_BY_CODE = `SELECT i.entry_id, r.context FROM entry_refs r
  * of the company through the digest index and probed the hits for each;
  * test/api/perf-plans.test.ts holds the plan.)
  */
-export function relatedSql(branches: string[], where: string[], ascending: boolean): string {
+export function relatedSql(branches: string[], where: string[], ascending: boolean, dialect: Dialect = 'sqlite'): string {
   const dir = ascending ? 'ASC' : 'DESC';
+  // PostgreSQL's twin: a plain join, grouped by the entry's key (seq), which every selected column of e hangs on.
+  if (dialect === 'postgres') {
+    return `WITH hits(entry_id, context) AS MATERIALIZED (${branches.join(' UNION ALL ')})
+    SELECT ${VIEW_COLUMNS}, min(h.context) AS related_context FROM hits h JOIN entries e ON e.company_id = ? AND e.id = h.entry_id
+    WHERE ${where.join(' AND ')}
+    GROUP BY e.seq ORDER BY e.created_at ${dir}, e.id ${dir} LIMIT ?`;
+  }
   return `WITH hits(entry_id, context) AS MATERIALIZED (${branches.join(' UNION ALL ')})
     SELECT ${VIEW_COLUMNS}, min(h.context) AS related_context FROM hits h CROSS JOIN entries e ON e.company_id = ? AND e.id = h.entry_id
     WHERE ${where.join(' AND ')}
@@ -181,6 +210,7 @@ export async function relatedQuery(
   const entry = await db.sqlFirst<{ id: string; doc_uuid: string | null }>(ENTRY_OF_COMPANY, [company, id]);
   if (!entry) return undefined;
 
+  const branch = BRANCHES[db.dialect];
   const branches: string[] = [];
   const params: unknown[] = [];
   if (q.uuid !== undefined) {
@@ -191,10 +221,10 @@ export async function relatedQuery(
     params.push(company, entry.id, entry.doc_uuid ?? entry.id);
     const me = await db.sqlFirst<{ type: string | null; series: string | null; code: string | null; issue_date: string | null }>(IDENTITY_OF, [company, id]);
     if (me?.code) {
-      branches.push(NAMING_BY_CODE);
+      branches.push(branch.namingByCode);
       params.push(company, me.code, me.series, me.issue_date, me.type);
     }
-    branches.push(NAMED_BY_UUID, NAMED_BY_ID, NAMED_BY_CODE);
+    branches.push(branch.namedByUuid, branch.namedById, branch.namedByCode);
     params.push(company, id, company, id, company, id);
   }
 
@@ -208,7 +238,7 @@ export async function relatedQuery(
   }
   createdAtWhere(q, after, where, params);
   params.push(q.limit);
-  return { sql: relatedSql(branches, where, q.ascending), params };
+  return { sql: relatedSql(branches, where, q.ascending, db.dialect), params };
 }
 
 /** Kept by triggers as entries come, go and move (scale-migration.ts): a few rows, never a count of every entry. */

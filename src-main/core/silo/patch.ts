@@ -70,7 +70,7 @@ export function writeEntryChange(
   // The caller at hand is who history and the audit log name for this write (kept as its transaction ends).
   return asWriter(db, ctx.caller, () => db.tx(async () => {
     // In the trash or not: the trash itself (and sync) write here too; callers that must not touch a trashed entry read it live.
-    const fresh = await findAnyEntryRow(ctx, row.id);
+    const fresh = await findAnyEntryRow(ctx, row.id, 'for-update');
     if (!fresh) throw notFound(`entry ${row.id}`);
     // Another request may have changed it since it was read: If-Match speaks for the version it is at now.
     checkIfMatch(row.id, fresh.version, preconditions);

@@ -1,6 +1,7 @@
 import type { Operations } from '../api/contract/index.ts';
 import type { Ctx } from '../api/handler.ts';
-import type { Db } from '../db/engine.ts';
+import type { Db, Dialect } from '../db/engine.ts';
+import { searchQueryText } from '../db/pg/search.ts';
 import type { ParsedInput } from '../api/operation.ts';
 import { entryViews, VIEW_COLUMNS, type EntryView, type ViewRow } from './entry-view.ts';
 import { filterSql } from './entry-filters.ts';
@@ -17,16 +18,35 @@ export const PREFIX_MIN = 3;
  * never the company column.
  */
 export function ftsQueryOf(text: string): string | undefined {
-  const words = text.normalize('NFKC').match(/[\p{L}\p{N}]+/gu)?.slice(0, 12);
-  if (!words || words.length === 0) return undefined;
-  const prefix = (w: string, i: number) => (i === words.length - 1 && [...w].length >= PREFIX_MIN ? '*' : '');
+  const words = typedWords(text);
+  if (!words) return undefined;
+  const prefix = (w: string, i: number) => (i === words.length - 1 && isPrefix(w) ? '*' : '');
   return `{title body} : (${words.map((w, i) => `"${w}"${prefix(w, i)}`).join(' ')})`;
 }
+
+/** The words of what a person typed (up to 12): what both engines' queries are made of. */
+function typedWords(text: string): string[] | undefined {
+  const words = text.normalize('NFKC').match(/[\p{L}\p{N}]+/gu)?.slice(0, 12);
+  return words && words.length > 0 ? words : undefined;
+}
+
+const isPrefix = (word: string) => [...word].length >= PREFIX_MIN;
 
 /** The FTS5 query for `text` within one company's entries (its token is in the index's company column). */
 export function companyFtsQuery(companyId: string, text: string): string | undefined {
   const match = ftsQueryOf(text);
   return match && `company : "${companyToken(companyId)}" AND ${match}`;
+}
+
+/** PostgreSQL's twin of companyFtsQuery: the tsquery literal of the same words, the same prefix and the company (pg/search.ts). */
+export function companyTsQuery(companyId: string, text: string): string | undefined {
+  const words = typedWords(text);
+  return words && searchQueryText(words, isPrefix(words[words.length - 1]), companyToken(companyId));
+}
+
+/** The search's match for the engine at hand: FTS5's query, or PostgreSQL's tsquery literal. */
+export function companySearchMatch(dialect: Dialect, companyId: string, text: string): string | undefined {
+  return dialect === 'postgres' ? companyTsQuery(companyId, text) : companyFtsQuery(companyId, text);
 }
 
 /** The search's query as the contract parses it, with the text (`q` or `query`) and the page size as its handler settled them. */
@@ -44,7 +64,8 @@ export type SearchQuery = Omit<ParsedInput<Operations['searchEntries']>['query']
  * of its entries); a common word in half of a million entries took seconds and held
  * every other request up. Newest first costs the page, whatever the word.
  */
-export function searchSql(filters: string[], excluded: number): string {
+export function searchSql(filters: string[], excluded: number, dialect: Dialect = 'sqlite'): string {
+  if (dialect === 'postgres') return searchSqlPg(filters, excluded);
   const exclude = excluded > 0 ? `AND f.rowid NOT IN (${Array(excluded).fill('?').join(', ')})` : '';
   const page = filters.length === 0
     ? `SELECT f.rowid AS seq FROM entries_fts f WHERE entries_fts MATCH ? ${exclude} ORDER BY f.rowid DESC LIMIT ? OFFSET ?`
@@ -52,6 +73,22 @@ export function searchSql(filters: string[], excluded: number): string {
        WHERE entries_fts MATCH ? ${filters.map((w) => `AND ${w}`).join(' ')} ${exclude} ORDER BY f.rowid DESC LIMIT ? OFFSET ?`;
   return `WITH page AS MATERIALIZED (${page})
     SELECT ${VIEW_COLUMNS} FROM page p CROSS JOIN entries e ON e.seq = p.seq WHERE +e.company_id = ?
+    ORDER BY p.seq DESC`;
+}
+
+/**
+ * searchSql's twin on PostgreSQL (pg/search.ts): the same page, newest first, from the
+ * tsvectors' GIN index (the company's token is one of the query's words), then the
+ * page's entries by seq.
+ */
+function searchSqlPg(filters: string[], excluded: number): string {
+  const exclude = excluded > 0 ? `AND s.seq NOT IN (${Array(excluded).fill('?').join(', ')})` : '';
+  const page = filters.length === 0
+    ? `SELECT s.seq FROM entries_search s WHERE s.words @@ ?::tsquery ${exclude} ORDER BY s.seq DESC LIMIT ? OFFSET ?`
+    : `SELECT s.seq FROM entries_search s JOIN entries e ON e.seq = s.seq
+       WHERE s.words @@ ?::tsquery ${filters.map((w) => `AND ${w}`).join(' ')} ${exclude} ORDER BY s.seq DESC LIMIT ? OFFSET ?`;
+  return `WITH page AS MATERIALIZED (${page})
+    SELECT ${VIEW_COLUMNS} FROM page p JOIN entries e ON e.seq = p.seq WHERE e.company_id = ?
     ORDER BY p.seq DESC`;
 }
 
@@ -84,9 +121,9 @@ export async function searchEntries(ctx: Ctx, q: SearchQuery): Promise<{ list: E
  * same statements.
  */
 export async function searchQuery(db: Db, company: string, q: SearchQuery): Promise<{ exactPart: ViewRow[]; ftsLimit: number; sql: string; params: unknown[] } | undefined> {
-  const match = companyFtsQuery(company, q.q);
+  const match = companySearchMatch(db.dialect, company, q.q);
   if (!match) return undefined;
-  const filters = filterSql(q, 'e', false); // a trashed entry has no search row or identity to be found by (trash.ts)
+  const filters = filterSql(q, 'e', false, db.dialect); // a trashed entry has no search row or identity to be found by (trash.ts)
   const exact = await exactNumberMatches(db, company, q.q, filters);
   const exactPart = exact.slice(q.offset, q.offset + q.limit);
   const ftsOffset = Math.max(0, q.offset - exact.length);
@@ -95,7 +132,7 @@ export async function searchQuery(db: Db, company: string, q: SearchQuery): Prom
   return {
     exactPart,
     ftsLimit,
-    sql: searchSql(filters.where, exact.length),
+    sql: searchSql(filters.where, exact.length, db.dialect),
     params: [match, ...filters.params, ...exact.map((r) => r.seq), ftsLimit + 1, ftsOffset, company],
   };
 }
@@ -110,12 +147,17 @@ const EXACT_MAX = 20;
  * walk of all the company's identities or entries would otherwise be a plan SQLite may pick.
  */
 async function exactNumberMatches(db: Db, company: string, text: string, filters: { where: string[]; params: unknown[] }): Promise<Array<ViewRow & { seq: number }>> {
-  const query = exactNumberQuery(company, text, filters);
+  const query = exactNumberQuery(company, text, filters, db.dialect);
   return query ? db.sql<ViewRow & { seq: number }>(query.sql, query.params) : [];
 }
 
 /** The SQL and values of exactNumberMatches (undefined: no number can be typed so); exported so tests can hold its plan. */
-export function exactNumberQuery(company: string, text: string, filters: { where: string[]; params: unknown[] }): { sql: string; params: unknown[] } | undefined {
+export function exactNumberQuery(
+  company: string,
+  text: string,
+  filters: { where: string[]; params: unknown[] },
+  dialect: Dialect = 'sqlite',
+): { sql: string; params: unknown[] } | undefined {
   const typed = text.trim();
   if (typed === '' || typed.length > 100) return undefined;
   const candidates = new Map<string, { series: string | null; code: string }>();
@@ -127,9 +169,13 @@ export function exactNumberQuery(company: string, text: string, filters: { where
   }
   const branches = [...candidates.values()].map((c) => (c.series === null ? 'i.code = ?' : '(i.code = ? AND i.series = ?)'));
   const values = [...candidates.values()].flatMap((c) => (c.series === null ? [c.code] : [c.code, c.series]));
+  // PostgreSQL's twin names no index and fixes no join order: its planner takes the code index by itself.
+  const from = dialect === 'postgres'
+    ? `FROM entry_identities i JOIN entries e ON e.company_id = i.company_id AND e.id = i.entry_id`
+    : `FROM entry_identities i INDEXED BY entry_identities_code
+       CROSS JOIN entries e ON e.company_id = i.company_id AND e.id = i.entry_id`;
   return {
-    sql: `SELECT ${VIEW_COLUMNS}, e.seq FROM entry_identities i INDEXED BY entry_identities_code
-       CROSS JOIN entries e ON e.company_id = i.company_id AND e.id = i.entry_id
+    sql: `SELECT ${VIEW_COLUMNS}, e.seq ${from}
        WHERE i.company_id = ? AND (${branches.join(' OR ')}) ${filters.where.map((w) => `AND ${w}`).join(' ')}
        ORDER BY e.created_at DESC, e.id DESC LIMIT ${EXACT_MAX}`,
     params: [company, ...values, ...filters.params],

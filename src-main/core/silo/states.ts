@@ -72,7 +72,8 @@ export function putEntryState(ctx: Ctx, entryId: string, input: StateInput, at?:
   const meta = canonicalJson(input.meta ?? {});
   const notes = input.notes ?? '';
   return db.tx(async () => {
-    const entry = await requireEntryRow(ctx, entryId);
+    // Locked: two states recorded at once take turns, each reading the other's as the newest (PostgreSQL).
+    const entry = await requireEntryRow(ctx, entryId, 'for-update');
     if (at !== undefined) {
       const same = await db.first(
         db.q

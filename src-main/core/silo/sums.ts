@@ -1,6 +1,6 @@
 import type { Ctx } from '../api/handler.ts';
 import { filterSql, type EntryFilter } from './entry-filters.ts';
-import { ftsQueryOf } from './search.ts';
+import { companyTsQuery, ftsQueryOf } from './search.ts';
 import { NEGATIVE_TYPES } from './sort-keys.ts';
 
 export interface CurrencySums {
@@ -39,6 +39,15 @@ function decimalString(units: bigint, scale: number): string {
 }
 
 /**
+ * The snippet's fields a sum reads. `->` gives PostgreSQL's JSON value (a string stays a
+ * string, as json_extract gives it), so an amount that is no string counts 0 on both.
+ */
+const SUM_FIELDS = `e.currency AS currency, json_extract(e.snippet, '$.type') AS type, json_extract(e.snippet, '$.net') AS net,
+    json_extract(e.snippet, '$.tax') AS tax, json_extract(e.snippet, '$.total') AS total`;
+const SUM_FIELDS_PG = `e.currency AS currency, e.snippet::jsonb -> 'type' AS type, e.snippet::jsonb -> 'net' AS net,
+    e.snippet::jsonb -> 'tax' AS tax, e.snippet::jsonb -> 'total' AS total`;
+
+/**
  * Net, tax and total of every entry matching the filters (and the search text, when
  * given), per currency, exactly: amounts are added as the decimals the documents state,
  * at the largest precision any of them has, never as floats. One pass over the
@@ -46,22 +55,23 @@ function decimalString(units: bigint, scale: number): string {
  */
 export async function sumEntries(ctx: Ctx, q: EntryFilter & { q?: string }): Promise<EntrySums> {
   const { db } = ctx.service;
-  const filters = filterSql(q, 'e');
-  const fields = `e.currency AS currency, json_extract(e.snippet, '$.type') AS type, json_extract(e.snippet, '$.net') AS net,
-    json_extract(e.snippet, '$.tax') AS tax, json_extract(e.snippet, '$.total') AS total`;
-  const match = q.q !== undefined ? ftsQueryOf(q.q) : undefined;
+  const company = ctx.caller.companyId;
+  const postgres = db.dialect === 'postgres';
+  const filters = filterSql(q, 'e', true, db.dialect);
+  const fields = postgres ? SUM_FIELDS_PG : SUM_FIELDS;
+  const match = q.q === undefined ? undefined : postgres ? companyTsQuery(company, q.q) : ftsQueryOf(q.q);
   if (q.q !== undefined && !match) return { count: 0, list: [] };
   type SumRow = { currency: string | null; type: unknown; net: unknown; tax: unknown; total: unknown };
+  const where = filters.where.map((w) => `AND ${w}`).join(' ');
   const rows = match
     ? await db.sql<SumRow>(
-        `SELECT ${fields} FROM entries_fts f JOIN entries e ON e.seq = f.rowid
-         WHERE entries_fts MATCH ? AND e.company_id = ? ${filters.where.map((w) => `AND ${w}`).join(' ')}`,
-        [match, ctx.caller.companyId, ...filters.params],
+        postgres
+          ? `SELECT ${fields} FROM entries_search s JOIN entries e ON e.seq = s.seq WHERE s.words @@ ?::tsquery AND e.company_id = ? ${where}`
+          : `SELECT ${fields} FROM entries_fts f JOIN entries e ON e.seq = f.rowid
+         WHERE entries_fts MATCH ? AND e.company_id = ? ${where}`,
+        [match, company, ...filters.params],
       )
-    : await db.sql<SumRow>(
-        `SELECT ${fields} FROM entries e WHERE e.company_id = ? ${filters.where.map((w) => `AND ${w}`).join(' ')}`,
-        [ctx.caller.companyId, ...filters.params],
-      );
+    : await db.sql<SumRow>(`SELECT ${fields} FROM entries e WHERE e.company_id = ? ${where}`, [company, ...filters.params]);
 
   const byCurrency = new Map<string, Array<(typeof rows)[number]>>();
   for (const row of rows) {

@@ -9,7 +9,8 @@ import { attachmentView, type AttachmentRow } from './entry-view.ts';
 import { findAnyEntryRow, requireEntryRow } from './entries.ts';
 import { trashItem } from './trash.ts';
 
-const INSERT_TRASHED = `INSERT INTO trash_files (trash_id, company_id, entry_id, id, name, desc, mime, hash, size, meta, created_at, row,
+// "desc" quoted: a reserved word on PostgreSQL (SQLite takes it either way).
+const INSERT_TRASHED = `INSERT INTO trash_files (trash_id, company_id, entry_id, id, name, "desc", mime, hash, size, meta, created_at, row,
   trashed_at, via, actor_id, actor_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 // Every statement names the company: an entry id is only unique within its company (issue 12).
 const BUMP_ENTRY = 'UPDATE entries SET version = version + 1, updated_at = ? WHERE company_id = ? AND id = ?';
@@ -34,9 +35,14 @@ export async function forgetTrashedFile(db: Db, companyId: string, entryId: stri
   await db.sqlRun('DELETE FROM trash_files WHERE company_id = ? AND entry_id = ? AND id = ? AND hash = ?', [companyId, entryId, fileId, hash]);
 }
 
+// The columns `attachments` has now, on each engine.
+const ATTACHMENT_COLUMNS_SQLITE = "SELECT name FROM pragma_table_info('attachments')";
+const ATTACHMENT_COLUMNS_PG = `SELECT column_name AS name FROM information_schema.columns
+  WHERE table_schema = current_schema() AND table_name = 'attachments' ORDER BY ordinal_position`;
+
 /** Puts an attachment row back as it was kept: every column the table has (a column added since takes its default). */
 async function insertAttachmentRow(db: Db, row: Record<string, unknown>): Promise<void> {
-  const columns = (await db.sql<{ name: string }>("SELECT name FROM pragma_table_info('attachments')"))
+  const columns = (await db.sql<{ name: string }>(db.dialect === 'postgres' ? ATTACHMENT_COLUMNS_PG : ATTACHMENT_COLUMNS_SQLITE))
     .map((c) => c.name)
     .filter((name) => Object.hasOwn(row, name));
   await db.sqlRun(
@@ -55,7 +61,8 @@ export async function trashFile(ctx: Ctx, entryId: string, fileId: string) {
   const { db } = ctx.service;
   const company = ctx.caller.companyId;
   const trashId = await db.tx(async () => {
-    await requireEntryRow(ctx, entryId);
+    // Locked on PostgreSQL until the end, as the entry's trashing locks it: the two take turns.
+    await requireEntryRow(ctx, entryId, 'for-update');
     const row = await db.sqlFirst<AttachmentRow>('SELECT * FROM attachments WHERE company_id = ? AND entry_id = ? AND id = ?', [company, entryId, fileId]);
     if (!row) throw notFound(`attachment ${fileId} of entry ${entryId}`);
     const id = await keepFileInTrash(db, row, await currentActor(db, { caller: ctx.caller, companyId: company, entryId }));
@@ -82,7 +89,7 @@ export async function restoreFile(ctx: Ctx, entryId: string, fileId: string) {
   const { db, blobs } = ctx.service;
   const company = ctx.caller.companyId;
   return db.tx(async () => {
-    const entry = await findAnyEntryRow(ctx, entryId);
+    const entry = await findAnyEntryRow(ctx, entryId, 'for-update');
     if (!entry) throw notFound(`entry ${entryId}`);
     if (entry.trashed_at !== null) throw conflict(`entry ${entryId} is in the trash; restore it first`);
     const row = await db.sqlFirst<TrashedFileRow>(

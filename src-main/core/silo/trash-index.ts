@@ -1,4 +1,5 @@
 import type { Db } from '../db/engine.ts';
+import { dropSearchRow } from './derived-index.ts';
 
 /**
  * Removes what finds an entry (its search row, its document's identity and
@@ -7,7 +8,7 @@ import type { Db } from '../db/engine.ts';
  */
 export async function dropDerivedIndexes(db: Db, entry: { seq: number; id: string; company_id: string }): Promise<void> {
   // By company and id: another company's entry may have the same id (issue 12).
-  await db.sqlRun('DELETE FROM entries_fts WHERE rowid = ?', [entry.seq]);
+  await dropSearchRow(db, entry.seq);
   await db.sqlRun('DELETE FROM mentions WHERE company_id = ? AND entry_id = ?', [entry.company_id, entry.id]);
   await db.sqlRun('DELETE FROM entry_identities WHERE company_id = ? AND entry_id = ?', [entry.company_id, entry.id]);
   await db.sqlRun('DELETE FROM entry_refs WHERE company_id = ? AND entry_id = ?', [entry.company_id, entry.id]);

@@ -66,6 +66,10 @@ async function purgeFileRow(db: Db, file: TrashedFile): Promise<void> {
   });
 }
 
+// A conflict whose losing file (JSON text) names the hash, on each engine.
+const LOSER_HOLDS_SQLITE = `SELECT 1 FROM sync_conflicts WHERE kind = 'attachment' AND instr(loser, ?) > 0 LIMIT 1`;
+const LOSER_HOLDS_PG = `SELECT 1 FROM sync_conflicts WHERE kind = 'attachment' AND strpos(loser, ?) > 0 LIMIT 1`;
+
 /**
  * Removes bytes no row refers to any more (no attachment or trashed file of any
  * company, no conflict holding a losing file), unless written within the hour: a
@@ -77,7 +81,7 @@ async function dropUnreferencedBytes(service: Service, hashes: Iterable<string>)
     const used =
       (await db.sqlFirst('SELECT 1 FROM attachments WHERE hash = ? LIMIT 1', [hash])) ??
       (await db.sqlFirst('SELECT 1 FROM trash_files WHERE hash = ? LIMIT 1', [hash])) ??
-      (await db.sqlFirst(`SELECT 1 FROM sync_conflicts WHERE kind = 'attachment' AND instr(loser, ?) > 0 LIMIT 1`, [hash]));
+      (await db.sqlFirst(db.dialect === 'postgres' ? LOSER_HOLDS_PG : LOSER_HOLDS_SQLITE, [hash]));
     if (used || !blobs.has(hash)) continue;
     const path = blobs.pathOf(hash);
     try {
@@ -91,6 +95,16 @@ async function dropUnreferencedBytes(service: Service, hashes: Iterable<string>)
 
 const PAGE = 200;
 
+/*
+ * What a purge is about to delete, locked on PostgreSQL until it commits: a restore (or
+ * another purge) running at once waits, then finds it gone, and never sees it deleted
+ * after it was put back. SQLite has one writer at a time.
+ */
+const TRASHED_ENTRY_SQLITE = 'SELECT * FROM entries WHERE company_id = ? AND id = ? AND trashed_at IS NOT NULL';
+const TRASHED_ENTRY_PG = `${TRASHED_ENTRY_SQLITE} FOR UPDATE`;
+const TRASHED_FILE_SQLITE = 'SELECT trash_id, company_id, entry_id, id, hash, name FROM trash_files WHERE trash_id = ? AND company_id = ?';
+const TRASHED_FILE_PG = `${TRASHED_FILE_SQLITE} FOR UPDATE`;
+
 /** Purges one page of items in one transaction; a named item not in the trash is a 404 and nothing of the page goes. */
 async function purgePage(ctx: Ctx, items: PurgeItem[], strict: boolean): Promise<{ purged: number; hashes: string[] }> {
   const { db } = ctx.service;
@@ -101,17 +115,14 @@ async function purgePage(ctx: Ctx, items: PurgeItem[], strict: boolean): Promise
     let purged = 0;
     for (const item of items) {
       if (item.kind === 'entry') {
-        const row = await db.sqlFirst<EntryRow>('SELECT * FROM entries WHERE company_id = ? AND id = ? AND trashed_at IS NOT NULL', [company, item.id]);
+        const row = await db.sqlFirst<EntryRow>(db.dialect === 'postgres' ? TRASHED_ENTRY_PG : TRASHED_ENTRY_SQLITE, [company, item.id]);
         if (!row) {
           if (strict) throw notFound(`entry ${item.id} in the trash`);
           continue;
         }
         hashes.push(...(await purgeEntry(ctx, row)));
       } else {
-        const file = await db.sqlFirst<TrashedFile>('SELECT trash_id, company_id, entry_id, id, hash, name FROM trash_files WHERE trash_id = ? AND company_id = ?', [
-          item.id,
-          company,
-        ]);
+        const file = await db.sqlFirst<TrashedFile>(db.dialect === 'postgres' ? TRASHED_FILE_PG : TRASHED_FILE_SQLITE, [item.id, company]);
         if (!file) {
           if (strict) throw notFound(`file ${item.id} in the trash`);
           continue;

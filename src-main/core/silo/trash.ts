@@ -54,7 +54,8 @@ function unchangedDocument(row: EntryRow) {
 export async function trashEntry(ctx: Ctx, id: string) {
   const { db } = ctx.service;
   return db.tx(async () => {
-    const any = await findAnyEntryRow(ctx, id);
+    // Locked on PostgreSQL until the end: a second trashing at once waits, then finds it trashed.
+    const any = await findAnyEntryRow(ctx, id, 'for-update');
     if (!any) throw notFound(`entry ${id}`);
     if (any.trashed_at === null) {
       const running = await db.sqlFirst<{ id: string }>(
@@ -62,7 +63,7 @@ export async function trashEntry(ctx: Ctx, id: string) {
         [any.company_id, id],
       );
       if (running) throw new ApiError('conflict', `entry ${id} has a job under way (${running.id}); move it to the trash once the job ends`);
-      const row = await requireEntryRow(ctx, id);
+      const row = await requireEntryRow(ctx, id, 'for-update');
       await writeEntryChange(ctx, row, unchangedDocument(row), { trashed: nowIso() });
     }
     return trashItem(ctx, 'entry', id);
@@ -76,7 +77,7 @@ export async function trashEntry(ctx: Ctx, id: string) {
 export async function restoreEntry(ctx: Ctx, id: string): Promise<EntryView> {
   const { db } = ctx.service;
   return db.tx(async () => {
-    const row = await findAnyEntryRow(ctx, id);
+    const row = await findAnyEntryRow(ctx, id, 'for-update');
     if (!row) throw notFound(`entry ${id}`);
     const restored = row.trashed_at === null ? row : await writeEntryChange(ctx, row, unchangedDocument(row), { trashed: null });
     return (await entryViews(db, [restored], true))[0];
@@ -113,19 +114,27 @@ interface TrashRow {
 
 // Entries: who trashed one is in its history (its latest `trashed` version). Files keep it in their row.
 // Children join their entry on company and id: an entry id is only unique within its company (issue 12).
-const ENTRY_PART = `SELECT 'entry' AS kind, e.id AS id, e.id AS entry_id, e.trashed_at AS trashed_at, e.snippet AS snippet,
+const entryPart = (size: string) => `SELECT 'entry' AS kind, e.id AS id, e.id AS entry_id, e.trashed_at AS trashed_at, e.snippet AS snippet,
     e.doc_schema AS doc_schema, e.folder AS folder, e.state AS state, e.signed AS signed, NULL AS file_id, NULL AS name, NULL AS mime,
-    (SELECT coalesce(sum(a.size), 0) FROM attachments a WHERE a.company_id = e.company_id AND a.entry_id = e.id) AS size,
+    (SELECT ${size} FROM attachments a WHERE a.company_id = e.company_id AND a.entry_id = e.id) AS size,
     v.via AS via, v.actor_id AS actor_id, v.actor_name AS actor_name,
     (SELECT count(*) FROM attachments a WHERE a.company_id = e.company_id AND a.entry_id = e.id) AS files
   FROM entries e LEFT JOIN entry_versions v ON v.company_id = e.company_id AND v.entry_id = e.id AND v.version =
     (SELECT max(version) FROM entry_versions WHERE company_id = e.company_id AND entry_id = e.id AND action = 'trashed')
   WHERE e.company_id = ? AND e.trashed_at IS NOT NULL`;
+const ENTRY_PART_SQLITE = entryPart('coalesce(sum(a.size), 0)');
+// The twin on PostgreSQL, where sum() of bigint is numeric (text to the client): a byte count stays a number.
+const ENTRY_PART_PG = entryPart('coalesce(sum(a.size), 0)::bigint');
 const FILE_PART = `SELECT 'file' AS kind, t.trash_id AS id, t.entry_id AS entry_id, t.trashed_at AS trashed_at, e.snippet AS snippet,
     e.doc_schema AS doc_schema, NULL AS folder, NULL AS state, NULL AS signed, t.id AS file_id, t.name AS name, t.mime AS mime,
     t.size AS size, t.via AS via, t.actor_id AS actor_id, t.actor_name AS actor_name, NULL AS files
   FROM trash_files t LEFT JOIN entries e ON e.company_id = t.company_id AND e.id = t.entry_id
   WHERE t.company_id = ?`;
+
+// PostgreSQL before 16 wants a name for a subquery in FROM; SQLite's statement stays as it was.
+const UNION_ALIAS_PG = ' AS items';
+
+const entryPartOf = (db: Db): string => (db.dialect === 'postgres' ? ENTRY_PART_PG : ENTRY_PART_SQLITE);
 
 function itemView(row: TrashRow, days: number) {
   const snippet = row.snippet ? (JSON.parse(row.snippet) as Record<string, string>) : {};
@@ -153,7 +162,7 @@ export type TrashItem = ReturnType<typeof itemView>;
 
 async function trashItem(ctx: Ctx, kind: 'entry' | 'file', id: string): Promise<TrashItem> {
   const { db } = ctx.service;
-  const part = kind === 'entry' ? `${ENTRY_PART} AND e.id = ?` : `${FILE_PART} AND t.trash_id = ?`;
+  const part = kind === 'entry' ? `${entryPartOf(db)} AND e.id = ?` : `${FILE_PART} AND t.trash_id = ?`;
   const row = await db.sqlFirst<TrashRow>(part, [ctx.caller.companyId, id]);
   if (!row) throw notFound(`${kind} ${id} in the trash`);
   return itemView(row, await retentionDays(db, ctx.caller.companyId));
@@ -169,7 +178,7 @@ export async function listTrash(ctx: Ctx, q: { kind?: 'entry' | 'file'; cursor?:
   const parts: string[] = [];
   const params: unknown[] = [];
   if (q.kind !== 'file') {
-    parts.push(ENTRY_PART);
+    parts.push(entryPartOf(db));
     params.push(company);
   }
   if (q.kind !== 'entry') {
@@ -185,7 +194,7 @@ export async function listTrash(ctx: Ctx, q: { kind?: 'entry' | 'file'; cursor?:
     key: (row) => [row.trashed_at, row.id],
     fetch: (after, take) =>
       db.sql<TrashRow>(
-        `SELECT * FROM (${parts.join(' UNION ALL ')}) ${after ? `WHERE ${afterPosition(['trashed_at', 'id'], false)}` : ''} ORDER BY trashed_at DESC, id DESC LIMIT ?`,
+        `SELECT * FROM (${parts.join(' UNION ALL ')})${db.dialect === 'postgres' ? UNION_ALIAS_PG : ''} ${after ? `WHERE ${afterPosition(['trashed_at', 'id'], false)}` : ''} ORDER BY trashed_at DESC, id DESC LIMIT ?`,
         [...params, ...(after ?? []), take],
       ),
   });

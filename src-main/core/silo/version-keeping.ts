@@ -48,8 +48,11 @@ export const VERSION_COLUMNS = `entry_id, version, company_id, action, changed, 
   reverted_from, via, actor_id, actor_name, at`;
 const LAST_VERSION = `SELECT ${VERSION_COLUMNS} FROM entry_versions WHERE company_id = ? AND entry_id = ? ORDER BY version DESC LIMIT 1`;
 const INSERT_VERSION = `INSERT INTO entry_versions (${VERSION_COLUMNS}, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`;
-const LAST_TITLE = `SELECT json_extract(detail, '$.title') AS title FROM audit_log
+const LAST_TITLE_SQLITE = `SELECT json_extract(detail, '$.title') AS title FROM audit_log
   WHERE company_id = ? AND target_id = ? AND json_extract(detail, '$.title') IS NOT NULL ORDER BY seq DESC LIMIT 1`;
+// The twin on PostgreSQL, where `detail` is JSON text read as jsonb.
+const LAST_TITLE_PG = `SELECT detail::jsonb ->> 'title' AS title FROM audit_log
+  WHERE company_id = ? AND target_id = ? AND detail::jsonb ->> 'title' IS NOT NULL ORDER BY seq DESC LIMIT 1`;
 
 /** What a change touched, in the order a person reads it. */
 function changesBetween(last: VersionRow, now: EntryState): string[] {
@@ -94,7 +97,7 @@ export async function keepEntryVersion(db: Db, entryId: string, companyId: strin
   if (deleted) {
     const actor = await currentActor(db, { origin });
     // The entry is gone: what it was called is in the log's last word about it.
-    const last = await db.sqlFirst<{ title: string | null }>(LAST_TITLE, [companyId, entryId]);
+    const last = await db.sqlFirst<{ title: string | null }>(db.dialect === 'postgres' ? LAST_TITLE_PG : LAST_TITLE_SQLITE, [companyId, entryId]);
     const detail = last?.title ? { title: last.title } : {};
     await appendAudit(db, actor, { company_id: companyId, action: `entry.${hint === 'purged' ? 'purged' : 'deleted'}`, target_kind: 'entry', target_id: entryId, detail });
     return;

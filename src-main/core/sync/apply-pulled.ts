@@ -33,7 +33,7 @@ export async function applyItemSafely(run: SyncRun, item: SyncChange, full: bool
     const error = toApiError(err);
     if (error.key === 'internal') run.ctx.service.log?.(`sync: applying pulled ${item.kind} ${item.id} failed: ${(err as Error)?.stack ?? err}`);
     await park(db, run.companyId, 'pull', { kind: item.kind, id: item.id }, item.version, error.toBody());
-    run.progress.parked++;
+    // counted by the caller once its transaction has committed (PostgreSQL may run one again)
     return 'parked';
   }
 }

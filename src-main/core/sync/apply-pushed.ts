@@ -5,6 +5,7 @@ import { nowIso } from '../clock.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import type { SyncKind } from './change-log.ts';
 import { changeRow, logUnlogged } from './change-rows.ts';
+import { lockChangeLog } from './change-log-lock.ts';
 import { recordFork, SeriesForked } from './forks.ts';
 import { checkOrigin } from './pairing.ts';
 import { isSyncKind, recordKinds, sameState } from './records/index.ts';
@@ -41,6 +42,9 @@ export async function applyPushedChange(ctx: Ctx, origin: string, change: Pushed
 
   const { db } = ctx.service;
   const companyId = ctx.caller.companyId;
+  // The version checked is the one written over: on PostgreSQL, where pushes from two
+  // instances run at once, none may write the record between this check and the write.
+  await lockChangeLog(db);
   const row = await changeRow(db, companyId, kind, id);
   const current = await handler.read(ctx, ref, { revealSecrets: true });
   const version = async () => (await changeRow(db, companyId, kind, id))?.version ?? 0;

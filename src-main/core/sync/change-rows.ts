@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../db/engine.ts';
 import type { SyncChangesTable } from '../db/tables.ts';
 import type { SyncKind } from './change-log.ts';
+import { lockChangeLog } from './change-log-lock.ts';
 
 export type ChangeRow = Selectable<SyncChangesTable>;
 
@@ -35,7 +36,8 @@ export async function markAgreed(db: Db, row: ChangeRow, remoteVersion: number, 
  * tombstone of something it created and deleted between two pulls. The agreed
  * version is remembered here, so a later local change to the same id is based on
  * it and is accepted by the remote, rather than refused as a conflict that no
- * later pull would ever settle (the feed has moved past the tombstone).
+ * later pull would ever settle (the feed has moved past the tombstone). A new seq
+ * written without a trigger: it takes the change log's turn as the triggers do.
  */
 export async function rememberAgreed(
   db: Db,
@@ -46,6 +48,7 @@ export async function rememberAgreed(
   deleted: boolean,
   at: string,
 ): Promise<void> {
+  await lockChangeLog(db);
   await db.run(
     db.q.insertInto('sync_changes').values({
       company_id: companyId,
@@ -109,6 +112,7 @@ export async function hasPendingChildren(db: Db, companyId: string, entryId: str
  * record: nothing goes on record for it.
  */
 export async function logUnlogged(db: Db, companyId: string, kind: SyncKind, recordId: string, entryId: string | null, at: string): Promise<void> {
+  await lockChangeLog(db);
   await db.run(
     db.q.insertInto('sync_changes').values({
       company_id: companyId, kind, record_id: recordId, entry_id: entryId, version: 1, deleted: 0, origin: 'local', remote_version: null, synced_version: null, at,

@@ -126,7 +126,15 @@ export async function openConflictCount(ctx: Ctx): Promise<number> {
 export async function resolveConflict(ctx: Ctx, id: string, how: ClashResolution) {
   const { db } = ctx.service;
   return await db.tx(async () => {
-    const row = await db.first(db.q.selectFrom('sync_conflicts').selectAll().where('id', '=', id).where('company_id', '=', ctx.caller.companyId));
+    // Locked on PostgreSQL: of two resolutions at once, the second finds it resolved.
+    const row = await db.first(
+      db.q
+        .selectFrom('sync_conflicts')
+        .selectAll()
+        .where('id', '=', id)
+        .where('company_id', '=', ctx.caller.companyId)
+        .$if(db.dialect === 'postgres', (qb) => qb.forUpdate()),
+    );
     if (!row) throw notFound(`conflict ${id}`);
     if (row.resolved_at) return conflictView(row);
     if (row.reason === 'key-clash') {

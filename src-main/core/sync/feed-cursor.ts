@@ -37,10 +37,32 @@ export async function decodeFeedCursor(secret: Buffer, db: Db, instanceId: strin
   return seq;
 }
 
-/** The highest change number ever given out (AUTOINCREMENT keeps it even when that row moved). */
+/**
+ * The highest change number ever given out, committed or not (a cursor beyond it is
+ * from the future). SQLite's AUTOINCREMENT keeps it even when that row moved; on
+ * PostgreSQL it is the identity sequence's last value, which no rollback takes back.
+ */
+const HIGH_WATER_SQLITE = `SELECT seq FROM sqlite_sequence WHERE name = 'sync_changes'`;
+const HIGH_WATER_PG = `SELECT coalesce(pg_sequence_last_value(pg_get_serial_sequence('sync_changes', 'seq')::regclass), 0) AS seq`;
+
 export async function highWater(db: Db): Promise<number> {
-  const row = await db.sqlFirst<{ seq: number }>(`SELECT seq FROM sqlite_sequence WHERE name = 'sync_changes'`);
+  const row = await db.sqlFirst<{ seq: number }>(db.dialect === 'postgres' ? HIGH_WATER_PG : HIGH_WATER_SQLITE);
   return row?.seq ?? 0;
+}
+
+/**
+ * Where a feed page read in a snapshot transaction may leave its reader: past every
+ * change that snapshot holds, and none it does not. On SQLite, the one writer, that is
+ * the high-water mark itself. On PostgreSQL a seq is given out before its transaction
+ * commits, so the mark may name a change still under way: the newest change the
+ * snapshot sees is the bound instead (synced writers commit in seq order,
+ * pg/change-triggers.ts, so nothing below it can still appear).
+ */
+const SEEN_HIGH_WATER_PG = `SELECT coalesce(max(seq), 0) AS seq FROM sync_changes`;
+
+export async function seenHighWater(db: Db): Promise<number> {
+  if (db.dialect !== 'postgres') return highWater(db);
+  return (await db.sqlFirst<{ seq: number }>(SEEN_HIGH_WATER_PG))?.seq ?? 0;
 }
 
 const gone = (why: string) => new ApiError('gone', `${why}; start a full pull without a cursor`);

@@ -3,7 +3,7 @@ import type { SyncChange } from '../api/contract/sync.ts';
 import type { SyncKind } from './change-log.ts';
 import { changeRow, type ChangeRow } from './change-rows.ts';
 import { LOCAL } from '../db/write-scopes.ts';
-import { decodeFeedCursor, encodeFeedCursor, highWater } from './feed-cursor.ts';
+import { decodeFeedCursor, encodeFeedCursor, seenHighWater } from './feed-cursor.ts';
 import { parentOfRow, readById } from './records/index.ts';
 import type { ReadOptions } from './records/kind.ts';
 
@@ -22,8 +22,9 @@ export interface FeedPage {
  * attachment whose entry changed later) carries that parent in `requires`, so a
  * client can always apply a page in order.
  *
- * Read in one transaction: a change logged between reading the rows and reading
- * the newest change number would otherwise be passed over by the last page's cursor.
+ * Read in one snapshot transaction: a change logged between reading the rows and
+ * reading the newest change number would otherwise be passed over by the last page's
+ * cursor (on PostgreSQL, READ COMMITTED would read them in two snapshots).
  */
 export async function listChanges(ctx: Ctx, q: { cursor?: string; limit: number; exclude_origin?: string }): Promise<FeedPage> {
   const { db, instanceId, cursorSecret } = ctx.service;
@@ -52,7 +53,7 @@ export async function listChanges(ctx: Ctx, q: { cursor?: string; limit: number;
     }
     // On the last page the cursor moves to the newest change number even when the
     // rows at the end were left out (exclude_origin), so they are not read again.
-    const nextSeq = hasMore ? rows[rows.length - 1].seq : Math.max(from, await highWater(db));
+    const nextSeq = hasMore ? rows[rows.length - 1].seq : Math.max(from, await seenHighWater(db));
     return {
       instance_id: instanceId,
       company_id: companyId,
@@ -60,7 +61,7 @@ export async function listChanges(ctx: Ctx, q: { cursor?: string; limit: number;
       next_cursor: encodeFeedCursor(cursorSecret, instanceId, companyId, nextSeq),
       has_more: hasMore,
     };
-  }, { origin: LOCAL });
+  }, { origin: LOCAL, snapshot: true });
 }
 
 /** One record as the feed serves it now: its current state, or a tombstone. */
@@ -76,7 +77,7 @@ export async function changeOf(ctx: Ctx, row: ChangeRow, opts: ReadOptions): Pro
   };
 }
 
-/** Entries deleted after the cursor (ids only), for the client's mass-deletion check; read in one transaction, as listChanges. */
+/** Entries deleted after the cursor (ids only), for the client's mass-deletion check; read in one snapshot, as listChanges. */
 export async function listDeletions(ctx: Ctx, q: { cursor?: string; limit: number }) {
   const { db, instanceId, cursorSecret } = ctx.service;
   const companyId = ctx.caller.companyId;
@@ -89,11 +90,11 @@ export async function listDeletions(ctx: Ctx, q: { cursor?: string; limit: numbe
     );
     const hasMore = rows.length > q.limit;
     if (hasMore) rows.pop();
-    const nextSeq = hasMore ? rows[rows.length - 1].seq : Math.max(from, await highWater(db));
+    const nextSeq = hasMore ? rows[rows.length - 1].seq : Math.max(from, await seenHighWater(db));
     return {
       entry_ids: rows.map((r) => r.record_id),
       next_cursor: encodeFeedCursor(cursorSecret, instanceId, companyId, nextSeq),
       has_more: hasMore,
     };
-  }, { origin: LOCAL });
+  }, { origin: LOCAL, snapshot: true });
 }

@@ -20,12 +20,12 @@ export const syncHandlers: HandlersOf<typeof syncOperations> = {
   listSyncDeletions: (ctx, { query }) => listDeletions(ctx, query),
   getSyncRecord: async (ctx, { params }) => {
     if (recordKinds[params.kind].refOf(params.id) === undefined) throw badRequest(`not a ${params.kind} id`, { id: `not a ${params.kind} id` });
-    // the change row and the record's state read together, so the version served is the state's
+    // the change row and the record's state read in one snapshot, so the version served is the state's
     return ctx.service.db.tx(async () => {
       const row = await changeRow(ctx.service.db, ctx.caller.companyId, params.kind, params.id);
       if (!row) throw notFound(`${params.kind} ${params.id}`);
       return changeOf(ctx, row, { revealSecrets: ctx.caller.kind === 'owner' });
-    }, { origin: LOCAL });
+    }, { origin: LOCAL, snapshot: true });
   },
   putSyncRecord: (ctx, { params, body }) => applyPushedOne(ctx, body.origin, params.kind, params.id, body),
   pushSyncRecords: async (ctx, { body }) => ({ results: await applyPushedBatch(ctx, body.origin, body.changes) }),

@@ -50,6 +50,22 @@ export async function findPairing(db: Db, companyId: string, instanceId: string)
   );
 }
 
+/**
+ * The pairing, read to be changed in this transaction: on PostgreSQL, where two requests
+ * about one instance run at once, the row is locked until the transaction ends, so the
+ * second reads what the first left (a counter moved on, a pairing removed).
+ */
+async function lockPairing(db: Db, companyId: string, instanceId: string) {
+  return db.first(
+    db.q
+      .selectFrom('sync_pairings')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('instance_id', '=', instanceId)
+      .$if(db.dialect === 'postgres', (qb) => qb.forUpdate()),
+  );
+}
+
 const sameCounter = (a: Counter, b: { ack_counter: number; ack_nonce: string }) => a.counter === b.ack_counter && a.nonce === b.ack_nonce;
 
 export async function presentIdentity(ctx: Ctx, claim: IdentityClaim): Promise<IdentityAnswer> {
@@ -60,7 +76,7 @@ export async function presentIdentity(ctx: Ctx, claim: IdentityClaim): Promise<I
     throw badRequest('next.counter must follow acknowledged.counter', { '$.next.counter': `must be ${claim.acknowledged.counter + 1}` });
   }
   return db.tx(async () => {
-    const pairing = await findPairing(db, companyId, claim.instance_id);
+    const pairing = await lockPairing(db, companyId, claim.instance_id);
     if (!pairing) {
       requireOwner(ctx, claim.instance_id);
       await pair(ctx, claim.instance_id, claim.keys, ctx.caller.tokenId ?? null, claim.former_instance_id ?? null, claim.next);
@@ -92,7 +108,7 @@ export async function pairByOwner(ctx: Ctx, instanceId: string, body: { keys: Pu
       const token = await db.first(db.q.selectFrom('tokens').select('id').where('id', '=', tokenId).where('company_id', '=', ctx.caller.companyId));
       if (!token) throw new ApiError('not-found', `token ${tokenId} not found`);
     }
-    const existing = await findPairing(db, ctx.caller.companyId, instanceId);
+    const existing = await lockPairing(db, ctx.caller.companyId, instanceId);
     if (existing) {
       await db.run(
         db.q.updateTable('sync_pairings').set({ token_id: tokenId }).where('company_id', '=', ctx.caller.companyId).where('instance_id', '=', instanceId),
@@ -109,7 +125,7 @@ export async function pairByOwner(ctx: Ctx, instanceId: string, body: { keys: Pu
 export async function unpair(ctx: Ctx, instanceId: string) {
   const { db } = ctx.service;
   return db.tx(async () => {
-    const row = await findPairing(db, ctx.caller.companyId, instanceId);
+    const row = await lockPairing(db, ctx.caller.companyId, instanceId);
     if (!row) throw new ApiError('not-found', `paired instance ${instanceId} not found`);
     await db.run(db.q.deleteFrom('sync_pairings').where('company_id', '=', ctx.caller.companyId).where('instance_id', '=', instanceId));
     return peerView(db, row);
@@ -142,7 +158,7 @@ export async function addInstanceKeys(ctx: Ctx, instanceId: string, keys: Public
   const { db } = ctx.service;
   if (instanceId === ctx.service.instanceId) throw badRequest('these are keys of this instance itself', { '$.instance_id': 'must be another instance' });
   return db.tx(async () => {
-    const pairing = await findPairing(db, ctx.caller.companyId, instanceId);
+    const pairing = await lockPairing(db, ctx.caller.companyId, instanceId);
     if (!pairing) {
       throw new ApiError(
         'forbidden',

@@ -23,8 +23,9 @@ export interface JwsVerifier {
  * it signs was signed by the holder of that private key either way.
  */
 export async function storeInstanceKeys(db: Db, companyId: string, instanceId: string, keys: PublicJwk[]): Promise<number> {
-  let added = 0;
-  await db.tx(async () => {
+  // counted inside, answered once committed: a transaction PostgreSQL runs again counts afresh
+  return await db.tx(async () => {
+    let added = 0;
     for (const jwk of keys) {
       const pinned = await db.all(
         db.q.selectFrom('sync_instance_keys').selectAll().where('company_id', '=', companyId).where('kid', '=', jwk.kid),
@@ -37,8 +38,8 @@ export async function storeInstanceKeys(db: Db, companyId: string, instanceId: s
       );
       added++;
     }
+    return added;
   }, { origin: LOCAL });
-  return added;
 }
 
 export async function instanceKeySets(db: Db, companyId: string): Promise<Array<{ instance_id: string; keys: PublicJwk[] }>> {

@@ -2,7 +2,7 @@ import type { AnswerOf } from '../api/client/client.ts';
 import type { SyncChange } from '../api/contract/sync.ts';
 import { ApiError } from '../api/errors.ts';
 import { isOwnIdentity } from '../keys/identity.ts';
-import { applyItemSafely } from './apply-pulled.ts';
+import { applyItemSafely, type PullOutcome } from './apply-pulled.ts';
 import type { SyncKind } from './change-log.ts';
 import { countRemoteDeletions, DeletionGuard, localEntryExists } from './deletion-guard.ts';
 import { fetchBlobs } from './fetch-blobs.ts';
@@ -77,19 +77,23 @@ export async function pullChanges(run: SyncRun): Promise<{ conflicts: number; co
     if (!run.allowMassDeletion) guard.check(deletedSoFar + pageDeletes);
     deletedSoFar += pageDeletes;
 
-    await db.tx(async () => {
-      for (const item of items) {
-        const outcome = await applyItemSafely(run, item, full);
-        if (outcome === 'conflict') conflicts++;
-        if (item.kind === 'trusted_jwks' && (outcome === 'applied' || outcome === 'conflict')) signersTaken = true;
-        if (outcome === 'applied' || outcome === 'conflict') run.progress.pulled++;
-      }
+    // The page's tally is counted once it commits: a transaction PostgreSQL runs again counts once.
+    const tally = await db.tx(async () => {
+      const outcomes: Array<{ kind: string; outcome: PullOutcome }> = [];
+      for (const item of items) outcomes.push({ kind: item.kind, outcome: await applyItemSafely(run, item, full) });
       await settleClashes(ctx, remoteInstanceId);
       await DeletionGuard.add(db, companyId, pageDeletes);
       await db.run(db.q.updateTable('sync_config').set({ pull_cursor: page.next_cursor }).where('company_id', '=', companyId));
       if (!page.has_more && full) await finishFullPull(db, companyId);
       if (!page.has_more && run.allowMassDeletion) await DeletionGuard.reset(db, companyId);
+      return outcomes;
     }, { origin: LOCAL });
+    for (const { kind, outcome } of tally) {
+      if (outcome === 'conflict') conflicts++;
+      if (kind === 'trusted_jwks' && (outcome === 'applied' || outcome === 'conflict')) signersTaken = true;
+      if (outcome === 'applied' || outcome === 'conflict') run.progress.pulled++;
+    }
+    countParked(run, tally.map((t) => t.outcome));
     if (!page.has_more) {
       // A signer taken now may verify a document that came before it in the feed (signers.ts).
       if (signersTaken && (await retrySignatureRefusals(db, companyId, 'pull')) > 0) await retryParkedPulls(run);
@@ -139,8 +143,16 @@ async function retryParkedPulls(run: SyncRun): Promise<void> {
       throw err;
     }
     await fetchBlobs(run, [...(item.requires ?? []), item]);
-    await db.tx(async () => {
-      for (const one of [...(item.requires ?? []), item]) await applyItemSafely(run, one, false);
+    const outcomes = await db.tx(async () => {
+      const done: PullOutcome[] = [];
+      for (const one of [...(item.requires ?? []), item]) done.push(await applyItemSafely(run, one, false));
+      return done;
     }, { origin: LOCAL });
+    countParked(run, outcomes);
   }
+}
+
+/** Items parked by a transaction that has committed. */
+function countParked(run: SyncRun, outcomes: PullOutcome[]): void {
+  run.progress.parked += outcomes.filter((o) => o === 'parked').length;
 }

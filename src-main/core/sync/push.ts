@@ -85,11 +85,15 @@ async function send(run: SyncRun, batch: Outgoing[]): Promise<Outcome[]> {
     const message = `it answered ${results.length} results for ${batch.length} records`;
     throw new RemoteError(200, { key: 'bad-request', code: 'bad-request', message }, 'pushSyncRecords');
   }
-  return db.tx(async () => {
-    const outcomes: Outcome[] = [];
-    for (const [i, result] of results.entries()) outcomes.push(await acknowledge(run, batch[i].row, result));
-    return outcomes;
+  const outcomes = await db.tx(async () => {
+    const done: Outcome[] = [];
+    for (const [i, result] of results.entries()) done.push(await acknowledge(run, batch[i].row, result));
+    return done;
   }, { origin: LOCAL });
+  // Counted once the answers are stored: a transaction PostgreSQL runs again counts once.
+  run.progress.pushed += outcomes.filter((o) => o === 'done').length;
+  run.progress.parked += outcomes.filter((o) => o === 'parked').length;
+  return outcomes;
 }
 
 const readOf = (run: SyncRun, row: ChangeRow) => readById(run.ctx, row.kind as SyncKind, row.record_id, { revealSecrets: true });
@@ -111,7 +115,6 @@ async function acknowledge(run: SyncRun, row: ChangeRow, result: PushResult): Pr
         .where((eb) => eb.or([eb('synced_version', 'is', null), eb('synced_version', '<', row.version)])),
     );
     await unpark(db, run.companyId, 'push', kind, row.record_id);
-    run.progress.pushed++;
     return 'done';
   }
   if (result.status === 'conflict') {
@@ -131,7 +134,6 @@ async function acknowledge(run: SyncRun, row: ChangeRow, result: PushResult): Pr
   // Waiting for an earlier record (a series entry after a gap) or a server fault: tried again next time.
   if (error.key === 'conflict' || error.key === 'internal' || error.key === 'unavailable') return 'deferred';
   await park(db, run.companyId, 'push', { kind, id: row.record_id, entryId: row.entry_id }, row.version, error);
-  run.progress.parked++;
   return 'parked';
 }
 

@@ -5,6 +5,7 @@ import { LOCAL } from '../db/write-scopes.ts';
 import type { Service } from '../service.ts';
 import type { Step, WorkflowDefinition } from './definition.ts';
 import { resolveProvider } from './hosted-providers.ts';
+import { holdsClaim, isClaimed, LOCK_JOB_PG, LOCK_JOB_SKIP_PG, unchangedSince, type Claim } from './job-claims.ts';
 import type { IntentEvent, IntentRow, JobRow } from './job-view.ts';
 import type { StepResult } from './provider.ts';
 import { findStep, route } from './routing.ts';
@@ -26,6 +27,13 @@ export interface RunnerOptions {
    * commits and lets requests in; a round that ran past it goes on at the next turn.
    */
   roundMs: number;
+  /**
+   * PostgreSQL, where other processes may queue work or leave it due (a lease that ran out):
+   * the longest the runner goes without looking for due jobs, and a waiting request for its job's end.
+   */
+  pollMs: number;
+  /** PostgreSQL: how far past a step's timeout its claim holds (job-claims.ts) before another runner may resume it */
+  claimMarginMs: number;
 }
 
 export const DEFAULT_RUNNER_OPTIONS: RunnerOptions = {
@@ -35,6 +43,8 @@ export const DEFAULT_RUNNER_OPTIONS: RunnerOptions = {
   stepCap: 100,
   defaultTimeoutMs: 30_000,
   roundMs: 10,
+  pollMs: 1000,
+  claimMarginMs: 30_000,
 };
 
 /** Due jobs read at a time. */
@@ -101,6 +111,14 @@ interface Working {
   reads: EntryReads;
 }
 
+/** A due job as a turn read it, before its round. */
+interface DueJob {
+  w: Working;
+  intent: IntentRow | undefined;
+  /** its row as read (w.row is the copy the round works on) */
+  read: JobRow;
+}
+
 /** What a round leaves to do once it has committed. */
 interface Round {
   ended: number[];
@@ -130,6 +148,11 @@ interface Round {
  *
  * One turn of the loop (#pump) runs at a time: a notify while one is under way runs
  * another once it has ended, so two turns never take on the same due job.
+ *
+ * On PostgreSQL several processes may run a runner each on one database: a job is then
+ * claimed in the database before a step of it runs (job-claims.ts), and each runner also
+ * looks for due work every `pollMs`, as a job another process queued, or a claim a dead
+ * process left, notifies nobody here.
  */
 export class JobRunner {
   readonly #service: Service;
@@ -188,20 +211,29 @@ export class JobRunner {
         if (this.#again) {
           this.#again = false;
           this.notify();
+        } else if (this.#running && this.#timer === undefined && this.#service.db.dialect === 'postgres') {
+          // A turn that failed set no timer: keep looking, as other processes count on it.
+          this.#timer = setTimeout(() => this.notify(), this.#opts.pollMs);
         }
       });
   }
 
-  /** Resolves when the job (by its seq) ends or after `ms`, whichever comes first. */
+  /**
+   * Resolves when the job (by its seq) ends or after `ms`, whichever comes first. On
+   * PostgreSQL another process may be the one that ends it: the job is looked at again
+   * every `pollMs` meanwhile.
+   */
   async waitFor(jobSeq: number, ms: number): Promise<void> {
     if (ms <= 0) return;
     // Listening before looking: a job that ends while it is looked up still answers this.
     let done!: () => void;
+    let poll: NodeJS.Timeout | undefined;
     const ended = new Promise<void>((resolve) => {
       const set = this.#waiters.get(jobSeq) ?? new Set();
       this.#waiters.set(jobSeq, set);
       done = () => {
         clearTimeout(timer);
+        clearInterval(poll);
         set.delete(done);
         if (set.size === 0) this.#waiters.delete(jobSeq);
         resolve();
@@ -215,6 +247,14 @@ export class JobRunner {
       done();
       throw err;
     }
+    if (this.#service.db.dialect === 'postgres' && this.#waiters.get(jobSeq)?.has(done)) {
+      poll = setInterval(() => {
+        this.#isFinished(jobSeq).then(
+          (finished) => finished && done(),
+          () => done(),
+        );
+      }, this.#opts.pollMs);
+    }
     return ended;
   }
 
@@ -222,14 +262,22 @@ export class JobRunner {
     return this.#inFlight.has(jobSeq);
   }
 
-  /** Ends a job (by its seq) that is not running right now; a running one ends after its step. */
+  /**
+   * Ends a job (by its seq) that is not running right now; a running one ends after its
+   * step. On PostgreSQL the row is locked first (a round of another runner that holds it
+   * is waited for), and a job another runner has claimed for a step is left to it: its
+   * cancel_requested ends it once the step is recorded, or when its claim runs out.
+   */
   async cancelIdle(jobSeq: number): Promise<void> {
     if (this.#inFlight.has(jobSeq)) return;
+    const { db } = this.#service;
+    const shared = db.dialect === 'postgres';
     // Looked at and ended in one transaction: a round that ends the job meanwhile is never undone.
-    const ended = await this.#service.db.tx(async () => {
+    const ended = await db.tx(async () => {
       if (this.#inFlight.has(jobSeq)) return false;
-      const row = await this.#job(jobSeq);
+      const row = shared ? await db.sqlFirst<JobRow>(LOCK_JOB_PG, [jobSeq]) : await this.#job(jobSeq);
       if (!row || row.completed_at) return false;
+      if (shared && isClaimed(row, Date.now())) return false;
       await this.#cancel(this.#working(row));
       return true;
     }, OWN);
@@ -295,17 +343,20 @@ export class JobRunner {
     const deadline = performance.now() + this.#opts.roundMs;
     const round: Round = { ended: [], launch: [], more: false };
     const work = await this.#dueWork(Date.now(), round);
+    const fromDue = { launch: [...round.launch], more: round.more };
     let kept = true;
     if (work.length > 0) {
       try {
         await db.tx(async () => {
+          // PostgreSQL runs this again after a deadlock or serialization failure: the round starts over.
+          Object.assign(round, { ended: [], launch: [...fromDue.launch], more: fromDue.more });
           for (const [i, job] of work.entries()) {
             if (i > 0 && performance.now() > deadline) {
               round.more = true;
               return;
             }
             try {
-              await db.tx(() => this.#advanceDue(job.w, job.intent, deadline, round), OWN);
+              await db.tx(() => this.#advanceDue(job, deadline, round), OWN);
             } catch (err) {
               // Rolled back to its savepoint: the job stays due, and waits for the next round.
               this.#service.log?.(`job ${job.w.row.id}: ${(err as Error).stack ?? err}`);
@@ -332,7 +383,11 @@ export class JobRunner {
     }
     const later = await db.sqlFirst<{ at: number | null }>(SQL.later, [Date.now()]);
     // Stopped meanwhile: no timer outlives the engine.
-    if (later?.at != null && this.#running) this.#timer = setTimeout(() => this.notify(), Math.max(0, later.at - Date.now()));
+    if (!this.#running) return;
+    const untilLater = later?.at != null ? Math.max(0, later.at - Date.now()) : undefined;
+    // On PostgreSQL other processes queue work too: look again within pollMs whatever is due here.
+    const delay = db.dialect === 'postgres' ? Math.min(untilLater ?? Infinity, this.#opts.pollMs) : untilLater;
+    if (delay !== undefined) this.#timer = setTimeout(() => this.notify(), delay);
   }
 
   /**
@@ -343,8 +398,8 @@ export class JobRunner {
    * and the round; of a job no step is running for, they can only cancel it (cancelIdle),
    * which the round looks at again (#advanceDue). Nothing else writes a job or its intents.
    */
-  async #dueWork(now: number, round: Round): Promise<Array<{ w: Working; intent: IntentRow | undefined }>> {
-    const work: Array<{ w: Working; intent: IntentRow | undefined }> = [];
+  async #dueWork(now: number, round: Round): Promise<DueJob[]> {
+    const work: DueJob[] = [];
     let after: [number, number] = [-1, 0];
     let looked = 0;
     for (;;) {
@@ -366,7 +421,7 @@ export class JobRunner {
           continue;
         }
         if (alone) round.launch.push(seq);
-        else work.push({ w, intent });
+        else work.push({ w, intent, read: row });
         if (work.length >= ROUND_JOBS) {
           round.more = true;
           return work;
@@ -400,11 +455,30 @@ export class JobRunner {
    * A job read before the round began, advanced in it: as it stands now, that is, unless
    * it was cancelled meanwhile (ended, or only asked to end).
    */
-  async #advanceDue(w: Working, first: IntentRow | undefined, deadline: number, round: Round): Promise<void> {
-    const now = await this.#service.db.sqlFirst<{ completed_at: string | null; cancel_requested: number }>(SQL.cancelled, [w.row.seq]);
+  async #advanceDue(job: DueJob, deadline: number, round: Round): Promise<void> {
+    const { db } = this.#service;
+    if (db.dialect === 'postgres') return this.#advanceClaimed(job, deadline, round);
+    const { w, intent: first } = job;
+    const now = await db.sqlFirst<{ completed_at: string | null; cancel_requested: number }>(SQL.cancelled, [w.row.seq]);
     if (!now || now.completed_at !== null) return;
     w.row.cancel_requested = now.cancel_requested;
     await this.#advance(w, first, deadline, round);
+  }
+
+  /**
+   * #advanceDue on PostgreSQL, where other runners share the jobs (job-claims.ts): the row is
+   * locked for the round unless another runner holds it, and the job is advanced only if no
+   * step of it has run since it was read. It is worked on from the locked row, so a round
+   * tried again (pg-db.ts) starts from the database, never from what the last try left.
+   */
+  async #advanceClaimed(job: DueJob, deadline: number, round: Round): Promise<void> {
+    const { db } = this.#service;
+    const row = await db.sqlFirst<JobRow>(LOCK_JOB_SKIP_PG, [job.read.seq]);
+    if (!row || !unchangedSince(row, job.read)) return;
+    const w = this.#working(row);
+    w.def = job.w.def;
+    const intent = row.current_intent_id ? await this.#intent(row, row.current_intent_id) : undefined;
+    await this.#advance(w, intent, deadline, round);
   }
 
   /** Runs a job's inline steps back to back, inside the round's transaction, until one runs alone, it waits or it ends. */
@@ -447,6 +521,7 @@ export class JobRunner {
   /** A step of a provider that reaches outside the database: run outside any transaction, its RUN committed while it waits. */
   async #runAlone(seq: number): Promise<void> {
     const { db } = this.#service;
+    if (db.dialect === 'postgres') return this.#runAloneClaimed(seq);
     // Nothing but this writes the job while it runs alone (it is in flight): what is read here holds.
     const row = await this.#job(seq);
     if (!row || row.completed_at || !this.#running) return;
@@ -484,16 +559,64 @@ export class JobRunner {
     if (ended) this.#wake(seq);
   }
 
-  /** Records the outcome of a step that answered later, against the job as it stands now (it may have been cancelled meanwhile). */
-  async #finish(seq: number, step: Step, inRescue: boolean, outcome: StepOutcome): Promise<void> {
-    const ended = await this.#service.db.tx(async () => {
-      const w = this.#working((await this.#job(seq))!);
+  /**
+   * #runAlone on PostgreSQL, where other runners share the jobs (job-claims.ts): the step is
+   * claimed before it starts — the row locked unless another runner holds it, found still
+   * due, its RUN written with run_at at the end of a lease — and its outcome is recorded
+   * only under that claim. A step that answers at once takes two commits here, not one.
+   */
+  async #runAloneClaimed(seq: number): Promise<void> {
+    const { db } = this.#service;
+    if (!this.#running) return;
+    const claimed = await db.tx(async () => {
+      const row = await db.sqlFirst<JobRow>(LOCK_JOB_SKIP_PG, [seq]);
+      // Held by another runner's transaction, ended, or not due: another runner has claimed it, or it waits for its retry.
+      if (!row || row.completed_at || row.run_at > Date.now()) return undefined;
+      const w = this.#working(row);
+      if (row.cancel_requested) {
+        await this.#cancel(w);
+        return 'ended' as const;
+      }
+      const intent = row.current_intent_id ? await this.#intent(row, row.current_intent_id) : undefined;
+      const located = intent ? findStep(await this.#def(w), intent.step_id) : undefined;
+      if (!intent || !located || row.steps_run >= this.#opts.stepCap) {
+        await this.#stop(w, intent);
+        return 'ended' as const;
+      }
+      const events = this.#markRun(w, intent);
+      const timeoutMs = resolveProvider(this.#service.providers, located.step.provider)?.timeoutMs ?? this.#opts.defaultTimeoutMs;
+      w.row.run_at = Date.now() + timeoutMs + this.#opts.claimMarginMs;
+      await this.#writeEvents(intent, events, false);
+      await this.#save(w);
+      const claim: Claim = { runAt: w.row.run_at, attempt: w.row.attempt };
+      return { w, located, claim };
+    }, OWN);
+    if (claimed === 'ended') this.#wake(seq);
+    if (claimed === undefined || claimed === 'ended') return;
+    const { w, located, claim } = claimed;
+    // Outside any transaction: the step may wait on the network, a file, a renderer.
+    const outcome = await this.#execute(w, located.step, w.row.attempt, true);
+    await this.#finish(seq, located.step, located.inRescue, outcome, claim);
+  }
+
+  /**
+   * Records the outcome of a step that answered later, against the job as it stands now (it
+   * may have been cancelled meanwhile). Under a claim (PostgreSQL), only while it still holds.
+   */
+  async #finish(seq: number, step: Step, inRescue: boolean, outcome: StepOutcome, claim?: Claim): Promise<void> {
+    const { db } = this.#service;
+    const ended = await db.tx(async () => {
+      const row = claim ? await db.sqlFirst<JobRow>(LOCK_JOB_PG, [seq]) : await this.#job(seq);
+      // The lease ran out before this step answered: the job is another runner's now (or was cancelled since).
+      if (claim && !holdsClaim(row, claim)) return 'lost';
+      const w = this.#working(row!);
       const intent = await this.#intent(w.row, w.row.current_intent_id!);
       const next = await this.#settle(w, intent, JSON.parse(intent.events) as IntentEvent[], step, inRescue, outcome);
       if (typeof next !== 'string') await this.#save(w);
       return next === 'ended';
     }, OWN);
-    if (ended) this.#wake(seq);
+    if (ended === 'lost') this.#service.log?.(`job ${seq}: its claim on step ${step.id} ran out before the step answered; the answer is dropped`);
+    if (ended === true) this.#wake(seq);
   }
 
   /** Ends a job whose current step is missing, or that ran more steps than a job may: a loop. */

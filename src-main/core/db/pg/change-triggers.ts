@@ -104,3 +104,6 @@ export const WRITTEN_TABLE = `CREATE TEMP TABLE IF NOT EXISTS silodesk_written (
   scope text,
   context text
 ) ON COMMIT DELETE ROWS`;
+
+/** Each write finds its record's earlier note in the same scope by this (a bulk write would otherwise be quadratic). */
+export const WRITTEN_INDEX = `CREATE INDEX IF NOT EXISTS silodesk_written_record ON silodesk_written (company_id, kind, record_id, scope)`;

@@ -5,7 +5,7 @@ import { numberedPlaceholders, type Db, type TxOptions } from '../engine.ts';
 import { TxFrames, type TxFrame } from '../tx-frames.ts';
 import type { Tables } from '../tables.ts';
 import type { WriteHooks, WrittenRecord } from '../write-scopes.ts';
-import { WRITTEN_TABLE } from './change-triggers.ts';
+import { WRITTEN_INDEX, WRITTEN_TABLE } from './change-triggers.ts';
 
 /**
  * SQLSTATEs after which a transaction is simply tried again: serialization failure,
@@ -41,6 +41,9 @@ interface WrittenRow {
 
 const frames = new TxFrames<Frame>();
 
+/** Pooled connections that have their `silodesk_written` table. */
+const prepared = new WeakSet<pg.PoolClient>();
+
 /**
  * The async interface (engine.ts) over a PostgreSQL pool. Outside a transaction each
  * statement takes any pooled connection; a transaction holds one client from BEGIN to
@@ -57,10 +60,6 @@ class PgDb implements Db {
 
   constructor(pool: pg.Pool) {
     this.#pool = pool;
-    // Every connection notes what its transaction changed in a table of its own (change-triggers.ts).
-    pool.on('connect', (client) => {
-      client.query(WRITTEN_TABLE).catch(() => undefined);
-    });
     // An idle connection the server ended (a restart, a drop) leaves the pool; the next query takes a new one.
     pool.on('error', () => undefined);
     // Queries are only compiled by this Kysely (with PostgreSQL's syntax); the pool runs them.
@@ -124,6 +123,17 @@ class PgDb implements Db {
     if (outer) return this.#savepoint(outer, fn, opts.origin);
     for (let attempt = 1; ; attempt++) {
       const client = await this.#pool.connect();
+      // Every connection notes what its transactions changed in a table of its own (change-triggers.ts), made at its first.
+      if (!prepared.has(client)) {
+        try {
+          await client.query(WRITTEN_TABLE);
+          await client.query(WRITTEN_INDEX);
+        } catch (err) {
+          client.release(err as Error);
+          throw err;
+        }
+        prepared.add(client);
+      }
       const frame: Frame = {
         db: this, client, origin: opts.origin, depth: 1, parent: frames.current, scope: randomUUID(), contexts: [], context: NO_CONTEXT, open: true,
       };
