@@ -23,6 +23,16 @@ const unpaid = {
 };
 
 describe('saved views of the entry list', () => {
+  it('keeps at most 200 views per company, also when saves arrive at once', async () => {
+    const company = await t.call('POST', '/access/v1/companies', { name: 'Many views' });
+    const owner = { authorization: `Bearer ${company.body.owner_token}` };
+    const save = (n: number) => t.call('PUT', `/silo/v1/views/${uuidv4()}`, { name: `View ${n}`, columns: ['total'] }, owner);
+    for (let n = 0; n < 196; n++) expect((await save(n)).status).toBe(200);
+    const together = await Promise.all(Array.from({ length: 8 }, (_, i) => save(1000 + i)));
+    expect(together.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 422, 422, 422, 422]);
+    expect((await t.call('GET', '/silo/v1/views', undefined, owner)).body.list).toHaveLength(200);
+  });
+
   it('saves filters, columns and sort per company, lists them by name, replaces and deletes them', async () => {
     const id = uuidv4();
     const saved = await t.call('PUT', `/silo/v1/views/${id}`, unpaid);

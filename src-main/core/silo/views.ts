@@ -40,6 +40,8 @@ export function putView(ctx: Ctx, id: string, input: ViewBody): Promise<SavedVie
   const company = ctx.caller.companyId;
   const body = JSON.stringify({ filters: input.filters, columns: input.columns, sort: input.sort });
   return db.tx(async () => {
+    // Two saves at once on PostgreSQL would both count under the limit: the company's views are saved one at a time.
+    if (db.dialect === 'postgres') await db.sql('SELECT 1 FROM companies WHERE id = ? FOR UPDATE', [company]);
     const existing = await db.sqlFirst<ViewRow>('SELECT * FROM entry_views WHERE company_id = ? AND id = ?', [company, id]);
     const holder = await db.sqlFirst<{ id: string }>('SELECT id FROM entry_views WHERE company_id = ? AND name = ? AND id <> ?', [company, input.name, id]);
     if (holder) throw conflict(`a view named ${JSON.stringify(input.name)} exists already (${holder.id})`);
