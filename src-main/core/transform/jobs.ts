@@ -83,8 +83,9 @@ export async function createJob(ctx: Ctx, id: string | undefined, body: JobBody,
     const first = workflow.def.steps[0];
     await db.tx(async () => {
       if (await replay()) return;
+      // Locked on PostgreSQL: an entry trashed at this moment either waits for the job or refuses it (404), never both.
       const entryId = body.silo_entry_id
-        ? (await requireEntryRow(ctx, body.silo_entry_id)).id
+        ? (await requireEntryRow(ctx, body.silo_entry_id, 'for-update')).id
         : (await createEntry(ctx, undefined, { data: body.data! })).id;
       const at = nowIso();
       const intentId = uuidv7();
