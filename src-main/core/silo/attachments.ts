@@ -36,12 +36,14 @@ export type AttachmentView = ReturnType<typeof attachmentView>;
 /**
  * POST: a file under a new id (a UUIDv7, as the hosted service makes them); a key already in the entry is a replay or a 409.
  * The key's look-up and the write are one transaction: two POSTs of one key at once are a file and its replay, never a 409.
+ * On PostgreSQL, where transactions run side by side, the entry's row is locked first, so the second reads the first's file.
  */
 export async function createFile(ctx: Ctx, entryId: string, input: FileInput): Promise<AttachmentView> {
   const { db } = ctx.service;
   const key = input.key;
   if (key === undefined) return putAttachment(ctx, entryId, uuidv7(), input);
   return db.tx(async () => {
+    await requireEntryRow(ctx, entryId, 'for-update');
     const held = await db.first(
       db.q.selectFrom('attachments').select('id')
         .where('company_id', '=', ctx.caller.companyId).where('entry_id', '=', entryId).where('key', '=', key),
@@ -69,7 +71,8 @@ export async function putAttachment(ctx: Ctx, entryId: string, id: string, input
 }
 
 async function putAttachmentNow(ctx: Ctx, entryId: string, id: string, input: FileInput): Promise<AttachmentView> {
-  await requireEntryRow(ctx, entryId);
+  // Locked (on PostgreSQL) so files written to one entry at once take turns: the second sees the first's id and key.
+  await requireEntryRow(ctx, entryId, 'for-update');
   const reason = unsafeDisplayNameReason(input.name);
   if (reason) throw validationError(`attachment name ${reason}`, { '$.name': reason });
   const members: FileMembers = {
