@@ -6,14 +6,19 @@
 //
 //   npm run bench                        every benchmark at the everyday size
 //   npm run bench -- silo sequence       only the named ones
+//   npm run bench -- engines             the served instance on PostgreSQL beside SQLite (issue 14)
 //   npm run bench -- --scale 1m          the million-entry database (built once into bench/.cache/)
 //   npm run bench -- --runs 5            each figure the median of 5 runs (default 3)
 //   npm run bench -- --rebuild-cache     build the cached databases again
+//   npm run bench -- --before [rev]      the SQLite benchmarks at rev (default 6255eb9, before the async
+//                                        data layer) and here, alternately, each row before/after/ratio
+//   npm run bench -- --before silo sync  the same, of the named ones
 //
 // A new benchmark is one more line in BENCHMARKS.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
+import { beforeAndAfter, DEFAULT_BEFORE } from './lib/before-after.ts';
 import { aimMet, formatTable, type Benchmark, type BenchOptions, type BenchResult } from './lib/report.ts';
 
 const BENCHMARKS: Array<() => Promise<{ default: Benchmark }>> = [
@@ -23,29 +28,37 @@ const BENCHMARKS: Array<() => Promise<{ default: Benchmark }>> = [
   () => import('./sequence.ts'),
   () => import('./transform.ts'),
   () => import('./sync.ts'),
+  () => import('./engines.ts'),
 ];
 
 const RESULTS_FILE = new URL('./results.json', import.meta.url);
 
-function optionsOf(argv: string[]): { options: BenchOptions; only: string[] } {
+const isBenchmarkName = (word: string) => /^[a-z0-9-]+$/.test(word) && word !== 'index' && existsSync(new URL(`./${word}.ts`, import.meta.url));
+
+function optionsOf(argv: string[]): { options: BenchOptions; only: string[]; before?: string } {
+  // `--before` takes a revision, or none (the default): a benchmark's name after it is not one.
+  const args = argv.flatMap((arg, i) =>
+    arg === '--before' && (i + 1 >= argv.length || argv[i + 1].startsWith('-') || isBenchmarkName(argv[i + 1])) ? [`--before=${DEFAULT_BEFORE}`] : [arg],
+  );
   const { values, positionals } = parseArgs({
-    args: argv,
+    args,
     allowPositionals: true,
     options: {
       scale: { type: 'string', default: 'default' },
       runs: { type: 'string', default: '3' },
       'rebuild-cache': { type: 'boolean', default: false },
+      before: { type: 'string' },
     },
   });
   const scale = values.scale === '1m' ? '1m' : values.scale === 'default' ? 'default' : undefined;
   if (!scale) throw new Error(`--scale takes 1m (got ${values.scale})`);
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1 || runs > 50) throw new Error(`--runs takes 1 to 50 (got ${values.runs})`);
-  return { options: { scale, runs, rebuildCache: values['rebuild-cache']! }, only: positionals };
+  return { options: { scale, runs, rebuildCache: values['rebuild-cache']! }, only: positionals, before: values.before };
 }
 
 async function main(): Promise<void> {
-  const { options, only } = optionsOf(process.argv.slice(2));
+  const { options, only, before } = optionsOf(process.argv.slice(2));
   const results: BenchResult[] = [];
   const started = new Date();
   const cpuModel = cpus()[0]?.model?.trim() ?? 'unknown';
@@ -54,7 +67,11 @@ async function main(): Promise<void> {
       `scale ${options.scale}, ${options.runs} runs\n`,
   );
 
-  for (const load of BENCHMARKS) {
+  if (before !== undefined) {
+    results.push(await compareWithBefore(before, only, options));
+  }
+
+  for (const load of before !== undefined ? [] : BENCHMARKS) {
     const bench = (await load()).default;
     if (only.length > 0 ? !only.includes(bench.name) : bench.scale !== undefined && bench.scale !== options.scale) continue;
     console.log(`running ${bench.name}…`);
@@ -106,6 +123,27 @@ async function main(): Promise<void> {
     )}\n`,
   );
   console.log(`results written to bench/results.json`);
+}
+
+/**
+ * `--before rev`: the SQLite benchmarks (the named ones, or all of the everyday size) at rev
+ * and here, `runs` rounds each (before-after.ts); one result, printed as its own table.
+ */
+async function compareWithBefore(rev: string, only: string[], options: BenchOptions): Promise<BenchResult> {
+  const names: string[] = [];
+  for (const load of BENCHMARKS) {
+    const bench = (await load()).default;
+    if (only.length > 0 ? only.includes(bench.name) : bench.scale === undefined && bench.beforeAfter !== false) names.push(bench.name);
+  }
+  console.log(`running ${names.join(', ')} at ${rev} and here, alternately…`);
+  let result: BenchResult;
+  try {
+    result = await beforeAndAfter(rev, names, options.runs, console.log);
+  } catch (err) {
+    result = { name: 'before-after', title: `SQLite before (${rev}) and after`, started_at: new Date().toISOString(), duration_ms: 0, figures: [], notes: [], error: (err as Error)?.stack ?? String(err) };
+  }
+  console.log(`\n${formatTable(result)}\n`);
+  return result;
 }
 
 /** A run of some benchmarks (`npm run bench -- silo`) keeps the others' last figures. */

@@ -46,8 +46,18 @@ export interface BenchOptions {
   rebuildCache: boolean;
 }
 
+/** A table of the benchmark's own columns (engines side by side, before and after), printed instead of the figure rows. */
+export interface TextTable {
+  header: string[];
+  /** which columns are right-aligned (figures) */
+  right: boolean[];
+  rows: Array<{ group?: string; cells: string[] }>;
+}
+
 export interface BenchOutput {
   figures: Figure[];
+  /** printed instead of the figures' standard table (the figures still go to results.json) */
+  table?: TextTable;
   /** printed under the table */
   notes: string[];
   /** the setup the figures were measured on (entry counts, repetitions...) */
@@ -59,6 +69,8 @@ export interface Benchmark {
   title: string;
   /** run only with `--scale 1m` (or only without) */
   scale?: BenchOptions['scale'];
+  /** false: not one of the SQLite benchmarks that `--before` compares across revisions */
+  beforeAfter?: false;
   run(options: BenchOptions): Promise<BenchOutput>;
 }
 
@@ -114,28 +126,30 @@ function ratioText(f: Figure): string {
 
 const spreadText = (f: Figure) => (f.spread ? `${formatNumber(f.spread[0])}–${formatNumber(f.spread[1])}` : '');
 
-/** A plain-text table: name, figure, unit, spread, p99, ratio, aim, ✓/✗. */
+/** A plain-text table: name, figure, unit, spread, p99, ratio, aim, ✓/✗ (or the benchmark's own columns). */
 export function formatTable(result: BenchResult): string {
-  const header = ['name', 'figure', 'unit', 'runs', 'p99', 'ratio', 'aim', ''];
-  const right = [false, true, false, true, true, false, false, false];
-  type Row = { group?: string; cells: string[] };
-  const rows: Row[] = result.figures.map((f) => ({
-    group: f.group,
-    cells: [
-      f.name,
-      formatNumber(f.value),
-      f.unit,
-      spreadText(f),
-      f.p99 !== undefined ? formatNumber(f.p99) : '',
-      ratioText(f),
-      aimText(f),
-      f.met === undefined ? '' : f.met ? '✓' : '✗',
-    ],
-  }));
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r.cells[i].length)));
+  const table: TextTable = result.table ?? {
+    header: ['name', 'figure', 'unit', 'runs', 'p99', 'ratio', 'aim', ''],
+    right: [false, true, false, true, true, false, false, false],
+    rows: result.figures.map((f) => ({
+      group: f.group,
+      cells: [
+        f.name,
+        formatNumber(f.value),
+        f.unit,
+        spreadText(f),
+        f.p99 !== undefined ? formatNumber(f.p99) : '',
+        ratioText(f),
+        aimText(f),
+        f.met === undefined ? '' : f.met ? '✓' : '✗',
+      ],
+    })),
+  };
+  const { header, right, rows } = table;
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r.cells[i] ?? '').length)));
   const line = (cells: string[]) =>
-    cells
-      .map((c, i) => (right[i] ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+    header
+      .map((_, i) => (right[i] ? (cells[i] ?? '').padStart(widths[i]) : (cells[i] ?? '').padEnd(widths[i])))
       .join('  ')
       .trimEnd();
   const total = widths.reduce((a, b) => a + b, 0) + 2 * (widths.length - 1);

@@ -18,6 +18,8 @@ export interface ServerWorkerData {
   yardstick: boolean;
   /** service options: false keeps the job runner or sync timer off */
   runJobs?: boolean;
+  /** `postgres://…`: the service keeps its records there instead of the data dir's SQLite file */
+  databaseUrl?: string;
 }
 
 export interface LoopDelay {
@@ -36,12 +38,12 @@ export type ServerWorkerMessage =
   | { type: 'error'; message: string };
 
 const port = parentPort!;
-const { dataDir, yardstick: withYardstick, runJobs } = workerData as ServerWorkerData;
+const { dataDir, yardstick: withYardstick, runJobs, databaseUrl } = workerData as ServerWorkerData;
 
 try {
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
-  const service = await openService(dataDir, { runJobs: runJobs ?? true, autoSync: false });
+  const service = await openService(dataDir, { runJobs: runJobs ?? true, autoSync: false, databaseUrl });
   const api = await startHttpServer(service, { host: '127.0.0.1', port: 0 });
   const yardstick: Yardstick | undefined = withYardstick ? await startYardstick(`${dataDir}/silodesk.db`) : undefined;
 

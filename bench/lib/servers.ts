@@ -18,10 +18,14 @@ export interface Servers {
   close(): Promise<void>;
 }
 
-/** Starts the service's HTTP API on dataDir (and the yardstick, and the bare server) in a worker thread. */
-export async function startServers(dataDir: string, options: { yardstick?: boolean; runJobs?: boolean } = {}): Promise<Servers> {
+/**
+ * Starts the service's HTTP API on dataDir (and the yardstick, and the bare server) in a worker thread;
+ * with a databaseUrl, the service keeps its records on that PostgreSQL database (files and keys stay in dataDir).
+ */
+export async function startServers(dataDir: string, options: { yardstick?: boolean; runJobs?: boolean; databaseUrl?: string } = {}): Promise<Servers> {
+  if (options.yardstick && options.databaseUrl) throw new Error('the yardstick reads the data dir’s SQLite file: not with a databaseUrl');
   const worker = new Worker(new URL('./server-worker.ts', import.meta.url), {
-    workerData: { dataDir, yardstick: options.yardstick ?? false, runJobs: options.runJobs } satisfies ServerWorkerData,
+    workerData: { dataDir, yardstick: options.yardstick ?? false, runJobs: options.runJobs, databaseUrl: options.databaseUrl } satisfies ServerWorkerData,
   });
   const next = () =>
     new Promise<ServerWorkerMessage>((resolve, reject) => {
