@@ -237,6 +237,35 @@ describe.each(engines)('on %s', (_name, open) => {
     expect(kept).toEqual([]);
   });
 
+  it('keeps what a transaction wrote before a savepoint and after it, as well as what the savepoint wrote', async () => {
+    kept.length = 0;
+    await db.tx(async () => {
+      writing = 'before';
+      await entry(db, 's0', 'sales', []);
+      await entry(db, 's1', 'sales', []);
+      await db.tx(async () => {
+        writing = 'inside';
+        await entry(db, 's2', 'sales', []);
+      }, { origin: 'local' });
+      writing = 'after';
+      await entry(db, 's3', 'sales', []);
+      // written before the savepoint and again after it: kept once, as it ended up
+      await db.sql(`UPDATE entries SET folder = 'moved' WHERE company_id = 'c1' AND id = 's1'`);
+    }, { origin: 'local' });
+    writing = 'nobody';
+    expect(kept).toEqual([
+      { origin: 'local', records: [{ record_id: 's2', deleted: false, context: 'inside' }] },
+      {
+        origin: 'local',
+        records: [
+          { record_id: 's0', deleted: false, context: 'before' },
+          { record_id: 's3', deleted: false, context: 'after' },
+          { record_id: 's1', deleted: false, context: 'after' },
+        ],
+      },
+    ]);
+  });
+
   it('commits synced writes in the order of their seqs, so a feed read by seq never passes one committed later', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));

@@ -21,8 +21,14 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (text) => Number(text));
 /** One transaction or savepoint under way, as its async flow sees it. */
 interface Frame extends TxFrame<Frame> {
   readonly client: pg.PoolClient;
-  /** the write scope the change triggers note this frame's writes under; a new one after each savepoint */
-  scope: string;
+  /**
+   * The write scopes the change triggers noted this frame's writes under, the one in
+   * force last: a new one after each savepoint inside it, so that what the savepoint
+   * wrote counts as written before the frame's later writes (as on SQLite, write-scopes.ts).
+   */
+  readonly scopes: string[];
+  /** whether a statement that may write ran in this frame (one that did not has nothing to put on record) */
+  wrote: boolean;
   /** the write contexts the transaction's writes were made in, by the number the triggers note */
   readonly contexts: unknown[];
   /** the context last handed to the connection */
@@ -78,10 +84,16 @@ class PgDb implements Db {
     return frames.innermostOf(this);
   }
 
-  /** Where a statement runs: the transaction's connection (told the context of the write first), or any pooled one. */
-  async #runner(): Promise<pg.Pool | pg.PoolClient> {
+  /**
+   * Where a statement runs: the transaction's connection, or any pooled one. Before a
+   * statement that may write, the connection is told the context of the write (a read
+   * fires no trigger, so it costs no round trip of its own).
+   */
+  async #runner(text: string): Promise<pg.Pool | pg.PoolClient> {
     const frame = this.#frame();
     if (!frame) return this.#pool;
+    if (READ.test(text)) return frame.client;
+    frame.wrote = true;
     const context = this.#hooks?.context();
     if (context !== frame.context) {
       frame.context = context;
@@ -93,7 +105,7 @@ class PgDb implements Db {
 
   async all<R>(query: Compilable<R>): Promise<R[]> {
     const { sql, parameters } = query.compile();
-    return (await (await this.#runner()).query(sql, parameters as unknown[])).rows as R[];
+    return (await (await this.#runner(sql)).query(sql, parameters as unknown[])).rows as R[];
   }
 
   async first<R>(query: Compilable<R>): Promise<R | undefined> {
@@ -102,11 +114,11 @@ class PgDb implements Db {
 
   async run(query: Compilable<unknown>): Promise<{ changes: number }> {
     const { sql, parameters } = query.compile();
-    return { changes: (await (await this.#runner()).query(sql, parameters as unknown[])).rowCount ?? 0 };
+    return { changes: (await (await this.#runner(sql)).query(sql, parameters as unknown[])).rowCount ?? 0 };
   }
 
   async sql<R = Record<string, unknown>>(text: string, params: readonly unknown[] = []): Promise<R[]> {
-    return (await (await this.#runner()).query(numberedPlaceholders(text), params as unknown[])).rows as R[];
+    return (await (await this.#runner(text)).query(numberedPlaceholders(text), params as unknown[])).rows as R[];
   }
 
   async sqlFirst<R = Record<string, unknown>>(text: string, params: readonly unknown[] = []): Promise<R | undefined> {
@@ -114,7 +126,7 @@ class PgDb implements Db {
   }
 
   async sqlRun(text: string, params: readonly unknown[] = []): Promise<{ changes: number }> {
-    return { changes: (await (await this.#runner()).query(numberedPlaceholders(text), params as unknown[])).rowCount ?? 0 };
+    return { changes: (await (await this.#runner(text)).query(numberedPlaceholders(text), params as unknown[])).rowCount ?? 0 };
   }
 
   async tx<T>(fn: () => Promise<T>, opts: TxOptions): Promise<T> {
@@ -135,11 +147,10 @@ class PgDb implements Db {
         prepared.add(client);
       }
       const frame: Frame = {
-        db: this, client, origin: opts.origin, depth: 1, parent: frames.current, scope: randomUUID(), contexts: [], context: NO_CONTEXT, open: true,
+        db: this, client, origin: opts.origin, depth: 1, parent: frames.current, scopes: [randomUUID()], wrote: false, contexts: [], context: NO_CONTEXT, open: true,
       };
       try {
-        await client.query(opts.snapshot ? 'BEGIN ISOLATION LEVEL REPEATABLE READ' : 'BEGIN');
-        await setScope(client, opts.origin, frame.scope);
+        await client.query(`${opts.snapshot ? 'BEGIN ISOLATION LEVEL REPEATABLE READ' : 'BEGIN'}; ${PLANS}; ${setScope(client, opts.origin, frame.scopes[0])}`);
         const result = await frames.run(frame, fn);
         await this.#keep(frame);
         await client.query('COMMIT');
@@ -158,39 +169,45 @@ class PgDb implements Db {
   async #savepoint<T>(outer: Frame, fn: () => Promise<T>, origin: string): Promise<T> {
     const { client } = outer;
     const name = `sp${outer.depth}`;
-    await client.query(`SAVEPOINT ${name}`);
     const frame: Frame = {
-      db: this, client, origin, depth: outer.depth + 1, parent: frames.current, scope: randomUUID(), contexts: outer.contexts, context: NO_CONTEXT, open: true,
+      db: this, client, origin, depth: outer.depth + 1, parent: frames.current, scopes: [randomUUID()], wrote: false, contexts: outer.contexts, context: NO_CONTEXT, open: true,
     };
-    await setScope(client, origin, frame.scope);
+    // One round trip to begin it, one to end it: the statement and the scope in force after it, together.
+    await client.query(`SAVEPOINT ${name}; ${setScope(client, origin, frame.scopes[0])}`);
+    const next = randomUUID();
     try {
       const result = await frames.run(frame, fn);
       await this.#keep(frame);
-      await client.query(`RELEASE SAVEPOINT ${name}`);
+      await client.query(`RELEASE SAVEPOINT ${name}; ${setScope(client, outer.origin, next)}`);
       return result;
     } catch (err) {
-      await client.query(`ROLLBACK TO SAVEPOINT ${name}`);
-      await client.query(`RELEASE SAVEPOINT ${name}`);
+      await client.query(`ROLLBACK TO SAVEPOINT ${name}; RELEASE SAVEPOINT ${name}; ${setScope(client, outer.origin, next)}`);
       throw err;
     } finally {
       frame.open = false;
-      // What the savepoint wrote counts as written before the outer scope's later writes, as on SQLite (write-scopes.ts).
-      outer.scope = randomUUID();
+      outer.scopes.push(next);
       outer.context = NO_CONTEXT;
-      await setScope(client, outer.origin, outer.scope);
     }
   }
 
   /** Puts what a write scope changed on record, inside it, each record with the context of its write (write-scopes.ts). */
   async #keep(frame: Frame): Promise<void> {
-    const rows = (
+    if (!frame.wrote) return;
+    const written = (
       await frame.client.query<WrittenRow>(
-        `DELETE FROM silodesk_written WHERE scope = $1 RETURNING n, company_id, kind, record_id, entry_id, deleted, context`,
-        [frame.scope],
+        `DELETE FROM silodesk_written WHERE scope = ANY($1::text[]) RETURNING n, company_id, kind, record_id, entry_id, deleted, context`,
+        [frame.scopes],
       )
     ).rows.sort((a, b) => a.n - b.n);
-    if (rows.length === 0 || !this.#hooks) return;
-    const records: WrittenRecord<unknown>[] = rows.map((r) => ({
+    if (written.length === 0 || !this.#hooks) return;
+    // Written in two of the frame's scopes (before a savepoint and after it): kept once, as it ended up, where it was last written.
+    const last = new Map<string, WrittenRow>();
+    for (const row of written) {
+      const key = `${row.company_id}\u0000${row.kind}\u0000${row.record_id}`;
+      last.delete(key);
+      last.set(key, row);
+    }
+    const records: WrittenRecord<unknown>[] = [...last.values()].map((r) => ({
       company_id: r.company_id,
       kind: r.kind,
       record_id: r.record_id,
@@ -213,13 +230,26 @@ class PgDb implements Db {
 /** Before any write a transaction's frame has handed the connection no context yet. */
 const NO_CONTEXT = Symbol('no context');
 
-/** The origin and write scope in force for the change triggers, local to the transaction. */
-function setScope(client: pg.PoolClient, origin: string, scope: string): Promise<unknown> {
-  return client.query(`SELECT set_config('silodesk.origin', $1, true), set_config('silodesk.scope', $2, true), set_config('silodesk.context', '', true)`, [
-    origin,
-    scope,
-  ]);
+/**
+ * The statement that puts the origin and write scope in force for the change triggers,
+ * local to the transaction. Literals, not parameters, so that it travels in one
+ * round trip with the statement it follows (a simple query may hold several).
+ */
+function setScope(client: pg.PoolClient, origin: string, scope: string): string {
+  return `SELECT set_config('silodesk.origin', ${client.escapeLiteral(origin)}, true), set_config('silodesk.scope', ${client.escapeLiteral(scope)}, true), set_config('silodesk.context', '', true)`;
 }
+
+/**
+ * A session keeps the plans of the statements its triggers run (the change log's
+ * look-up, each foreign-key check) once they seem as good as any: on a fresh remote
+ * they are made while the tables are empty, and stay sequential scans as the first
+ * sync fills them (a push of 10,000 entries spent a third of its time so). Custom
+ * plans are made for the tables as they are; the statements are simple to plan.
+ */
+const PLANS = 'SET LOCAL plan_cache_mode = force_custom_plan';
+
+/** A statement that reads only: it fires no trigger, so it needs no write context. */
+const READ = /^\s*select\b/i;
 
 /**
  * The async interface over a PostgreSQL database. `hooks` are given the Db itself:
