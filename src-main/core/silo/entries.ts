@@ -15,6 +15,7 @@ import { entryView, entryViews, type EntryRow, type EntryView } from './entry-vi
 import { optionsAt, underData } from './faults-error.ts';
 import { checkIfMatch, type EntryPreconditions } from './if-match.ts';
 import { sigsCheckFor } from './signatures.ts';
+import { sortKeysOf } from './sort-keys.ts';
 
 /**
  * A new entry as POST and PUT take it: the contract's body, parsed (its members are
@@ -78,6 +79,8 @@ export interface PreparedEntry {
   requestHash: string;
   /** a POST: its key names it, so the same request again under the key is a replay (README, one replay rule) */
   replayByKey?: boolean;
+  /** when it was first stored, if elsewhere (a synced entry keeps the moment another instance stored it) */
+  createdAt?: string;
 }
 
 /**
@@ -152,7 +155,7 @@ export async function commitEntry(ctx: Ctx, p: PreparedEntry): Promise<{ row: En
     if (holder) throw conflict(`key ${JSON.stringify(p.input.key)} is already used by entry ${holder.id}`);
   }
   // The caller at hand is who history and the audit log name for this write.
-  return asWriter(db, ctx.caller, async () => ({ row: await insertEntry(ctx, p.id, p.doc, p.input, p.requestHash), created: true }));
+  return asWriter(db, ctx.caller, async () => ({ row: await insertEntry(ctx, p), created: true }));
 }
 
 /**
@@ -193,9 +196,15 @@ export function issueDateOf(doc: DerivedDocument): string | null {
   return date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : null;
 }
 
-async function insertEntry(ctx: Ctx, id: string, doc: DerivedDocument, input: CreateEntryInput, requestHash: string): Promise<EntryRow> {
+/**
+ * Writes a new entry's row whole, sort columns and first-stored moment included, so
+ * that it is written once (on PostgreSQL an UPDATE after it is a second row version and
+ * a second entry in every index), then its derived rows.
+ */
+async function insertEntry(ctx: Ctx, { id, doc, input, requestHash, createdAt }: PreparedEntry): Promise<EntryRow> {
   const { db } = ctx.service;
   const at = nowIso();
+  const created = createdAt ?? at;
   const tags = [...new Set(input.tags ?? [])];
   const values = {
     id,
@@ -219,22 +228,11 @@ async function insertEntry(ctx: Ctx, id: string, doc: DerivedDocument, input: Cr
     data: JSON.stringify(doc.envelope),
     request_hash: requestHash,
     version: 1,
-    created_at: at,
+    created_at: created,
     updated_at: at,
   };
-  const inserted = (await db.first(db.q.insertInto('entries').values(values).returning('seq')))!;
-  await writeDerivedIndexes(db, { seq: inserted.seq, id, company_id: values.company_id, created_at: at, folder: values.folder, tags }, doc);
+  const inserted = (await db.first(db.q.insertInto('entries').values({ ...values, ...sortKeysOf(doc.snippet) }).returning('seq')))!;
+  const derived = { seq: inserted.seq, id, company_id: values.company_id, created_at: created, folder: values.folder, tags, fresh: true, sortKeysWritten: true };
+  await writeDerivedIndexes(db, derived, doc);
   return { ...values, seq: inserted.seq, step_faults: '[]', trashed_at: null };
-}
-
-/**
- * Lists sort by created_at: an entry made from another instance's keeps the moment it
- * was first stored, on every instance. In the caller's transaction.
- */
-export async function keepCreatedAt(ctx: Ctx, id: string, createdAt: string): Promise<void> {
-  const { db } = ctx.service;
-  const companyId = ctx.caller.companyId;
-  const at = new Date(createdAt).toISOString();
-  await db.run(db.q.updateTable('entries').set({ created_at: at }).where('company_id', '=', companyId).where('id', '=', id));
-  await db.run(db.q.updateTable('mentions').set({ created_at: at }).where('company_id', '=', companyId).where('entry_id', '=', id));
 }

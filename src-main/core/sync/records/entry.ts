@@ -3,7 +3,7 @@ import type { Ctx } from '../../api/handler.ts';
 import { entryRecord, type SyncRecordOf } from '../../api/contract/sync.ts';
 import { deriveDocument, toEnvelope, type Envelope } from '../../silo/document.ts';
 import { deleteEntry } from '../../silo/entry-delete.ts';
-import { commitEntry, findAnyEntryRow, keepCreatedAt, prepareEntry } from '../../silo/entries.ts';
+import { commitEntry, findAnyEntryRow, prepareEntry } from '../../silo/entries.ts';
 import type { EntryRow } from '../../silo/entry-view.ts';
 import { writeEntryChange } from '../../silo/patch.ts';
 import { sameSignatures, sigsCheckFor } from '../../silo/signatures.ts';
@@ -38,8 +38,8 @@ export const entryKind: RecordKind<EntryRecord, string> = {
     const trashed = record.trashed_at ? new Date(record.trashed_at).toISOString() : null;
     if (!row) {
       // The other instance accepted it; a document it stored flagged invalid stays flagged here.
-      const { row: created } = await commitEntry(ctx, prepareEntry(id, { data: record.data, key: record.key, ...labels, allow_invalid: true }));
-      await keepCreatedAt(ctx, id, record.created_at);
+      const prepared = prepareEntry(id, { data: record.data, key: record.key, ...labels, allow_invalid: true });
+      const { row: created } = await commitEntry(ctx, { ...prepared, createdAt: new Date(record.created_at).toISOString() });
       // Pulled while in the trash there: it waits in the trash here too.
       if (trashed) await writeEntryChange(ctx, { ...created, created_at: new Date(record.created_at).toISOString() }, deriveDocument(toEnvelope(id, record.data).envelope), { trashed });
       return;
