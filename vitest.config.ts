@@ -2,9 +2,10 @@ import { defineConfig } from 'vitest/config';
 import { postgresBinDir } from './scripts/pg-cluster.ts';
 
 /**
- * The suites whose served instance runs once more on PostgreSQL (the `postgres`
- * project): every API suite that talks to the service over HTTP only. The others read
- * SQLite's own files or plans, or test what only the desktop's SQLite has (backups).
+ * The suites whose service runs once more on PostgreSQL (the `postgres` project):
+ * every API and sync suite whose checks hold on either engine. The others read
+ * SQLite's own files or plans, or test what only the desktop's SQLite has (backups,
+ * crashes of its process mid-write, its migrations).
  */
 const POSTGRES_SUITES = [
   'access', 'attachments-meta', 'audit', 'bad-input', 'company-ids-transform-sequence', 'desk-list-search', 'desk-list-views',
@@ -12,11 +13,12 @@ const POSTGRES_SUITES = [
   'gobl-workflows', 'history', 'hosted-access-authorize', 'hosted-access-orgs', 'hosted-access', 'hosted-silo-files',
   'hosted-silo-openapi-check', 'hosted-silo-states', 'hosted-silo', 'if-match', 'perf-node-front', 'perf-rate-limit',
   'perf-search', 'providers-silo', 'providers-workflows', 'sequence-chain', 'sequence-entries', 'sequence-series', 'trash',
-  'transform', 'hosted-transform', 'perf-jobs',
+  'transform', 'hosted-transform', 'perf-jobs', 'company-ids-silo', 'desk-list', 'related-refs', 'perf-counts', 'perf-import',
+  'fuzz',
   // sync, with the remote on PostgreSQL and the laptops on SQLite (sync-helpers.ts `remote: true`)
   'company-ids-sync', 'sync-conflicts', 'sync-feed', 'sync-meta-tombstone', 'sync-property', 'sync-resilience', 'sync-twoway',
   'trash-sync', 'trust-companies', 'trust-conflicts-serve', 'trust-conflicts', 'trust-identity', 'trust-key-clash', 'trust-remote',
-  'trust-restore-kill', 'trust-server', 'trust-sigs', 'trusted-jwks-sync',
+  'trust-restore-kill', 'trust-server', 'trust-sigs', 'trusted-jwks-sync', 'sync-kill',
   // PostgreSQL's own: several serve processes on one database, 20 laptops syncing through them
   'pg-serve', 'pg-many-laptops',
 ].map((name) => `test/api/${name}.test.ts`);

@@ -18,26 +18,60 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const db = () => t.service.db.sqlite!;
+// Read through the engine-neutral Db: the same rows compared the same way on SQLite and PostgreSQL.
+const db = () => t.service.db;
 type Row = Record<string, unknown>;
 const without = (row: Row | undefined, ...keys: string[]) => Object.fromEntries(Object.entries(row ?? {}).filter(([k]) => !keys.includes(k)));
-const rowsOf = (sql: string, id: string, ...skip: string[]) => (db().prepare(sql).all(id) as Row[]).map((r) => without(r, ...skip));
+const rowsOf = async (sql: string, id: string, ...skip: string[]) => (await db().sql(sql, [id])).map((r) => without(r, ...skip));
+
+/**
+ * How many search rows of the entry at `seq` hold the words `provide` and `one`. The
+ * row holds no text (neither index keeps any): it is found by its words, in each
+ * engine's own index (SQLite's FTS5 table, PostgreSQL's tsvectors, db/pg/search.ts).
+ */
+async function searchRows(seq: unknown): Promise<number> {
+  const found =
+    db().dialect === 'postgres'
+      ? await db().sqlFirst<{ n: number }>(`SELECT count(*) AS n FROM entries_search WHERE seq = ? AND words @@ ?::tsquery`, [seq, `'provide' & 'one'`])
+      : // A range, not `rowid = ?`: this SQLite drops a bound rowid equality beside MATCH.
+        await db().sqlFirst<{ n: number }>(`SELECT count(*) AS n FROM entries_fts WHERE rowid >= ? AND rowid <= ? AND entries_fts MATCH '"provide" "one"'`, [seq, seq]);
+  return Number(found!.n);
+}
 
 /** Everything stored for an entry, less what names the entry itself or the moment it was written. */
-function stored(id: string) {
-  const entry = db().prepare('SELECT * FROM entries WHERE id = ?').get(id) as Row;
+async function stored(id: string) {
+  const entry = (await db().sqlFirst('SELECT * FROM entries WHERE id = ?', [id]))!;
   return {
     entry: without(entry, 'seq', 'id', 'key', 'created_at', 'updated_at', 'data', 'request_hash'),
-    mentions: rowsOf('SELECT * FROM mentions WHERE entry_id = ? ORDER BY uuid, context', id, 'entry_id', 'created_at'),
-    identity: rowsOf('SELECT * FROM entry_identities WHERE entry_id = ?', id, 'entry_id'),
-    refs: rowsOf('SELECT * FROM entry_refs WHERE entry_id = ? ORDER BY context, position', id, 'entry_id'),
-    change: rowsOf(`SELECT * FROM sync_changes WHERE kind = 'entry' AND record_id = ?`, id, 'seq', 'record_id', 'at'),
-    versions: rowsOf('SELECT * FROM entry_versions WHERE entry_id = ?', id, 'entry_id', 'key', 'at'),
-    states: rowsOf('SELECT * FROM entry_states WHERE entry_id = ?', id, 'entry_id', 'seq', 'at'),
-    // The search row holds no text (the index keeps none): it is found by its words. (A range, not `rowid = ?`:
-    // this SQLite drops a bound rowid equality beside MATCH.)
-    search: (db().prepare(`SELECT count(*) AS n FROM entries_fts WHERE rowid >= ? AND rowid <= ? AND entries_fts MATCH '"provide" "one"'`).get(entry.seq, entry.seq) as { n: number }).n,
+    mentions: await rowsOf('SELECT * FROM mentions WHERE entry_id = ? ORDER BY uuid, context', id, 'entry_id', 'created_at'),
+    identity: await rowsOf('SELECT * FROM entry_identities WHERE entry_id = ?', id, 'entry_id'),
+    refs: await rowsOf('SELECT * FROM entry_refs WHERE entry_id = ? ORDER BY context, position', id, 'entry_id'),
+    // (`written_in`, PostgreSQL's only: the write scope that made the change, a new one per transaction; db/pg/change-triggers.ts.)
+    change: await rowsOf(`SELECT * FROM sync_changes WHERE kind = 'entry' AND record_id = ?`, id, 'seq', 'record_id', 'at', 'written_in'),
+    versions: await rowsOf('SELECT * FROM entry_versions WHERE entry_id = ? ORDER BY version', id, 'entry_id', 'key', 'at'),
+    states: await rowsOf('SELECT * FROM entry_states WHERE entry_id = ? ORDER BY seq', id, 'entry_id', 'seq', 'at'),
+    search: await searchRows(entry.seq),
   };
+}
+
+/**
+ * Makes every write of an entry under `key` fail inside the database, as no check before
+ * it could foresee; answers how to undo it. SQLite: a TEMP trigger of this connection;
+ * PostgreSQL: a trigger on the suite's own database (every pooled connection sees it).
+ */
+async function refuseKey(key: string): Promise<() => Promise<void>> {
+  if (db().dialect === 'postgres') {
+    await db().sqlRun(`CREATE FUNCTION refuse_boom() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.key = '${key}' THEN RAISE EXCEPTION 'boom refused'; END IF; RETURN NEW; END $$`);
+    await db().sqlRun('CREATE TRIGGER refuse_boom BEFORE INSERT ON entries FOR EACH ROW EXECUTE FUNCTION refuse_boom()');
+    return async () => {
+      await db().sqlRun('DROP TRIGGER refuse_boom ON entries');
+      await db().sqlRun('DROP FUNCTION refuse_boom()');
+    };
+  }
+  const sqlite = db().sqlite!;
+  sqlite.exec(`CREATE TEMP TRIGGER refuse_boom BEFORE INSERT ON main.entries WHEN NEW.key = '${key}' BEGIN SELECT RAISE(ABORT, 'boom refused'); END`);
+  return async () => void sqlite.exec('DROP TRIGGER temp.refuse_boom');
 }
 
 describe('bulk import', () => {
@@ -55,13 +89,13 @@ describe('bulk import', () => {
     const p = await prepareNewEntry(ctx, bulkId, input);
     const [result] = await t.service.db.tx(() => commitSlice(ctx, [{ index: 0, p }], 'store', new Map()), { origin: 'local' });
     expect(result).toMatchObject({ status: 'created', id: bulkId, duplicate_of: put.body.id, duplicate_by: 'digest' });
-    const one = stored(put.body.id);
-    const bulk = stored(bulkId);
+    const one = await stored(put.body.id);
+    const bulk = await stored(bulkId);
     expect(one.mentions.length).toBeGreaterThan(0);
     expect(one.refs.length).toBeGreaterThan(0);
     expect(one.search).toBe(1);
     expect(bulk).toEqual(one);
-    expect(db().prepare('SELECT key FROM entries WHERE id = ?').get(bulkId)).toEqual({ key: 'in-bulk' });
+    expect(await db().sqlFirst('SELECT key FROM entries WHERE id = ?', [bulkId])).toEqual({ key: 'in-bulk' });
   });
 
   it('answers each item as before: created, exists on a replay, a conflict for a body changed under its id, a used key', async () => {
@@ -82,8 +116,8 @@ describe('bulk import', () => {
   });
 
   it('falls back to one item at a time when a bulk write fails, so only the failing item is lost', async () => {
-    // A write that fails inside SQLite, which no check before it could foresee.
-    db().exec(`CREATE TEMP TRIGGER refuse_boom BEFORE INSERT ON main.entries WHEN NEW.key = 'boom' BEGIN SELECT RAISE(ABORT, 'boom refused'); END`);
+    // A write that fails inside the database, which no check before it could foresee.
+    const undo = await refuseKey('boom');
     try {
       const items = ['ok-1', 'boom', 'ok-2'].map((key, i) => ({ id: uuidv7(), key, data: invoiceDoc(`BULK-FB-${i}`) }));
       const res = await t.call('POST', '/silo/v1/import', { entries: items });
@@ -93,7 +127,7 @@ describe('bulk import', () => {
         expect((await t.call('GET', `/silo/v1/entries/${items[i].id}`)).status).toBe(found);
       }
     } finally {
-      db().exec('DROP TRIGGER temp.refuse_boom');
+      await undo();
     }
   });
 

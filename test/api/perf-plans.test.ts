@@ -1,16 +1,21 @@
+import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDefaultCompany } from '../../src-main/core/access/bootstrap.ts';
+import { filterSql } from '../../src-main/core/silo/entry-filters.ts';
 import { relatedQuery } from '../../src-main/core/silo/list.ts';
 import { companyToken } from '../../src-main/core/silo/scale-migration.ts';
-import { searchSql } from '../../src-main/core/silo/search.ts';
+import { exactNumberQuery, searchSql } from '../../src-main/core/silo/search.ts';
+import { importAll, invoice } from './desk-list-helpers.ts';
 import { creditNote, invoiceDoc } from './perf-helpers.ts';
-import { startTestServer, type TestServer } from './harness.ts';
+import { openCompany, startTestServer, type TestServer } from './harness.ts';
 
 /**
  * The hot queries stay index look-ups whatever SQLite believes about the data: with no
  * statistics, with statistics of a small database, and with statistics saying a
  * million entries share one company (where SQLite once chose to walk them all).
- * Behaviour, not timings: the plans themselves.
+ * Behaviour, not timings: the plans themselves. SQLite's plans only (EXPLAIN QUERY
+ * PLAN): the suites whose behaviour these plans serve (desk-list, company-ids-silo)
+ * run on both engines.
  */
 let t: TestServer;
 let company: string;
@@ -28,8 +33,9 @@ afterAll(() => t.close());
 
 const db = () => t.service.db.sqlite!;
 
-function plan(sql: string, params: unknown[]): string[] {
-  return (db().prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail);
+/** SQLite's plan of a statement on `server`'s database (the suite's own, unless another is given), step by step. */
+function plan(sql: string, params: unknown[], server = t): string[] {
+  return (server.service.db.sqlite!.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail);
 }
 
 /** No step reads every row of entries (a SCAN of the table or of one of its indexes). */
@@ -99,5 +105,84 @@ describe.each(statistics)('with %s', (_name, prepare) => {
     expect(lines.join('\n')).not.toMatch(/entries\b/);
     const folders = (await t.call('GET', '/silo/v1/folders')).body.list;
     expect(folders).toEqual([{ folder: 'invoices', count: 4 }]);
+  });
+});
+
+describe('the sorted entry list (desk-list.test.ts)', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer();
+    // Three pages of entries, some without a due date, some credit notes, amounts that tie: every sort pages on.
+    await importAll(s, Array.from({ length: 21 }, (_, i) => invoice({
+      code: `INV-${i + 1}`,
+      supplier: `Supplier ${String.fromCharCode(65 + i)}`,
+      issue_date: `2025-01-${String(i + 1).padStart(2, '0')}`,
+      ...(i % 2 ? { due_date: `2025-02-${String(i + 1).padStart(2, '0')}` } : {}),
+      ...(i % 5 === 0 ? { type: 'credit-note' as const } : {}),
+      quantity: (i % 4) + 1,
+    })));
+  });
+  afterAll(() => s.close());
+
+  it('walks one index for every sort, never sorting the table', async () => {
+    const { db } = s.service;
+    const seen: string[] = [];
+    const sql = db.sql.bind(db);
+    db.sql = ((text: string, params?: readonly unknown[]) => {
+      if (text.includes('INDEXED BY')) seen.push(text);
+      return sql(text, params);
+    }) as typeof db.sql;
+    try {
+      for (const sort of ['issue_date', 'due_date', 'number', 'supplier', 'customer', 'net', 'tax', 'total', 'state']) {
+        for (const filter of ['', '&folder=invoices', '&tag=x&date_from=2025-01-01']) {
+          const first = await s.call('GET', `/silo/v1/entries?sort=${sort}&limit=10${filter}`);
+          expect(first.status, JSON.stringify(first.body)).toBe(200);
+          if (first.body.next_cursor) await s.call('GET', `/silo/v1/entries?sort=${sort}&limit=10${filter}&cursor=${encodeURIComponent(first.body.next_cursor)}`);
+        }
+      }
+    } finally {
+      db.sql = sql;
+    }
+    expect(seen.length).toBeGreaterThan(18);
+    for (const text of new Set(seen)) {
+      const lines = plan(text, (text.match(/\?/g) ?? []).map(() => 'x'), s).join('\n');
+      expect(lines, text).not.toMatch(/TEMP B-TREE|SCAN e\b(?! USING)/);
+      expect(lines, text).toMatch(/USING INDEX entries_sort_/);
+    }
+  });
+});
+
+describe('one id in two companies (company-ids-silo.test.ts)', () => {
+  let s: TestServer;
+  let companyB: string;
+  let id: string;
+  let code: string;
+  beforeAll(async () => {
+    s = await startTestServer();
+    const b = await openCompany(s);
+    companyB = b.id;
+    // The same id stored by both companies, and a credit note of B's naming it by uuid and by number.
+    id = uuidv7();
+    code = `SHARED-${Math.random().toString(36).slice(2, 8)}`;
+    const asB = { authorization: `Bearer ${b.owner}` };
+    expect((await s.call('PUT', `/silo/v1/entries/${id}`, { data: invoiceDoc(code, { customer: { name: 'Customer of A' } }) })).status).toBe(200);
+    expect((await s.call('PUT', `/silo/v1/entries/${id}`, { data: invoiceDoc(code, { customer: { name: 'Customer of B' } }) }, asB)).status).toBe(200);
+    const credit = await s.call('POST', '/silo/v1/entries', { data: creditNote({ uuid: id, series: 'INV', code, issue_date: '2026-03-02' }, `CN-P-${code}`) }, asB);
+    expect(credit.status, JSON.stringify(credit.body)).toBe(200);
+  });
+  afterAll(() => s.close());
+
+  it('looks related entries and exact numbers up by the company’s keys, never walking the company', async () => {
+    const planOf = (q: { sql: string; params: unknown[] }) => plan(q.sql, q.params, s);
+    // A step that reads every row of a table, or of the company (a key searched by the company alone, or with a range).
+    const walks = (lines: string[]) => lines.filter((l) => /^SCAN (?!h$)/.test(l) || /\(company_id=\?(?: AND \w+[<>]=?\?)*\)$/.test(l));
+    for (const prepare of [() => {}, () => s.service.db.sqlite!.exec('ANALYZE')]) {
+      prepare();
+      const related = planOf((await relatedQuery(s.service.db, companyB, id, { limit: 20, ascending: false }))!);
+      expect(walks(related), related.join('\n')).toEqual([]);
+      expect(related.some((l) => /SEARCH e USING INDEX sqlite_autoindex_entries_1 \(company_id=\? AND id=\?\)/.test(l)), related.join('\n')).toBe(true);
+      const exact = planOf(exactNumberQuery(companyB, `INV-${code}`, filterSql({}, 'e', false))!);
+      expect(walks(exact), exact.join('\n')).toEqual([]);
+    }
   });
 });
