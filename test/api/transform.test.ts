@@ -199,7 +199,7 @@ describe('jobs', () => {
 
   it('retries ERR with backoff, then succeeds; gives up after the limit as KO', async () => {
     const flaky = await workflow([{ provider: 'test.scripted', config: { status: 'OK', err_times: 2 } }]);
-    const ok = await run(flaky.id, {}, 60);
+    const ok = await run(flaky.id, {}, 10);
     expect(ok.status).toBe('OK');
     expect(ok.intents[0].events.map((e: any) => e.status)).toEqual(['RUN', 'ERR', 'RUN', 'ERR', 'RUN', 'OK']);
     const events = ok.intents[0].events;
@@ -207,8 +207,10 @@ describe('jobs', () => {
     expect(gap(3)).toBeGreaterThanOrEqual(gap(1)); // backoff grows
 
     const broken = await workflow([{ provider: 'test.scripted', config: { status: 'OK', err_times: 99 } }]);
-    // five attempts with backoff: on a machine busy with the rest of the suite this has taken over 10 s
-    const ko = await run(broken.id, {}, 60);
+    // Five attempts, 20, 40, 80 and 160 ms apart. Waits that long once took over 10 s: a retry
+    // timer that fired a millisecond early found its job neither due nor due later, and set no
+    // other (runner.ts #pump reads both at one moment now).
+    const ko = await run(broken.id, {}, 10);
     expect(ko.status).toBe('KO');
     const last = ko.intents[0].events.at(-1);
     expect(last).toMatchObject({ status: 'KO', code: 'retries-exhausted' });

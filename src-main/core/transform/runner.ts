@@ -342,7 +342,10 @@ export class JobRunner {
     this.#timer = undefined;
     const deadline = performance.now() + this.#opts.roundMs;
     const round: Round = { ended: [], launch: [], more: false };
-    const work = await this.#dueWork(Date.now(), round);
+    // One moment for what is due and what is due later: a job due between two readings of
+    // the clock (a timer that fired a millisecond early) would be neither, and wake nothing.
+    const now = Date.now();
+    const work = await this.#dueWork(now, round);
     const fromDue = { launch: [...round.launch], more: round.more };
     let kept = true;
     if (work.length > 0) {
@@ -381,7 +384,7 @@ export class JobRunner {
         return;
       }
     }
-    const later = await db.sqlFirst<{ at: number | null }>(SQL.later, [Date.now()]);
+    const later = await db.sqlFirst<{ at: number | null }>(SQL.later, [now]);
     // Stopped meanwhile: no timer outlives the engine.
     if (!this.#running) return;
     const untilLater = later?.at != null ? Math.max(0, later.at - Date.now()) : undefined;
