@@ -185,6 +185,10 @@ async function startParts(service: Service): Promise<() => Promise<void>> {
   trashPurger(service).start();
   // Unfinished jobs from before a crash or a quit are due again: they resume here.
   if (service.config.runJobs) service.jobs.start();
+  // GOBL compiled before the first document comes, not while it holds every request up.
+  import('./gobl/warm-up.ts')
+    .then(({ warmUpGobl }) => warmUpGobl())
+    .catch((err: unknown) => service.log?.(`GOBL warm-up: ${(err as Error)?.message ?? err}`));
   return async () => {
     trashPurger(service).stop();
     await backupScheduler(service).stop();

@@ -161,6 +161,14 @@ function verdict(id: string): Verdict | undefined {
   return v ?? undefined;
 }
 
+/** Compiles the verdict of a schema ahead of its first document (warm-up.ts). */
+export function prepareVerdict(id: string): void {
+  verdict(id);
+}
+
+/** Whether a schema's verdict is compiled already (its first document pays nothing for it). */
+export const isVerdictPrepared = (id: string): boolean => verdicts.has(id);
+
 /** True when GOBL publishes a schema with this `$id`. */
 export function isKnownSchema(id: unknown): boolean {
   return typeof id === 'string' && loadSchemas().has(id);

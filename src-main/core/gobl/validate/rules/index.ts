@@ -15,6 +15,14 @@ function ruleWalker(): RuleWalker {
   return walker;
 }
 
+/** Reads and compiles GOBL's rule sets ahead of the first document (warm-up.ts). */
+export function prepareRules(): void {
+  ruleWalker();
+}
+
+/** Whether the rule sets are compiled already. */
+export const areRulesPrepared = (): boolean => walker !== undefined;
+
 /**
  * Rule faults, one per failing assertion and path, in GOBL's order (namespace by namespace,
  * then document order). An envelope is walked from its root (`$.doc…` paths); a bare document
