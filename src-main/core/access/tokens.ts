@@ -71,6 +71,9 @@ export async function createToken(
   return { id, secret };
 }
 
+/** The setting that names the owner token in `api-token` (serve), which acts for the whole install. */
+const INSTALL_TOKEN = 'api_token_id';
+
 /**
  * Finds the caller a bearer secret stands for. The lookup is by SHA-256, so timing
  * reveals nothing about the secret; the final comparison is constant-time anyway.
@@ -91,6 +94,8 @@ export async function resolveToken(db: Db, secret: string): Promise<Caller | und
       .selectFrom('tokens')
       .leftJoin('enrollments', 'enrollments.id', 'tokens.enrollment_id')
       .select(['tokens.id', 'tokens.company_id', 'tokens.kind', 'tokens.hash', 'tokens.revoked_at', 'tokens.last_used_at', 'tokens.enrollment_id', 'enrollments.disabled'])
+      // Which token is the install's, in the same statement: one round trip per call on PostgreSQL, not two.
+      .select((eb) => eb.selectFrom('settings').select('value').where('key', '=', INSTALL_TOKEN).as('install_token_id'))
       .where('tokens.hash', '=', hash),
   );
   if (!row || row.revoked_at) return undefined;
@@ -99,7 +104,7 @@ export async function resolveToken(db: Db, secret: string): Promise<Caller | und
   if (!row.last_used_at || Date.now() - Date.parse(row.last_used_at) > TOUCH_EVERY_MS) {
     await db.run(db.q.updateTable('tokens').set({ last_used_at: nowIso() }).where('id', '=', row.id));
   }
-  const install = row.kind === 'owner' && row.id === (await installTokenId(db));
+  const install = row.kind === 'owner' && row.id === row.install_token_id;
   const caller: Caller = {
     companyId: row.company_id,
     kind: row.kind as CallerKind,
@@ -111,8 +116,6 @@ export async function resolveToken(db: Db, secret: string): Promise<Caller | und
   cache.set(hash, { caller, lastUsed: Date.now() });
   return caller;
 }
-
-const INSTALL_TOKEN = 'api_token_id';
 
 /** The id of the owner token in `api-token` (serve), which acts for the whole install. */
 export async function installTokenId(db: Db): Promise<string | undefined> {
