@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEnvelopes } from '../fixtures/gobl/load.ts';
+import { serverEngine } from '../support/server-database.ts';
 import { startTestServer, type TestServer } from './harness.ts';
 
 let t: TestServer;
@@ -97,6 +98,15 @@ describe('bad input gets a clear JSON error', () => {
     expect(stored.body.faults.flatMap((f: any) => f.paths)).toEqual(expect.arrayContaining(['$.doc.supplier', '$.doc.currency']));
     expect(stored.body.faults.every((f: any) => f.provider === 'silo')).toBe(true);
     expect(res.body.faults.flatMap((f: any) => f.paths)).toEqual(expect.arrayContaining(['$.doc.supplier', '$.doc.currency']));
+  });
+
+  it('text with the NUL character: a 422 on PostgreSQL (which cannot store it), never a 500', async () => {
+    // Found by the fuzzer once it ran on PostgreSQL: a query parameter holding U+0000 was an internal error.
+    const list = await t.call('GET', '/transform/v1/workflows?schema=%00');
+    if (serverEngine === 'postgres') expectError(list, 422, 'validation');
+    else expect(list.body.list).toEqual([]);
+    const search = await t.call('GET', '/silo/v1/entries?q=%00');
+    expect(search.status, JSON.stringify(search.body)).toBeLessThan(500);
   });
 
   it('a body of the wrong shape → 422 naming each field', async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect, type Compilable } from 'kysely';
 import pg from 'pg';
+import { validationError } from '../../api/errors.ts';
 import { numberedPlaceholders, type Db, type TxOptions } from '../engine.ts';
 import { TxFrames, type TxFrame } from '../tx-frames.ts';
 import type { Tables } from '../tables.ts';
@@ -103,9 +104,19 @@ class PgDb implements Db {
     return frame.client;
   }
 
+  /** One statement, where #runner says; text PostgreSQL cannot hold is the caller's mistake, not the server's. */
+  async #query(text: string, params: readonly unknown[]): Promise<pg.QueryResult> {
+    const runner = await this.#runner(text);
+    try {
+      return await runner.query(text, params as unknown[]);
+    } catch (err) {
+      throw UNSTORABLE_TEXT.has((err as { code?: string }).code ?? '') ? unstorableText() : err;
+    }
+  }
+
   async all<R>(query: Compilable<R>): Promise<R[]> {
     const { sql, parameters } = query.compile();
-    return (await (await this.#runner(sql)).query(sql, parameters as unknown[])).rows as R[];
+    return (await this.#query(sql, parameters)).rows as R[];
   }
 
   async first<R>(query: Compilable<R>): Promise<R | undefined> {
@@ -114,11 +125,11 @@ class PgDb implements Db {
 
   async run(query: Compilable<unknown>): Promise<{ changes: number }> {
     const { sql, parameters } = query.compile();
-    return { changes: (await (await this.#runner(sql)).query(sql, parameters as unknown[])).rowCount ?? 0 };
+    return { changes: (await this.#query(sql, parameters)).rowCount ?? 0 };
   }
 
   async sql<R = Record<string, unknown>>(text: string, params: readonly unknown[] = []): Promise<R[]> {
-    return (await (await this.#runner(text)).query(numberedPlaceholders(text), params as unknown[])).rows as R[];
+    return (await this.#query(numberedPlaceholders(text), params)).rows as R[];
   }
 
   async sqlFirst<R = Record<string, unknown>>(text: string, params: readonly unknown[] = []): Promise<R | undefined> {
@@ -126,7 +137,7 @@ class PgDb implements Db {
   }
 
   async sqlRun(text: string, params: readonly unknown[] = []): Promise<{ changes: number }> {
-    return { changes: (await (await this.#runner(text)).query(numberedPlaceholders(text), params as unknown[])).rowCount ?? 0 };
+    return { changes: (await this.#query(numberedPlaceholders(text), params)).rowCount ?? 0 };
   }
 
   async tx<T>(fn: () => Promise<T>, opts: TxOptions): Promise<T> {
@@ -247,6 +258,15 @@ function setScope(client: pg.PoolClient, origin: string, scope: string): string 
  * plans are made for the tables as they are; the statements are simple to plan.
  */
 const PLANS = 'SET LOCAL plan_cache_mode = force_custom_plan';
+
+/**
+ * SQLSTATEs of text PostgreSQL cannot hold: the NUL character in a text value (22021),
+ * or `\u0000` in a jsonb one (22P05). SQLite keeps such text; here it is refused as bad
+ * input (422), never an internal error.
+ */
+const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
+const unstorableText = () =>
+  validationError('text may not contain the NUL character (U+0000) on this server', { $: 'holds U+0000, which PostgreSQL cannot store' });
 
 /** A statement that reads only: it fires no trigger, so it needs no write context. */
 const READ = /^\s*select\b/i;
