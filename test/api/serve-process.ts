@@ -3,29 +3,43 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkedFetchFor } from './harness.ts';
 
-export interface ServeProcess {
+/** A `serve` child process once it listens: its address, the owner token of its data dir, a client. */
+export interface ServedProcess {
   child: ChildProcess;
   url: string;
   token: string;
-  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
+  /** stdout and stderr so far, interleaved */
+  output(): string;
+  /** a request with the owner token, or `token` */
+  call(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: any }>;
+  /** sends `signal`; resolves once the process has exited */
+  signal(signal: NodeJS.Signals): Promise<void>;
+}
+
+export interface ServeProcess extends ServedProcess {
+  /** SIGKILL unless told */
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Runs `serve` as a real separate process (for crash tests), on a random port. */
-export async function startServe(dataDir: string, extraArgs: string[] = []): Promise<ServeProcess> {
-  const child = spawn(process.execPath, ['src-main/serve.ts', '--data', dataDir, '--port', '0', '--quiet', ...extraArgs], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
+/** Spawns `serve` with `args`, keeping everything it prints. */
+export function spawnServe(args: string[], env: NodeJS.ProcessEnv = process.env): { child: ChildProcess; output(): string } {
+  const child = spawn(process.execPath, ['src-main/serve.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  return { child, output: () => output };
+}
+
+/** Waits for a spawned `serve` to listen (it rejects if the process exits first), then answers its client. */
+export async function served(run: { child: ChildProcess; output(): string }, dataDir: string): Promise<ServedProcess> {
+  const { child } = run;
   const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /silodesk listening on (http:\/\/\S+)/.exec(out);
+    const look = () => {
+      const m = /silodesk listening on (http:\/\/\S+)/.exec(run.output());
       if (m) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+    };
+    child.stdout!.on('data', look);
+    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${run.output()}`)));
   });
   const token = readFileSync(join(dataDir, 'api-token'), 'utf8').trim();
   const checked = checkedFetchFor(url);
@@ -33,16 +47,17 @@ export async function startServe(dataDir: string, extraArgs: string[] = []): Pro
     child,
     url,
     token,
-    async call(method, path, body) {
+    output: run.output,
+    async call(method, path, body, asToken = token) {
       // Held to the /openapi.json this very process serves, as every API test's answers are.
       const res = await checked(url + path, {
         method,
-        headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        headers: { authorization: `Bearer ${asToken}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       return { status: res.status, body: await res.json() };
     },
-    kill(signal = 'SIGKILL') {
+    signal(signal) {
       return new Promise((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
@@ -50,4 +65,10 @@ export async function startServe(dataDir: string, extraArgs: string[] = []): Pro
       });
     },
   };
+}
+
+/** Runs `serve` as a real separate process (for crash tests), on a random port. */
+export async function startServe(dataDir: string, extraArgs: string[] = []): Promise<ServeProcess> {
+  const serve = await served(spawnServe(['--data', dataDir, '--port', '0', '--quiet', ...extraArgs]), dataDir);
+  return { ...serve, kill: (signal = 'SIGKILL') => serve.signal(signal) };
 }
