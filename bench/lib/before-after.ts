@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CACHE_DIR } from './dataset.ts';
-import { formatNumber, type BenchOutput, type BenchResult, type Figure, type TextTable } from './report.ts';
+import { formatRuns, type BenchOutput, type BenchResult, type Figure, type TextTable } from './report.ts';
 import { median, spreadOf } from './stats.ts';
 
 /** The last commit before the async data layer (issue 14). */
@@ -213,10 +213,6 @@ function figureOf(row: RowInfo, before: number[], after: number[]): Figure {
 }
 
 function tableOf(rows: RowInfo[], figures: Figure[]): TextTable {
-  const runsText = (values: number[]) => {
-    const [lo, hi] = spreadOf(values);
-    return formatNumber(median(values)) + (values.length > 1 ? ` (${formatNumber(lo)}–${formatNumber(hi)})` : '');
-  };
   return {
     header: ['', 'unit', 'before (runs)', 'after (runs)', 'after/before', 'change', ''],
     right: [false, false, true, true, true, false, false],
@@ -228,8 +224,8 @@ function tableOf(rows: RowInfo[], figures: Figure[]): TextTable {
         cells: [
           rows[i].name,
           f.unit,
-          runsText(f.detail!.before_runs as number[]),
-          runsText(f.detail!.after_runs as number[]),
+          formatRuns(f.detail!.before_runs as number[]),
+          formatRuns(f.detail!.after_runs as number[]),
           f.ratio === undefined ? '' : `${f.ratio.toFixed(2)}×`,
           change,
           slower === undefined ? '' : slower > SLOWER_AIM ? '✗' : '✓',

@@ -2,7 +2,7 @@
 // and on PostgreSQL, or why a cell could not be measured. A cell that fails keeps its
 // error (printed in the cell and in the notes) and is not tried again in later runs;
 // the rest of the table is still measured.
-import { formatNumber, type Figure, type TextTable } from './report.ts';
+import { formatNumber, formatRuns, type Figure, type TextTable } from './report.ts';
 import { ENGINES, firstLine, type Engine } from './instance.ts';
 import { median, spreadOf } from './stats.ts';
 
@@ -62,9 +62,7 @@ export class EngineCells {
     });
     try {
       // a path that hangs (a lock never released) fails its cell instead of holding the whole table up
-      const values = await Promise.race([measure(), timeout]);
-      keys.forEach((key, i) => this.cell(key, engine).values.push(values[i]));
-      this.log(`  ${LABEL[engine]}, run ${run + 1}: ${keys.map((key, i) => `${key} ${formatNumber(values[i])} ${this.row(key).unit}`).join(', ')} (${took()})`);
+      this.record(keys, engine, run, await Promise.race([measure(), timeout]), ` (${took()})`);
     } catch (err) {
       this.fail(keys, engine, run, err);
       this.log(`  ${LABEL[engine]}, run ${run + 1}: ${keys.join(', ')} FAILED (${took()}): ${firstLine(err)}`);
@@ -73,11 +71,11 @@ export class EngineCells {
     }
   }
 
-  /** Values measured elsewhere (alongside another row's run), one a row. */
-  record(keys: string[], engine: Engine, run: number, values: number[]): void {
+  /** Values measured (by attempt, or elsewhere alongside another row's run), one a row. */
+  record(keys: string[], engine: Engine, run: number, values: number[], took = ''): void {
     if (keys.some((key) => this.cell(key, engine).error)) return;
     keys.forEach((key, i) => this.cell(key, engine).values.push(values[i]));
-    this.log(`  ${LABEL[engine]}, run ${run + 1}: ${keys.map((key, i) => `${key} ${formatNumber(values[i])} ${this.row(key).unit}`).join(', ')}`);
+    this.log(`  ${LABEL[engine]}, run ${run + 1}: ${keys.map((key, i) => `${key} ${formatNumber(values[i])} ${this.row(key).unit}`).join(', ')}${took}`);
   }
 
   private row(key: string): EngineRow {
@@ -97,8 +95,7 @@ export class EngineCells {
   table(): TextTable {
     const text = (c: Cell) => {
       if (c.values.length === 0) return c.error ? `FAILED: ${clip(c.error.message, 56)}` : 'not run';
-      const [lo, hi] = spreadOf(c.values);
-      const figure = formatNumber(median(c.values)) + (c.values.length > 1 ? ` (${formatNumber(lo)}–${formatNumber(hi)})` : '');
+      const figure = formatRuns(c.values);
       return c.error ? `${figure}, then FAILED` : figure;
     };
     return {

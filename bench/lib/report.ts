@@ -5,6 +5,8 @@
 // repeated runs, and an aim: one of the goals of the issue it came from, checked
 // as ✓ or ✗. Aims inform: a missed aim is printed, never a failure.
 
+import { median, spreadOf } from './stats.ts';
+
 export interface Aim {
   /** `>=` means bigger is better */
   op: '>=' | '<=';
@@ -87,6 +89,12 @@ export function aimMet(f: Figure): boolean | undefined {
   const x = { figure: f.value, ratio: f.ratio, p99: f.p99, 'p99-ratio': f.p99Ratio }[f.aim.on];
   if (x === undefined || !Number.isFinite(x)) return false;
   return f.aim.op === '>=' ? x >= f.aim.value : x <= f.aim.value;
+}
+
+/** Repeated runs as a table cell: their median, and the lowest and highest beside it when there are several. */
+export function formatRuns(values: readonly number[]): string {
+  const [lo, hi] = spreadOf(values);
+  return formatNumber(median(values)) + (values.length > 1 ? ` (${formatNumber(lo)}–${formatNumber(hi)})` : '');
 }
 
 /** 12,345 · 123.4 · 12.3 · 1.23 · 0.123 · 0.0123 */
