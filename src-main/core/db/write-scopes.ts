@@ -20,6 +20,9 @@ export interface WrittenRecord<C = unknown> {
   context: C;
 }
 
+/** What names a record among those one transaction changed: written twice, it is kept once, as it ended up. */
+export const writtenKey = (r: Pick<WrittenRecord, 'company_id' | 'kind' | 'record_id'>): string => `${r.company_id}\u0000${r.kind}\u0000${r.record_id}`;
+
 /** Puts the records a transaction changed on record (entry history, audit log), in that transaction. */
 export type KeepRecords<C> = (records: WrittenRecord<C>[], origin: Origin) => Promise<void>;
 
@@ -66,7 +69,7 @@ export class WriteScopes<C> {
         deleted: Number(deleted) === 1,
         context: context(),
       };
-      const key = `${record.company_id}\u0000${record.kind}\u0000${record.record_id}`;
+      const key = writtenKey(record);
       // Written twice by one transaction: kept once, as it ended up (a file replaced: deleted, then inserted).
       scope.written.delete(key);
       scope.written.set(key, record);

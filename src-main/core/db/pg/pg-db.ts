@@ -5,7 +5,7 @@ import { validationError } from '../../api/errors.ts';
 import { numberedPlaceholders, type Db, type TxOptions } from '../engine.ts';
 import { TxFrames, type TxFrame } from '../tx-frames.ts';
 import type { Tables } from '../tables.ts';
-import type { WriteHooks, WrittenRecord } from '../write-scopes.ts';
+import { writtenKey, type WriteHooks, type WrittenRecord } from '../write-scopes.ts';
 import { WRITTEN_INDEX, WRITTEN_TABLE } from './change-triggers.ts';
 
 /**
@@ -214,7 +214,7 @@ class PgDb implements Db {
     // Written in two of the frame's scopes (before a savepoint and after it): kept once, as it ended up, where it was last written.
     const last = new Map<string, WrittenRow>();
     for (const row of written) {
-      const key = `${row.company_id}\u0000${row.kind}\u0000${row.record_id}`;
+      const key = writtenKey(row);
       last.delete(key);
       last.set(key, row);
     }
