@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { ensureDefaultCompany, ensureOwnerTokenFile } from '../src-main/core/access/bootstrap.ts';
 import type { Ctx } from '../src-main/core/api/handler.ts';
@@ -98,9 +99,15 @@ async function run(): Promise<BenchOutput> {
     services.push(third);
     const thirdCompany = await ensureDefaultCompany(third.db);
     await third.sync.configure(thirdCompany.id, { remote_url: servers.apiUrl, token, interval_minutes: 0, paused: false });
+    // The pulling instance runs on this thread: how long it held its event loop while it applied the pages.
+    const pullLoop = monitorEventLoopDelay({ resolution: 5 });
+    await servers.loopDelay();
+    pullLoop.enable();
     const t2 = performance.now();
     const pulled = await third.sync.syncNow(thirdCompany.id);
     const pullMs = performance.now() - t2;
+    pullLoop.disable();
+    const pullControl = (await servers.loopDelay()).control;
     if (pulled.last_error) throw new Error(`pull failed: ${JSON.stringify(pulled.last_error)}`);
     const received = pulled.progress!.bytes_received;
 
@@ -148,6 +155,14 @@ async function run(): Promise<BenchOutput> {
         unit: 's',
         detail: { entries_per_s: ENTRIES / (pullMs / 1000), records: pulled.progress!.pulled, bytes_received: received },
       },
+      {
+        group,
+        name: 'longest event-loop block on the instance pulling everything',
+        value: pullLoop.max / 1e6,
+        unit: 'ms',
+        aim: { op: '<=', value: 50, on: 'figure', goal: 'no operation blocks the event loop for more than 50 ms (a pulled page)' },
+      },
+      { group, name: '  an idle thread meanwhile (the machine’s own share)', value: pullControl ?? NaN, unit: 'ms' },
     ];
     return {
       figures,

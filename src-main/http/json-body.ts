@@ -4,8 +4,8 @@
 // body is parsed plainly and only the parts holding such numbers again with the reviver (a
 // GOBL document writes its amounts as strings; most bodies have none). A large body lets other
 // requests in between its parts and before its handler runs.
-import { setImmediate as immediate } from 'node:timers/promises';
 import { ApiError } from '../core/api/errors.ts';
+import { letOthersIn } from '../core/let-others-in.ts';
 import { parseJsonPreservingNumbers as parseJsonText } from '../core/gobl/shape/json-text.ts';
 import { scanJson, type JsonScan } from './json-scan.ts';
 
@@ -74,13 +74,4 @@ function lastMembers(text: string, scan: JsonScan): Map<number, string> {
   const byKey = new Map<string, number>();
   scan.keys.forEach(([start, end], member) => byKey.set(JSON.parse(text.slice(start, end)) as string, member));
   return new Map([...byKey].map(([key, member]) => [member, key]));
-}
-
-/**
- * Waits until timers and waiting I/O have run. Code that runs in an I/O callback (a body's last
- * chunk) and awaits one setImmediate resumes before the event loop polls again, so twice.
- */
-export async function letOthersIn(): Promise<void> {
-  await immediate();
-  await immediate();
 }

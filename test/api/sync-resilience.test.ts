@@ -176,6 +176,28 @@ describe('sync resilience', () => {
     expect(await snapshot(local)).toEqual(await snapshot(remote));
   });
 
+  it('applies a large page in slices: the pulling instance answers in between, and a page lands part by part', async () => {
+    const { local, remote } = await pair({ sync: { pageSize: 500 } });
+    await seed(remote, 80);
+    remote.requests.length = 0;
+    let done = false;
+    const running = local.service.sync.syncNow(local.companyId).finally(() => (done = true));
+    const seen: number[] = [];
+    while (!done) {
+      // an HTTP request to the pulling instance is answered while the page is applied
+      const res = await local.call('GET', '/silo/v1/folders');
+      expect(res.status).toBe(200);
+      seen.push(await entryCount(local));
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    expect((await running).last_error).toBeUndefined();
+    // 160 records (entry + file) came in one page, and were seen landing part of the way
+    expect(remote.requests.filter((r) => r.startsWith('GET /sync/v1/changes'))).toHaveLength(1);
+    expect(seen.some((n) => n > 0 && n < 80), `counts seen: ${seen.join(', ')}`).toBe(true);
+    expect(await entryCount(local)).toBe(80);
+    expect(await snapshot(local)).toEqual(await snapshot(remote));
+  });
+
   it('rides out the remote stopping and restarting during a push: retries succeed, nothing is lost or doubled', async () => {
     const { local, remote } = await pair({ sync: { batchSize: 10, retry: { baseMs: 50, maxMs: 400, maxAttempts: 12, maxRetryAfterMs: 5000, timeoutMs: 10_000 } } });
     await seed(local, 150);

@@ -1,11 +1,11 @@
 // Which entries an export holds, read page by page so that an export of a whole folder never
 // holds more than one page of documents in memory, in the order an accountant files them:
 // by issue date, then as they arrived.
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Ctx } from '../api/handler.ts';
 import type { Tables } from '../db/tables.ts';
 import type { EntryRow } from '../silo/entry-view.ts';
+import { letOthersIn } from '../let-others-in.ts';
 
 export interface ExportSelection {
   ids?: string[];
@@ -59,7 +59,7 @@ export async function* selectedEntries(ctx: Ctx, selection: ExportSelection, sig
     if (rows.length < PAGE) return;
     const last = rows[rows.length - 1];
     after = { date: last.issue_date ?? '', seq: last.seq };
-    await nextTurn();
+    await letOthersIn();
   }
 }
 

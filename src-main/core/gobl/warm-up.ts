@@ -1,7 +1,7 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { buildDocument, examineDocument, type Node } from './engine/index.ts';
 import { prepareRules } from './validate/rules/index.ts';
 import { ENVELOPE_SCHEMA, isKnownSchema, prepareVerdict } from './validate/schema.ts';
+import { letOthersIn } from '../let-others-in.ts';
 
 /** The document most documents are: its schema's verdict is compiled ahead too. */
 const INVOICE_SCHEMA = 'https://gobl.org/draft-0/bill/invoice';
@@ -39,7 +39,7 @@ export async function warmUpGobl(): Promise<void> {
     () => built && examineDocument(built),
   ];
   for (const step of steps) {
-    await nextTurn();
+    await letOthersIn();
     step();
   }
 }

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { keysetPage } from '../api/keyset-page.ts';
 import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';
@@ -7,6 +6,7 @@ import type { Db } from '../db/engine.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import { canonicalJson } from '../gobl/index.ts';
 import type { Actor, Via } from './audit-actor.ts';
+import { letOthersIn } from '../let-others-in.ts';
 
 /** What a row says was done to what. `detail` never holds a secret or a document. */
 export interface AuditFact {
@@ -171,6 +171,6 @@ export async function verifyAudit(ctx: Ctx): Promise<{ ok: boolean; count: numbe
     }
     if (rows.length < VERIFY_PAGE) return { ok: true, count };
     after = rows[rows.length - 1].seq;
-    await nextTurn();
+    await letOthersIn();
   }
 }

@@ -1,4 +1,3 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { toApiError } from '../api/errors.ts';
 import type { Operations } from '../api/contract/index.ts';
 import type { Ctx } from '../api/handler.ts';
@@ -6,6 +5,7 @@ import type { ParsedInput } from '../api/operation.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import { commitOneByOne, commitSlice, type ImportResult, type OnDuplicate, type PreparedItem } from './bulk-commit.ts';
 import { prepareNewEntry } from './entries.ts';
+import { letOthersIn } from '../let-others-in.ts';
 
 export type { ImportResult, OnDuplicate } from './bulk-commit.ts';
 
@@ -88,7 +88,7 @@ export async function importEntriesSliced(ctx: Ctx, items: ImportItem[], onDupli
   let writeMsPerItem = FIRST_WRITE_MS;
   let slice: PreparedItem[] = [];
   // The request's body was just read and checked in this same turn: let others in before the first slice.
-  await nextTurn();
+  await letOthersIn();
   let started = performance.now();
   for (let index = 0; index < items.length; index++) {
     slice.push(await prepareItem(ctx, items[index], index));
@@ -99,7 +99,7 @@ export async function importEntriesSliced(ctx: Ctx, items: ImportItem[], onDupli
       // Followed closely, so one slow write (a checkpoint) does not shrink the slices for good.
       writeMsPerItem = 0.5 * writeMsPerItem + 0.5 * ((performance.now() - writing) / slice.length);
       slice = [];
-      if (!last) await nextTurn();
+      if (!last) await letOthersIn();
       started = performance.now();
     }
   }

@@ -9,6 +9,7 @@ import { lockChangeLog } from './change-log-lock.ts';
 import { recordFork, SeriesForked } from './forks.ts';
 import { checkOrigin } from './pairing.ts';
 import { isSyncKind, recordKinds, sameState } from './records/index.ts';
+import { applyInSlices } from '../db/time-slices.ts';
 
 export interface PushedChange {
   kind: string;
@@ -63,34 +64,17 @@ export async function applyPushedChange(ctx: Ctx, origin: string, change: Pushed
   return { kind, id, status: 'applied', version: await version() };
 }
 
-/** How long one transaction of a pushed batch may hold the database before the others get a turn. */
-export const SLICE_MS = 25;
-
 /**
  * Each item as its own savepoint: one bad record never stops the others. Items are
- * committed in slices of about SLICE_MS, yielding in between, so a batch of 500
+ * committed in slices (time-slices.ts), yielding in between, so a batch of 500
  * records from one laptop does not hold up every other request (another laptop's
  * sync, the web UI) for a second. Each item stands alone, so slicing changes no
  * outcome; a batch cut off by a crash is retried whole, and what was applied
  * answers `unchanged`.
  */
 export async function applyPushedBatch(ctx: Ctx, origin: string, changes: PushedChange[]): Promise<PushResult[]> {
-  const { db } = ctx.service;
   await refuseOwnOrigin(ctx, origin);
-  const results: PushResult[] = [];
-  while (results.length < changes.length) {
-    const started = performance.now();
-    // The slice's answers are taken once it commits: a transaction run again (engine.ts) answers each item once.
-    const slice = await db.tx(async () => {
-      const done: PushResult[] = [];
-      do done.push(await applyOne(ctx, origin, changes[results.length + done.length]));
-      while (results.length + done.length < changes.length && performance.now() - started < SLICE_MS);
-      return done;
-    }, { origin: LOCAL });
-    results.push(...slice);
-    if (results.length < changes.length) await new Promise((resolve) => setImmediate(resolve));
-  }
-  return results;
+  return applyInSlices(ctx.service.db, changes, (change) => applyOne(ctx, origin, change), { origin: LOCAL });
 }
 
 async function applyOne(ctx: Ctx, origin: string, change: PushedChange): Promise<PushResult> {

@@ -30,6 +30,11 @@ export async function heldHashes(ctx: Ctx, hashes: string[]): Promise<Set<string
   return new Set(rows.map((r) => r.hash).filter((h) => blobs.has(h)));
 }
 
+/** Raw SQL: asked for every attachment a sync applies, where compiling a query each time shows. */
+const HOLDS_SQL =
+  'SELECT 1 AS held FROM attachments WHERE company_id = ? AND hash = ? UNION ALL SELECT 1 FROM sync_blob_grants WHERE company_id = ? AND hash = ? LIMIT 1';
+const GRANT_SQL = 'INSERT INTO sync_blob_grants (company_id, hash, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING';
+
 /**
  * May this company reference these bytes in an attachment: it holds them already,
  * or it sent them itself (pushed here, or pulled from its remote). Naming the hash
@@ -39,19 +44,15 @@ export async function heldHashes(ctx: Ctx, hashes: string[]): Promise<Set<string
 export async function companyHolds(ctx: Ctx, hash: string): Promise<boolean> {
   const { db, blobs } = ctx.service;
   if (!blobs.has(hash)) return false;
-  if ((await heldHashes(ctx, [hash])).has(hash)) return true;
-  return !!(await db.first(
-    db.q.selectFrom('sync_blob_grants').select('hash').where('company_id', '=', ctx.caller.companyId).where('hash', '=', hash),
-  ));
+  const company = ctx.caller.companyId;
+  return (await db.sqlFirst(HOLDS_SQL, [company, hash, company, hash])) !== undefined;
 }
 
 export async function grantBlobs(db: Db, companyId: string, hashes: string[]): Promise<void> {
   if (hashes.length === 0) return;
   const at = nowIso();
   await db.tx(async () => {
-    for (const hash of new Set(hashes)) {
-      await db.run(db.q.insertInto('sync_blob_grants').values({ company_id: companyId, hash, created_at: at }).onConflict((oc) => oc.doNothing()));
-    }
+    for (const hash of new Set(hashes)) await db.sqlRun(GRANT_SQL, [companyId, hash, at]);
   }, { origin: LOCAL });
 }
 

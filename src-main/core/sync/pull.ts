@@ -14,12 +14,14 @@ import { retrySignatureRefusals } from './signers.ts';
 import { RemoteError } from './remote-client.ts';
 import type { SyncRun } from './run-context.ts';
 import { loadConfig } from './settings.ts';
+import { applyInSlices } from '../db/time-slices.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 
 /**
- * Applies the remote's feed page by page; each page and the cursor after it are
- * one transaction, so a pull cut off anywhere (cancel, crash, kill) resumes at the
- * first page not applied, and a page applied twice changes nothing. A cursor the
+ * Applies the remote's feed page by page; a page is applied in slices of a transaction
+ * each (time-slices.ts), the last of them with the cursor after the page, so a pull cut
+ * off anywhere (cancel, crash, kill) resumes at the first page not wholly applied, and
+ * what is applied twice changes nothing. A cursor the
  * remote no longer knows (410) restarts a full pull from the beginning.
  */
 export async function pullChanges(run: SyncRun): Promise<{ conflicts: number; complete: boolean }> {
@@ -72,22 +74,23 @@ export async function pullChanges(run: SyncRun): Promise<{ conflicts: number; co
     // The next page travels while this one is applied.
     if (page.has_more) next = fetchPage(page.next_cursor, full);
 
-    let pageDeletes = 0;
-    for (const i of items) if (i.kind === 'entry' && i.deleted && (await localEntryExists(db, companyId, i.id))) pageDeletes++;
-    if (!run.allowMassDeletion) guard.check(deletedSoFar + pageDeletes);
-    deletedSoFar += pageDeletes;
+    const deletions = new Set<SyncChange>();
+    for (const i of items) if (i.kind === 'entry' && i.deleted && (await localEntryExists(db, companyId, i.id))) deletions.add(i);
+    if (!run.allowMassDeletion) guard.check(deletedSoFar + deletions.size);
+    deletedSoFar += deletions.size;
 
-    // The page's tally is counted once it commits: a transaction PostgreSQL runs again counts once.
-    const tally = await db.tx(async () => {
-      const outcomes: Array<{ kind: string; outcome: PullOutcome }> = [];
-      for (const item of items) outcomes.push({ kind: item.kind, outcome: await applyItemSafely(run, item, full) });
-      await settleClashes(ctx, remoteInstanceId);
-      await DeletionGuard.add(db, companyId, pageDeletes);
-      await db.run(db.q.updateTable('sync_config').set({ pull_cursor: page.next_cursor }).where('company_id', '=', companyId));
-      if (!page.has_more && full) await finishFullPull(db, companyId);
-      if (!page.has_more && run.allowMassDeletion) await DeletionGuard.reset(db, companyId);
-      return outcomes;
-    }, { origin: LOCAL });
+    // The page is applied in slices (each item stands alone); the cursor moves with the last one.
+    const tally = await applyInSlices(db, items, async (item) => ({ kind: item.kind, outcome: await applyItemSafely(run, item, full) }), {
+      origin: LOCAL,
+      close: async ({ from, done, last }) => {
+        await settleClashes(ctx, remoteInstanceId);
+        await DeletionGuard.add(db, companyId, items.slice(from, from + done.length).filter((i) => deletions.has(i)).length);
+        if (!last) return;
+        await db.run(db.q.updateTable('sync_config').set({ pull_cursor: page.next_cursor }).where('company_id', '=', companyId));
+        if (!page.has_more && full) await finishFullPull(db, companyId);
+        if (!page.has_more && run.allowMassDeletion) await DeletionGuard.reset(db, companyId);
+      },
+    });
     for (const { kind, outcome } of tally) {
       if (outcome === 'conflict') conflicts++;
       if (kind === 'trusted_jwks' && (outcome === 'applied' || outcome === 'conflict')) signersTaken = true;
