@@ -12,7 +12,7 @@ const POSTGRES_SUITES = [
   'duplicates', 'editor-regimes', 'entries', 'exports-scale', 'exports', 'gobl-endpoints', 'gobl-entries',
   'gobl-workflows', 'history', 'hosted-access-authorize', 'hosted-access-orgs', 'hosted-access', 'hosted-silo-files',
   'hosted-silo-openapi-check', 'hosted-silo-states', 'hosted-silo', 'if-match', 'perf-node-front', 'perf-rate-limit',
-  'perf-search', 'providers-silo', 'providers-workflows', 'sequence-chain', 'sequence-entries', 'sequence-series', 'trash',
+  'perf-search', 'derived-rows', 'providers-silo', 'providers-workflows', 'sequence-chain', 'sequence-entries', 'sequence-series', 'trash',
   'transform', 'hosted-transform', 'perf-jobs', 'company-ids-silo', 'desk-list', 'related-refs', 'perf-counts', 'perf-import',
   'fuzz',
   // sync, with the remote on PostgreSQL and the laptops on SQLite (sync-helpers.ts `remote: true`)

@@ -15,6 +15,13 @@ export interface DerivedOf {
   fresh?: boolean;
   /** its sort columns were written with the row (bulk import), so they are not set again */
   sortKeysWritten?: boolean;
+  /**
+   * Its derived rows are in place, and what they were built from did not change: the
+   * document (mentions, identity, references and search text come from it alone, and its
+   * digest names it), the snippet (sort columns, search title), the tags (search body).
+   * What would come out the same is not written again.
+   */
+  kept?: { document: boolean; snippet: boolean; tags: boolean };
 }
 
 // Constant SQL text: the database keeps each prepared once, and a look-up hashes nothing new.
@@ -38,11 +45,14 @@ const SET_SORT_KEYS = `UPDATE entries SET ${SORT_KEY_COLUMNS.map((c) => `${c} = 
  * drifts. A fresh row has nothing to replace, so nothing is deleted first.
  */
 export async function writeDerivedIndexes(db: Db, entry: DerivedOf, doc: DerivedDocument): Promise<void> {
-  if (!entry.fresh) await db.sqlRun(DELETE_MENTIONS, [entry.company_id, entry.id]);
-  for (const m of doc.mentions) await db.sqlRun(INSERT_MENTION, [entry.company_id, m.uuid, entry.id, m.context, entry.created_at]);
-  await writeReferences(db, entry, doc);
-  if (!entry.sortKeysWritten) await writeSortKeys(db, entry.seq, doc.snippet);
-  await writeSearchRow(db, entry, searchRowOf(doc, entry.tags));
+  const { kept } = entry;
+  if (!kept?.document) {
+    if (!entry.fresh) await db.sqlRun(DELETE_MENTIONS, [entry.company_id, entry.id]);
+    for (const m of doc.mentions) await db.sqlRun(INSERT_MENTION, [entry.company_id, m.uuid, entry.id, m.context, entry.created_at]);
+    await writeReferences(db, entry, doc);
+  }
+  if (!entry.sortKeysWritten && !kept?.snippet) await writeSortKeys(db, entry.seq, doc.snippet);
+  if (!(kept?.document && kept.snippet && kept.tags)) await writeSearchRow(db, entry, searchRowOf(doc, entry.tags));
 }
 
 /**

@@ -95,8 +95,14 @@ export function writeEntryChange(
       updated_at: nowIso(),
       trashed_at: labels.trashed !== undefined ? labels.trashed : fresh.trashed_at,
     };
-    await db.run(db.q.updateTable('entries').set(values).where('company_id', '=', row.company_id).where('id', '=', row.id));
-    const derivedOf = { seq: row.seq, id: row.id, company_id: row.company_id, created_at: row.created_at, folder, tags };
+    // Only what changed is set: an index whose columns are not set is not touched (a state change rewrites no sort index).
+    const changed = Object.fromEntries(Object.entries(values).filter(([column, value]) => fresh[column as keyof EntryRow] !== value));
+    await db.run(db.q.updateTable('entries').set(changed).where('company_id', '=', row.company_id).where('id', '=', row.id));
+    // Its derived rows are in place, built from the same document, snippet and tags as far as those did not change.
+    const kept = fresh.trashed_at === null
+      ? { document: fresh.digest_alg === values.digest_alg && fresh.digest_val === values.digest_val, snippet: fresh.snippet === values.snippet, tags: fresh.tags === values.tags }
+      : undefined;
+    const derivedOf = { seq: row.seq, id: row.id, company_id: row.company_id, created_at: row.created_at, folder, tags, kept };
     // An entry in the trash is found by nothing (search, related, numbers): its derived rows go, and come back with it.
     if (values.trashed_at === null) await writeDerivedIndexes(db, derivedOf, doc);
     else await dropDerivedIndexes(db, derivedOf);
