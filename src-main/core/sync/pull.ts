@@ -21,8 +21,8 @@ import { LOCAL } from '../db/write-scopes.ts';
  * Applies the remote's feed page by page; a page is applied in slices of a transaction
  * each (time-slices.ts), the last of them with the cursor after the page, so a pull cut
  * off anywhere (cancel, crash, kill) resumes at the first page not wholly applied, and
- * what is applied twice changes nothing. A cursor the
- * remote no longer knows (410) restarts a full pull from the beginning.
+ * what is applied twice changes nothing. A cursor the remote no longer knows (410)
+ * restarts a full pull from the beginning.
  */
 export async function pullChanges(run: SyncRun): Promise<{ conflicts: number; complete: boolean }> {
   const { ctx, companyId, remote, options, remoteInstanceId } = run;
