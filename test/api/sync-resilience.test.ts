@@ -5,6 +5,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importEntries } from '../../src-main/core/silo/import.ts';
 import { storeAttachment } from '../../src-main/core/silo/attachments.ts';
+import { finishFullPull } from '../../src-main/core/sync/full-pull.ts';
 import {
   attach, backupOf, connect, invoiceDoc, patch, putEntry, snapshot, startInstance, sync, type Instance,
 } from './sync-helpers.ts';
@@ -201,6 +202,28 @@ describe('sync resilience', () => {
     expect(seen.some((n) => n > 0 && n < 80), `counts seen: ${seen.join(', ')}`).toBe(true);
     expect(await entryCount(local)).toBe(80);
     expect(await snapshot(local)).toEqual(await snapshot(remote));
+  });
+
+  it('ends a full pull in short steps: what the remote no longer serves goes back to it, what it served stays agreed', async () => {
+    const { local } = await pair();
+    const ids = await seed(local, 12, 10);
+    const { db } = local.service;
+    // as if all 24 records (entries and files) had been agreed with the remote, and a full pull saw only the first 5 entries
+    await db.sqlRun('UPDATE sync_changes SET remote_version = 1, synced_version = version, origin = ? WHERE company_id = ?', ['0190c1a0-4444-7000-8000-000000000001', local.companyId]);
+    await db.tx(async () => {
+      for (const id of ids.slice(0, 5)) await db.sqlRun(`INSERT INTO sync_seen (company_id, kind, record_id) VALUES (?, 'entry', ?)`, [local.companyId, id]);
+      await db.sqlRun('UPDATE sync_config SET full_pull = 1 WHERE company_id = ?', [local.companyId]);
+    }, { origin: 'local' });
+    // three rows a step: the sweep crosses many step boundaries
+    await finishFullPull(db, local.companyId, 3);
+    const rows = await db.sql<{ kind: string; record_id: string; origin: string; remote_version: number | null }>(
+      'SELECT kind, record_id, origin, remote_version FROM sync_changes WHERE company_id = ? ORDER BY seq', [local.companyId]);
+    expect(rows).toHaveLength(24);
+    const kept = rows.filter((r) => r.remote_version !== null);
+    expect(kept.map((r) => r.record_id).sort()).toEqual(ids.slice(0, 5).sort());
+    expect(rows.filter((r) => r.remote_version === null).every((r) => r.origin === 'local')).toBe(true);
+    expect((await db.sqlFirst<{ n: number }>('SELECT count(*) AS n FROM sync_seen WHERE company_id = ?', [local.companyId]))!.n).toBe(0);
+    expect((await config(local)).full_pull).toBe(0);
   });
 
   it('rides out the remote stopping and restarting during a push: retries succeed, nothing is lost or doubled', async () => {

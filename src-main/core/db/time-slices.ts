@@ -29,20 +29,26 @@ export async function applyInSlices<I, T>(db: Db, items: readonly I[], apply: (i
   const results: T[] = [];
   // What an item took lately: the next is not started when it would end the slice late.
   let itemMs = 0;
+  // What the COMMIT after a slice took lately (every page the slice dirtied is written then): the slice leaves room for it.
+  let commitMs = 0;
   for (;;) {
     const started = performance.now();
+    const budget = Math.max(sliceMs - commitMs, sliceMs / 4);
+    let applied = started;
     const slice = await db.tx(async () => {
       const done: T[] = [];
       let at = started;
-      while (results.length + done.length < items.length && (done.length === 0 || at - started + itemMs <= sliceMs)) {
+      while (results.length + done.length < items.length && (done.length === 0 || at - started + itemMs <= budget)) {
         done.push(await apply(items[results.length + done.length]));
         const now = performance.now();
         itemMs = 0.7 * itemMs + 0.3 * (now - at);
         at = now;
       }
       await options.close?.({ from: results.length, done, last: results.length + done.length === items.length });
+      applied = performance.now();
       return done;
     }, { origin: options.origin });
+    commitMs = 0.5 * commitMs + 0.5 * (performance.now() - applied);
     results.push(...slice);
     if (results.length === items.length) return results;
     await letOthersIn();

@@ -1,5 +1,6 @@
 import type { Db } from '../db/engine.ts';
 import { LOCAL } from '../db/write-scopes.ts';
+import { letOthersIn } from '../let-others-in.ts';
 
 /**
  * From the beginning of the remote's feed. `newRemote`: this company now syncs
@@ -18,15 +19,33 @@ export async function startFullPull(db: Db, companyId: string, newRemote: boolea
   }, { origin: LOCAL });
 }
 
-/** Records the remote once held but no longer serves go back to it; then the full pull is over. */
-export async function finishFullPull(db: Db, companyId: string): Promise<void> {
-  await db.sqlRun(
-    `UPDATE sync_changes SET origin = 'local', synced_version = NULL, remote_version = NULL
-     WHERE company_id = ? AND remote_version IS NOT NULL
-       AND NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.company_id = sync_changes.company_id
-                       AND s.kind = sync_changes.kind AND s.record_id = sync_changes.record_id)`,
+/** Rows of the change log swept in one transaction: a full pull of a large company ends in short steps, others let in between. */
+const SWEEP_ROWS = 2_000;
+
+const FORGET_UNSEEN = `UPDATE sync_changes SET origin = 'local', synced_version = NULL, remote_version = NULL
+  WHERE company_id = ? AND seq > ? AND seq <= ? AND remote_version IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.company_id = sync_changes.company_id
+                    AND s.kind = sync_changes.kind AND s.record_id = sync_changes.record_id)`;
+const CLEAR_SEEN = `DELETE FROM sync_seen WHERE company_id = ? AND (kind, record_id) IN
+  (SELECT kind, record_id FROM sync_seen WHERE company_id = ? LIMIT ?)`;
+
+/**
+ * Records the remote once held but no longer serves go back to it; then the full pull
+ * is over. Each step stands if a crash cuts it off: the sweep is safe to run again (what
+ * it reset is no longer the remote's), so the pull is marked over only after it, and
+ * what the pull saw is cleared last (a full pull starts by clearing it anyway).
+ */
+export async function finishFullPull(db: Db, companyId: string, sweepRows = SWEEP_ROWS): Promise<void> {
+  const range = await db.sqlFirst<{ low: number | string | null; high: number | string | null }>(
+    'SELECT min(seq) AS low, max(seq) AS high FROM sync_changes WHERE company_id = ?',
     [companyId],
   );
-  await db.run(db.q.deleteFrom('sync_seen').where('company_id', '=', companyId));
-  await db.run(db.q.updateTable('sync_config').set({ full_pull: 0 }).where('company_id', '=', companyId));
+  if (range?.low != null && range.high != null) {
+    for (let after = Number(range.low) - 1; after < Number(range.high); after += sweepRows) {
+      await db.tx(() => db.sqlRun(FORGET_UNSEEN, [companyId, after, after + sweepRows]), { origin: LOCAL });
+      await letOthersIn();
+    }
+  }
+  await db.tx(() => db.run(db.q.updateTable('sync_config').set({ full_pull: 0 }).where('company_id', '=', companyId)), { origin: LOCAL });
+  while ((await db.tx(() => db.sqlRun(CLEAR_SEEN, [companyId, companyId, sweepRows]), { origin: LOCAL })).changes > 0) await letOthersIn();
 }

@@ -87,10 +87,11 @@ export async function pullChanges(run: SyncRun): Promise<{ conflicts: number; co
         await DeletionGuard.add(db, companyId, items.slice(from, from + done.length).filter((i) => deletions.has(i)).length);
         if (!last) return;
         await db.run(db.q.updateTable('sync_config').set({ pull_cursor: page.next_cursor }).where('company_id', '=', companyId));
-        if (!page.has_more && full) await finishFullPull(db, companyId);
         if (!page.has_more && run.allowMassDeletion) await DeletionGuard.reset(db, companyId);
       },
     });
+    // A sweep of the whole change log: in steps of its own, after the last page (a crash before it ends runs it again).
+    if (!page.has_more && full) await finishFullPull(db, companyId);
     for (const { kind, outcome } of tally) {
       if (outcome === 'conflict') conflicts++;
       if (kind === 'trusted_jwks' && (outcome === 'applied' || outcome === 'conflict')) signersTaken = true;
