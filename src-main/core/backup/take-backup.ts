@@ -1,14 +1,16 @@
-// One backup of the data folder: the database through SQLite's online backup API (a consistent
-// snapshot while the app keeps writing), then the content-addressed files, then the keys. It is
-// written under a hidden ".partial" name and renamed when whole, so a folder named as a backup
-// is always a complete one. Files every backup shares (same SHA-256, same bytes) are hard links
-// to the previous backup's where the file system allows it, so frequent backups stay small.
+// One backup of the data folder: the database as one consistent snapshot, written out by a
+// thread of its own while the app keeps writing (snapshot-copy.ts), then the content-addressed
+// files, then the keys. It is written under a hidden ".partial" name and renamed when whole, so
+// a folder named as a backup is always a complete one. Files every backup shares (same SHA-256,
+// same bytes) are hard links to the previous backup's where the file system allows it, so
+// frequent backups stay small.
 import { copyFile, link, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Service } from '../service.ts';
 import { backupName, MANIFEST, type BackupManifest } from './backup-names.ts';
+import { copySnapshot } from './snapshot-copy.ts';
 
 export interface BackupResult {
   name: string;
@@ -90,7 +92,7 @@ export async function takeBackup(service: Service, folder: string, previous?: st
   try {
     const dbCopy = join(partial, 'silodesk.db');
     // The snapshot first: every file it names was written before it was named (DESIGN §5), so it is on disk now.
-    await sqlite.backup(dbCopy);
+    await copySnapshot(sqlite.name, dbCopy);
     const filesDir = join(partial, 'files');
     const previousFiles = previous ? join(folder, previous, 'files') : undefined;
     const files = await copyTreeSkipping(join(service.dataDir, 'files'), filesDir, previousFiles, 'tmp');
