@@ -29,9 +29,8 @@ export async function holdSeries(db: Db, companyId: string, seriesId: string, re
 
 // Series ids are unique only within a company: a hold is always the company's own.
 export async function holdOf(db: Db, companyId: string, seriesId: string): Promise<{ reason: HoldReason; since: string } | undefined> {
-  const row = await db.first(
-    db.q.selectFrom('series_holds').select(['reason', 'since']).where('company_id', '=', companyId).where('series_id', '=', seriesId),
-  );
+  // Raw SQL: asked before every number issued.
+  const row = await db.sqlFirst<{ reason: string; since: string }>('SELECT reason, since FROM series_holds WHERE company_id = ? AND series_id = ?', [companyId, seriesId]);
   return row ? { reason: row.reason as HoldReason, since: row.since } : undefined;
 }
 

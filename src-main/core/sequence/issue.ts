@@ -13,6 +13,13 @@ import { refuseCopy, refuseHeld, requireSeriesRowForUpdate } from './series.ts';
 /** A number to issue as PUT takes it: the contract's body, parsed. */
 export type IssueInput = ParsedInput<Operations['putSeriesEntry']>['body'];
 
+// Raw SQL: a series entry is the hottest write there is, and compiling its queries each time showed.
+const ENTRY_SQL = 'SELECT * FROM series_entries WHERE company_id = ? AND id = ?';
+const PREVIOUS_SQL = 'SELECT id, sigs FROM series_entries WHERE company_id = ? AND id = ?';
+const INSERT_SQL = `INSERT INTO series_entries (id, company_id, series_id, idx, code, meta, previous_id, sigs, request_hash, created_at, updated_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const MOVE_HEAD_SQL = 'UPDATE series SET last_index = ?, last_entry_id = ?, updated_at = ? WHERE company_id = ? AND id = ?';
+
 export async function putSeriesEntry(ctx: Ctx, seriesId: string, id: string, input: IssueInput): Promise<SeriesEntryView> {
   return seriesEntryView(await issueEntry(ctx, seriesId, id, input));
 }
@@ -45,7 +52,7 @@ export async function issueEntry(ctx: Ctx, seriesId: string, id: string, input: 
     const series = await requireSeriesRowForUpdate(ctx, seriesId);
     const company = series.company_id;
     // Entry ids are unique within a company: another company's entry under this id is no conflict.
-    const existing = await db.first(db.q.selectFrom('series_entries').selectAll().where('company_id', '=', company).where('id', '=', id));
+    const existing = await db.sqlFirst<SeriesEntryRow>(ENTRY_SQL, [company, id]);
     if (existing) {
       if (existing.series_id === seriesId && existing.request_hash === requestHash) return existing;
       throw conflict(
@@ -62,9 +69,7 @@ export async function issueEntry(ctx: Ctx, seriesId: string, id: string, input: 
     if (!Number.isSafeInteger(index)) throw conflict(`series ${seriesId} has no numbers left`);
     const previous = first
       ? undefined
-      : await db.first(
-          db.q.selectFrom('series_entries').select(['id', 'sigs']).where('company_id', '=', company).where('id', '=', series.last_entry_id!),
-        );
+      : await db.sqlFirst<{ id: string; sigs: string }>(PREVIOUS_SQL, [company, series.last_entry_id]);
     if (!first && !previous) throw conflict(`series ${seriesId} is damaged: its last entry ${series.last_entry_id} is missing`);
 
     const at = nowIso();
@@ -94,14 +99,8 @@ export async function issueEntry(ctx: Ctx, seriesId: string, id: string, input: 
       created_at: at,
       updated_at: at,
     };
-    await db.run(db.q.insertInto('series_entries').values(row));
-    await db.run(
-      db.q
-        .updateTable('series')
-        .set({ last_index: index, last_entry_id: id, updated_at: at })
-        .where('company_id', '=', company)
-        .where('id', '=', seriesId),
-    );
+    await db.sqlRun(INSERT_SQL, [row.id, row.company_id, row.series_id, row.idx, row.code, row.meta, row.previous_id, row.sigs, row.request_hash, row.created_at, row.updated_at]);
+    await db.sqlRun(MOVE_HEAD_SQL, [index, id, at, company, seriesId]);
     return row;
   }, { origin: db.origin ?? LOCAL });
 }

@@ -30,16 +30,13 @@ export async function requireSeriesRow(ctx: Ctx, id: string): Promise<SeriesRow>
  * the row written; on PostgreSQL transactions run at once, so the row is locked (FOR UPDATE)
  * until the transaction ends: a second issue waits, then reads the head the first one left.
  */
+// Raw SQL: read for every number issued. SQLite's IMMEDIATE transaction already holds the only writer's lock.
+const SERIES_SQLITE = 'SELECT * FROM series WHERE company_id = ? AND id = ?';
+const SERIES_FOR_UPDATE_PG = `${SERIES_SQLITE} FOR UPDATE`;
+
 export async function findSeriesRowForUpdate(ctx: Ctx, id: string): Promise<SeriesRow | undefined> {
   const { db } = ctx.service;
-  return db.first(
-    db.q
-      .selectFrom('series')
-      .selectAll()
-      .where('company_id', '=', ctx.caller.companyId)
-      .where('id', '=', id)
-      .$if(db.dialect === 'postgres', (qb) => qb.forUpdate()),
-  );
+  return db.sqlFirst<SeriesRow>(db.dialect === 'postgres' ? SERIES_FOR_UPDATE_PG : SERIES_SQLITE, [ctx.caller.companyId, id]);
 }
 
 export async function requireSeriesRowForUpdate(ctx: Ctx, id: string): Promise<SeriesRow> {
