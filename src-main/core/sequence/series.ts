@@ -24,16 +24,16 @@ export async function requireSeriesRow(ctx: Ctx, id: string): Promise<SeriesRow>
   return row;
 }
 
+// Raw SQL: read for every number issued. SQLite's IMMEDIATE transaction already holds the only writer's lock.
+const SERIES_SQLITE = 'SELECT * FROM series WHERE company_id = ? AND id = ?';
+const SERIES_FOR_UPDATE_PG = `${SERIES_SQLITE} FOR UPDATE`;
+
 /**
  * The series, read to be written in the caller's transaction (its head moved, its numbering
  * changed, its hold set). On SQLite a write transaction is the only one, so the row read is
  * the row written; on PostgreSQL transactions run at once, so the row is locked (FOR UPDATE)
  * until the transaction ends: a second issue waits, then reads the head the first one left.
  */
-// Raw SQL: read for every number issued. SQLite's IMMEDIATE transaction already holds the only writer's lock.
-const SERIES_SQLITE = 'SELECT * FROM series WHERE company_id = ? AND id = ?';
-const SERIES_FOR_UPDATE_PG = `${SERIES_SQLITE} FOR UPDATE`;
-
 export async function findSeriesRowForUpdate(ctx: Ctx, id: string): Promise<SeriesRow | undefined> {
   const { db } = ctx.service;
   return db.sqlFirst<SeriesRow>(db.dialect === 'postgres' ? SERIES_FOR_UPDATE_PG : SERIES_SQLITE, [ctx.caller.companyId, id]);
