@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { startCheckpointer } from './checkpointer.ts';
+import { startCheckpointer, type CheckpointerOptions } from './checkpointer.ts';
 
 export type Sqlite = Database.Database;
 
@@ -29,7 +29,7 @@ export const WAL_AUTOCHECKPOINT_PAGES = 512;
  * commit on power loss (not on a crash of the app), which is the trade every
  * desktop app on SQLite makes for interactive write speed.
  */
-export function openSqlite(file: string): Sqlite {
+export function openSqlite(file: string, checkpoints?: CheckpointerOptions): Sqlite {
   const db = new Database(file);
   db.pragma(`page_size = ${PAGE_SIZE}`);
   db.pragma('journal_mode = WAL');
@@ -44,7 +44,7 @@ export function openSqlite(file: string): Sqlite {
   if (file !== ':memory:' && file !== '') {
     // Checkpoints run off the event loop; closing lets go of the thread's connection first, so
     // this one stays the last to close and folds the WAL back into the file as before.
-    const checkpointer = startCheckpointer(db, file, WAL_AUTOCHECKPOINT_PAGES);
+    const checkpointer = startCheckpointer(db, file, WAL_AUTOCHECKPOINT_PAGES, checkpoints);
     const close = db.close.bind(db);
     db.close = () => {
       checkpointer.stop();

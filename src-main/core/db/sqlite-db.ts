@@ -6,6 +6,7 @@ import type { Db, TxOptions } from './engine.ts';
 import { TxFrames, type TxFrame } from './tx-frames.ts';
 import type { Tables } from './tables.ts';
 import { LOCAL, WriteScopes, type WriteHooks } from './write-scopes.ts';
+import { writeGateOf } from './write-gate.ts';
 
 type Statement = Database.Statement<unknown[], unknown>;
 
@@ -189,25 +190,33 @@ class SqliteDb implements Db {
     group.begun.catch(() => undefined);
     this.#group = group;
     group.committed = this.#turn(async () => {
+      // The checkpoint thread may hold the write lock (write-gate.ts): wait here, not in SQLite's busy handler.
+      const gate = writeGateOf(this.sqlite);
+      const gateWait = gate?.enter();
+      if (gateWait) await gateWait;
       try {
-        this.sqlite.exec('BEGIN IMMEDIATE');
-      } catch (err) {
-        this.#endGroup(group);
-        begun.reject(err);
-        throw err;
-      }
-      begun.resolve();
-      try {
-        await group.chain;
-        await immediate();
-        this.#endGroup(group);
-        await group.chain;
-        this.sqlite.exec('COMMIT');
-      } catch (err) {
-        if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK');
-        throw err;
+        try {
+          this.sqlite.exec('BEGIN IMMEDIATE');
+        } catch (err) {
+          this.#endGroup(group);
+          begun.reject(err);
+          throw err;
+        }
+        begun.resolve();
+        try {
+          await group.chain;
+          await immediate();
+          this.#endGroup(group);
+          await group.chain;
+          this.sqlite.exec('COMMIT');
+        } catch (err) {
+          if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK');
+          throw err;
+        } finally {
+          this.#endGroup(group);
+        }
       } finally {
-        this.#endGroup(group);
+        gate?.leave();
       }
       this.wrote(group.members);
     });
