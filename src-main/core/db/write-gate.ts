@@ -47,13 +47,11 @@ export class WriteGate {
       }
       const step = Math.min(left, WAIT_STEP_MS);
       if (Atomics.load(this.cell, WANTED) === 1) {
-        const wait = Atomics.waitAsync(this.cell, WANTED, 1, step);
-        if (wait.async) await wait.value;
+        await waitWhile(this.cell, WANTED, 1, step);
         continue;
       }
       if (Atomics.compareExchange(this.cell, STATE, FREE, WRITING) !== RESTARTING) return;
-      const wait = Atomics.waitAsync(this.cell, STATE, RESTARTING, step);
-      if (wait.async) await wait.value;
+      await waitWhile(this.cell, STATE, RESTARTING, step);
     }
   }
 
@@ -68,6 +66,22 @@ export class WriteGate {
     Atomics.store(this.cell, WANTED, 0);
     Atomics.notify(this.cell, WANTED);
     this.leave();
+  }
+}
+
+/**
+ * Until cell[index] is no longer `value` (a notify) or `ms` passed. Atomics.waitAsync does
+ * not keep Node's event loop alive: with nothing else pending the process would end
+ * mid-wait, so a timer keeps it open meanwhile.
+ */
+async function waitWhile(cell: Int32Array, index: number, value: number, ms: number): Promise<void> {
+  const wait = Atomics.waitAsync(cell, index, value, ms);
+  if (!wait.async) return;
+  const keepAlive = setTimeout(() => undefined, ms);
+  try {
+    await wait.value;
+  } finally {
+    clearTimeout(keepAlive);
   }
 }
 
