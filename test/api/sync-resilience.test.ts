@@ -5,7 +5,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importEntries } from '../../src-main/core/silo/import.ts';
 import { storeAttachment } from '../../src-main/core/silo/attachments.ts';
-import { finishFullPull } from '../../src-main/core/sync/full-pull.ts';
+import { finishFullPull, startFullPull } from '../../src-main/core/sync/full-pull.ts';
 import {
   attach, backupOf, connect, invoiceDoc, patch, putEntry, snapshot, startInstance, sync, type Instance,
 } from './sync-helpers.ts';
@@ -224,6 +224,32 @@ describe('sync resilience', () => {
     expect(rows.filter((r) => r.remote_version === null).every((r) => r.origin === 'local')).toBe(true);
     expect((await db.sqlFirst<{ n: number }>('SELECT count(*) AS n FROM sync_seen WHERE company_id = ?', [local.companyId]))!.n).toBe(0);
     expect((await config(local)).full_pull).toBe(0);
+  });
+
+  it('pointed at a new remote, gives the change log back to this instance in short steps, others let in between', async () => {
+    const { local } = await pair();
+    await seed(local, 12, 10);
+    const { db } = local.service;
+    // as if all 24 records (entries and files) had been agreed with the old remote
+    await db.sqlRun('UPDATE sync_changes SET remote_version = 1, synced_version = version, origin = ? WHERE company_id = ?', ['0190c1a0-4444-7000-8000-000000000001', local.companyId]);
+    let turns = 0;
+    let running = true;
+    const other = (async () => {
+      while (running) {
+        turns++;
+        await new Promise((r) => setImmediate(r));
+      }
+    })();
+    // three rows a step: eight steps
+    await startFullPull(db, local.companyId, true, 3);
+    running = false;
+    await other;
+    const rows = await db.sql<{ origin: string; remote_version: number | null; synced_version: number | null }>(
+      'SELECT origin, remote_version, synced_version FROM sync_changes WHERE company_id = ?', [local.companyId]);
+    expect(rows).toHaveLength(24);
+    expect(rows.every((r) => r.origin === 'local' && r.remote_version === null && r.synced_version === null)).toBe(true);
+    expect(await config(local)).toMatchObject({ full_pull: 1, pull_cursor: null });
+    expect(turns).toBeGreaterThanOrEqual(6);
   });
 
   it('rides out the remote stopping and restarting during a push: retries succeed, nothing is lost or doubled', async () => {
