@@ -214,6 +214,34 @@ describe('the trash', () => {
     expect((await trashList()).list).toEqual([]);
   });
 
+  it('empties a big trash a time slice per transaction: requests are answered meanwhile and see it shrink', async () => {
+    // in a company of its own, so the other tests' trash is not part of it
+    const company = (await t.call('POST', '/access/v1/companies', { name: 'Big Trash Co' })).body.owner_token;
+    const entries = Array.from({ length: 100 }, (_, i) => {
+      const envelope = loadEnvelope('es-invoice-es-es.json');
+      envelope.head.uuid = uuidv7();
+      envelope.doc.uuid = uuidv7();
+      envelope.doc.code = `BIG-TRASH-${i}`;
+      return { data: envelope };
+    });
+    const imported = (await callAs(t, company, 'POST', '/silo/v1/import', { entries })).body.results as { id: string }[];
+    expect(imported).toHaveLength(100);
+    for (const { id } of imported) expect((await callAs(t, company, 'DELETE', `/silo/v1/entries/${id}`)).status).toBe(200);
+    const inTrash = async () => ((await callAs(t, company, 'GET', '/silo/v1/trash?limit=100')).body.list as unknown[]).length;
+    expect(await inTrash()).toBe(100);
+
+    let done = false;
+    const purge = callAs(t, company, 'POST', '/silo/v1/trash/purge', {}).finally(() => (done = true));
+    const seen: number[] = [];
+    while (!done) {
+      seen.push(await inTrash());
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    expect((await purge).body).toEqual({ purged: 100 });
+    expect(seen.some((n) => n > 0 && n < 100), `trash sizes seen: ${seen.join(', ')}`).toBe(true);
+    expect(await inTrash()).toBe(0);
+  });
+
   it('pages the trash by keyset, newest first, and shows one company its own trash only', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {

@@ -2,6 +2,7 @@ import { rmSync, statSync } from 'node:fs';
 import { notFound } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import type { Db } from '../db/engine.ts';
+import { applyInSlices } from '../db/time-slices.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import type { Service } from '../service.ts';
 import { currentActor, withActor, type Actor } from './audit-actor.ts';
@@ -105,35 +106,45 @@ const TRASHED_ENTRY_PG = `${TRASHED_ENTRY_SQLITE} FOR UPDATE`;
 const TRASHED_FILE_SQLITE = 'SELECT trash_id, company_id, entry_id, id, hash, name FROM trash_files WHERE trash_id = ? AND company_id = ?';
 const TRASHED_FILE_PG = `${TRASHED_FILE_SQLITE} FOR UPDATE`;
 
-/** Purges one page of items in one transaction; a named item not in the trash is a 404 and nothing of the page goes. */
+/**
+ * Purges one page of items. Named by the caller (`strict`): one transaction, and a
+ * named item not in the trash is a 404 and nothing of the page goes. Else the items go
+ * a time slice of them per transaction (time-slices.ts), each in a savepoint of its
+ * own: a page of 200 entries, each with its files, history and audit rows, held the
+ * event loop for a tenth of a second or more; one gone meanwhile is passed over.
+ */
 async function purgePage(ctx: Ctx, items: PurgeItem[], strict: boolean): Promise<{ purged: number; hashes: string[] }> {
   const { db } = ctx.service;
+  const done = strict
+    ? await db.tx(async () => {
+      const out: (string[] | undefined)[] = [];
+      for (const item of items) out.push(await purgeItem(ctx, item, true));
+      return out;
+    }, { origin: LOCAL })
+    : await applyInSlices(db, items, (item) => db.tx(() => purgeItem(ctx, item, false), { origin: LOCAL }), { origin: LOCAL });
+  const purged = done.filter((hashes) => hashes !== undefined);
+  return { purged: purged.length, hashes: purged.flat() };
+}
+
+/** Purges one item of the company's trash: the hashes of the bytes it held, or undefined when it is not in the trash (a 404 if `strict`). */
+async function purgeItem(ctx: Ctx, item: PurgeItem, strict: boolean): Promise<string[] | undefined> {
+  const { db } = ctx.service;
   const company = ctx.caller.companyId;
-  // Counted inside the transaction, so a PostgreSQL retry of it starts from nothing again.
-  return db.tx(async () => {
-    const hashes: string[] = [];
-    let purged = 0;
-    for (const item of items) {
-      if (item.kind === 'entry') {
-        const row = await db.sqlFirst<EntryRow>(db.dialect === 'postgres' ? TRASHED_ENTRY_PG : TRASHED_ENTRY_SQLITE, [company, item.id]);
-        if (!row) {
-          if (strict) throw notFound(`entry ${item.id} in the trash`);
-          continue;
-        }
-        hashes.push(...(await purgeEntry(ctx, row)));
-      } else {
-        const file = await db.sqlFirst<TrashedFile>(db.dialect === 'postgres' ? TRASHED_FILE_PG : TRASHED_FILE_SQLITE, [item.id, company]);
-        if (!file) {
-          if (strict) throw notFound(`file ${item.id} in the trash`);
-          continue;
-        }
-        await purgeFileRow(db, file);
-        hashes.push(file.hash);
-      }
-      purged++;
+  if (item.kind === 'entry') {
+    const row = await db.sqlFirst<EntryRow>(db.dialect === 'postgres' ? TRASHED_ENTRY_PG : TRASHED_ENTRY_SQLITE, [company, item.id]);
+    if (!row) {
+      if (strict) throw notFound(`entry ${item.id} in the trash`);
+      return undefined;
     }
-    return { purged, hashes };
-  }, { origin: LOCAL });
+    return purgeEntry(ctx, row);
+  }
+  const file = await db.sqlFirst<TrashedFile>(db.dialect === 'postgres' ? TRASHED_FILE_PG : TRASHED_FILE_SQLITE, [item.id, company]);
+  if (!file) {
+    if (strict) throw notFound(`file ${item.id} in the trash`);
+    return undefined;
+  }
+  await purgeFileRow(db, file);
+  return [file.hash];
 }
 
 /** Everything in the company's trash (or only what was put there before `before`). */
