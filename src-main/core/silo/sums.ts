@@ -61,7 +61,6 @@ export async function sumEntries(ctx: Ctx, q: EntryFilter & { q?: string }): Pro
   const fields = postgres ? SUM_FIELDS_PG : SUM_FIELDS;
   const match = q.q === undefined ? undefined : postgres ? companyTsQuery(company, q.q) : ftsQueryOf(q.q);
   if (q.q !== undefined && !match) return { count: 0, list: [] };
-  type SumRow = { currency: string | null; type: unknown; net: unknown; tax: unknown; total: unknown };
   const where = filters.where.map((w) => `AND ${w}`).join(' ');
   const rows = match
     ? await db.sql<SumRow>(
@@ -73,17 +72,32 @@ export async function sumEntries(ctx: Ctx, q: EntryFilter & { q?: string }): Pro
       )
     : await db.sql<SumRow>(`SELECT ${fields} FROM entries e WHERE e.company_id = ? ${where}`, [company, ...filters.params]);
 
-  const byCurrency = new Map<string, Array<(typeof rows)[number]>>();
+  const list = currencySums(rows);
+  return { count: rows.length, list };
+}
+
+/** One matching entry's figures, as the sums query reads them. */
+export type SumRow = { currency: string | null; type: unknown; net: unknown; tax: unknown; total: unknown };
+
+/**
+ * The sums of `rows` per currency, most entries first; credit notes count negative.
+ * Each figure is summed exactly at the most decimals any of its group has (at most 20).
+ */
+export function currencySums(rows: readonly SumRow[]): CurrencySums[] {
+  const byCurrency = new Map<string, SumRow[]>();
   for (const row of rows) {
     if (!row.currency) continue;
     const list = byCurrency.get(row.currency) ?? [];
     list.push(row);
     byCurrency.set(row.currency, list);
   }
-  const list = [...byCurrency.entries()]
+  return [...byCurrency.entries()]
     .map(([currency, group]): CurrencySums => {
       const sum = (field: 'net' | 'tax' | 'total') => {
-        const scale = Math.min(20, Math.max(0, ...group.map((r) => decimals(r[field]))));
+        // A loop, not Math.max(...group): spreading 150,000 arguments overflows the stack.
+        let scale = 0;
+        for (const r of group) scale = Math.max(scale, decimals(r[field]));
+        scale = Math.min(20, scale);
         let units = 0n;
         for (const r of group) units += (typeof r.type === 'string' && NEGATIVE_TYPES.has(r.type) ? -1n : 1n) * scaled(r[field], scale);
         return decimalString(units, scale);
@@ -91,5 +105,4 @@ export async function sumEntries(ctx: Ctx, q: EntryFilter & { q?: string }): Pro
       return { currency, count: group.length, net: sum('net'), tax: sum('tax'), total: sum('total') };
     })
     .sort((a, b) => b.count - a.count || a.currency.localeCompare(b.currency));
-  return { count: rows.length, list };
 }
