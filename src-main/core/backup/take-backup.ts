@@ -7,10 +7,9 @@
 import { copyFile, link, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import type { Service } from '../service.ts';
 import { backupName, MANIFEST, type BackupManifest } from './backup-names.ts';
-import { copySnapshot } from './snapshot-copy.ts';
+import { checkCopy, copySnapshot } from './snapshot-copy.ts';
 
 export interface BackupResult {
   name: string;
@@ -61,21 +60,6 @@ async function sizeOf(path: string): Promise<number> {
   return total;
 }
 
-/** The hashes the snapshot's attachments name that are not in the backup's files (purged meanwhile). */
-function missingFiles(dbPath: string, filesDir: string): { missing: number; entries: number } {
-  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
-  try {
-    const check = db.pragma('quick_check', { simple: true });
-    if (check !== 'ok') throw new Error(`the database copy fails its check: ${String(check)}`);
-    const entries = (db.prepare('SELECT count(*) AS n FROM entries').get() as { n: number }).n;
-    const hashes = db.prepare('SELECT DISTINCT hash FROM attachments').pluck().all() as string[];
-    const missing = hashes.filter((h) => !existsSync(join(filesDir, h.slice(0, 2), h))).length;
-    return { missing, entries };
-  } finally {
-    db.close();
-  }
-}
-
 /** Takes one backup of `service`'s data folder into `folder`; answers what was written. */
 export async function takeBackup(service: Service, folder: string, previous?: string, now = new Date()): Promise<BackupResult> {
   // A copy of the SQLite file is SQLite's alone: a PostgreSQL remote is backed up by its database
@@ -97,7 +81,7 @@ export async function takeBackup(service: Service, folder: string, previous?: st
     const previousFiles = previous ? join(folder, previous, 'files') : undefined;
     const files = await copyTreeSkipping(join(service.dataDir, 'files'), filesDir, previousFiles, 'tmp');
     await copyTree(join(service.dataDir, 'keys'), join(partial, 'keys'), undefined);
-    const { missing, entries } = missingFiles(dbCopy, filesDir);
+    const { missing, entries } = await checkCopy(dbCopy, filesDir);
     const manifest: BackupManifest = {
       format: 'silodesk-backup/1',
       created_at: now.toISOString(),
