@@ -214,10 +214,11 @@ describe('the trash', () => {
     expect((await trashList()).list).toEqual([]);
   });
 
-  it('empties a big trash a time slice per transaction: requests are answered meanwhile and see it shrink', async () => {
+  it('purges a big trash a time slice per transaction, named or not: requests are answered meanwhile and see it shrink', async () => {
     // in a company of its own, so the other tests' trash is not part of it
-    const company = (await t.call('POST', '/access/v1/companies', { name: 'Big Trash Co' })).body.owner_token;
-    const entries = Array.from({ length: 100 }, (_, i) => {
+    const created = (await t.call('POST', '/access/v1/companies', { name: 'Big Trash Co' })).body;
+    const company = created.owner_token as string;
+    const entries = Array.from({ length: 300 }, (_, i) => {
       const envelope = loadEnvelope('es-invoice-es-es.json');
       envelope.head.uuid = uuidv7();
       envelope.doc.uuid = uuidv7();
@@ -225,20 +226,34 @@ describe('the trash', () => {
       return { data: envelope };
     });
     const imported = (await callAs(t, company, 'POST', '/silo/v1/import', { entries })).body.results as { id: string }[];
-    expect(imported).toHaveLength(100);
+    expect(imported).toHaveLength(300);
     for (const { id } of imported) expect((await callAs(t, company, 'DELETE', `/silo/v1/entries/${id}`)).status).toBe(200);
-    const inTrash = async () => ((await callAs(t, company, 'GET', '/silo/v1/trash?limit=100')).body.list as unknown[]).length;
-    expect(await inTrash()).toBe(100);
+    const inTrash = async () =>
+      (await t.service.db.sqlFirst<{ n: number }>('SELECT count(*) AS n FROM entries WHERE company_id = ? AND trashed_at IS NOT NULL', [created.id]))!.n;
+    expect(await inTrash()).toBe(300);
 
-    let done = false;
-    const purge = callAs(t, company, 'POST', '/silo/v1/trash/purge', {}).finally(() => (done = true));
-    const seen: number[] = [];
-    while (!done) {
-      seen.push(await inTrash());
-      await new Promise((r) => setTimeout(r, 1));
-    }
-    expect((await purge).body).toEqual({ purged: 100 });
-    expect(seen.some((n) => n > 0 && n < 100), `trash sizes seen: ${seen.join(', ')}`).toBe(true);
+    /** Runs a purge while asking the service for the trash's newest 100 over HTTP: of `ids`, how many each answer held. */
+    const whilePurging = async (body: unknown, purged: number, ids: Set<string>) => {
+      let done = false;
+      const purge = callAs(t, company, 'POST', '/silo/v1/trash/purge', body).finally(() => (done = true));
+      const seen: number[] = [];
+      while (!done) {
+        const page = (await callAs(t, company, 'GET', '/silo/v1/trash?limit=100')).body.list as { id: string }[];
+        seen.push(page.filter((i) => ids.has(i.id)).length);
+        await new Promise((r) => setTimeout(r, 1));
+      }
+      expect((await purge).body).toEqual({ purged });
+      return seen;
+    };
+    // the last 100 trashed: the newest, the page the trash shows first
+    const newest = imported.slice(200).map(({ id }) => id);
+    const named = await whilePurging({ items: newest.map((id) => ({ kind: 'entry', id })) }, 100, new Set(newest));
+    expect(named.some((n) => n > 0 && n < 100), `named ones seen: ${named.join(', ')}`).toBe(true);
+    expect(await inTrash()).toBe(200);
+    // the other 200: the page shows 100 of them until fewer are left
+    const rest = imported.slice(0, 200).map(({ id }) => id);
+    const all = await whilePurging({}, 200, new Set(rest));
+    expect(all.some((n) => n > 0 && n < 100), `the others seen: ${all.join(', ')}`).toBe(true);
     expect(await inTrash()).toBe(0);
   });
 

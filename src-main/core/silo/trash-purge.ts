@@ -107,42 +107,45 @@ const TRASHED_FILE_SQLITE = 'SELECT trash_id, company_id, entry_id, id, hash, na
 const TRASHED_FILE_PG = `${TRASHED_FILE_SQLITE} FOR UPDATE`;
 
 /**
- * Purges one page of items. Named by the caller (`strict`): one transaction, and a
- * named item not in the trash is a 404 and nothing of the page goes. Else the items go
- * a time slice of them per transaction (time-slices.ts), each in a savepoint of its
- * own: a page of 200 entries, each with its files, history and audit rows, held the
- * event loop for a tenth of a second or more; one gone meanwhile is passed over.
+ * Purges one page of items, a time slice of them per transaction (time-slices.ts), each
+ * in a savepoint of its own: a page of 200 entries, each with its files, history and
+ * audit rows, held the event loop for a tenth of a second or more in one transaction.
+ * Items named by the caller (`strict`) are all looked up first: one not in the trash is
+ * a 404 and nothing goes. One gone meanwhile (restored, purged by another) is passed over.
  */
 async function purgePage(ctx: Ctx, items: PurgeItem[], strict: boolean): Promise<{ purged: number; hashes: string[] }> {
   const { db } = ctx.service;
-  const done = strict
-    ? await db.tx(async () => {
-      const out: (string[] | undefined)[] = [];
-      for (const item of items) out.push(await purgeItem(ctx, item, true));
-      return out;
-    }, { origin: LOCAL })
-    : await applyInSlices(db, items, (item) => db.tx(() => purgeItem(ctx, item, false), { origin: LOCAL }), { origin: LOCAL });
+  if (strict) await requireInTrash(ctx, items);
+  const done = await applyInSlices(db, items, (item) => db.tx(() => purgeItem(ctx, item), { origin: LOCAL }), { origin: LOCAL });
   const purged = done.filter((hashes) => hashes !== undefined);
   return { purged: purged.length, hashes: purged.flat() };
 }
 
-/** Purges one item of the company's trash: the hashes of the bytes it held, or undefined when it is not in the trash (a 404 if `strict`). */
-async function purgeItem(ctx: Ctx, item: PurgeItem, strict: boolean): Promise<string[] | undefined> {
+const IN_TRASH_ENTRY = 'SELECT 1 FROM entries WHERE company_id = ? AND id = ? AND trashed_at IS NOT NULL';
+const IN_TRASH_FILE = 'SELECT 1 FROM trash_files WHERE trash_id = ? AND company_id = ?';
+
+/** Throws 404 for the first of `items` that is not in the company's trash. */
+async function requireInTrash(ctx: Ctx, items: PurgeItem[]): Promise<void> {
+  const { db } = ctx.service;
+  const company = ctx.caller.companyId;
+  for (const item of items) {
+    const found = item.kind === 'entry'
+      ? await db.sqlFirst(IN_TRASH_ENTRY, [company, item.id])
+      : await db.sqlFirst(IN_TRASH_FILE, [item.id, company]);
+    if (!found) throw notFound(`${item.kind} ${item.id} in the trash`);
+  }
+}
+
+/** Purges one item of the company's trash: the hashes of the bytes it held, or undefined when it is not in the trash. */
+async function purgeItem(ctx: Ctx, item: PurgeItem): Promise<string[] | undefined> {
   const { db } = ctx.service;
   const company = ctx.caller.companyId;
   if (item.kind === 'entry') {
     const row = await db.sqlFirst<EntryRow>(db.dialect === 'postgres' ? TRASHED_ENTRY_PG : TRASHED_ENTRY_SQLITE, [company, item.id]);
-    if (!row) {
-      if (strict) throw notFound(`entry ${item.id} in the trash`);
-      return undefined;
-    }
-    return purgeEntry(ctx, row);
+    return row ? purgeEntry(ctx, row) : undefined;
   }
   const file = await db.sqlFirst<TrashedFile>(db.dialect === 'postgres' ? TRASHED_FILE_PG : TRASHED_FILE_SQLITE, [item.id, company]);
-  if (!file) {
-    if (strict) throw notFound(`file ${item.id} in the trash`);
-    return undefined;
-  }
+  if (!file) return undefined;
   await purgeFileRow(db, file);
   return [file.hash];
 }
