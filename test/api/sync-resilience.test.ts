@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { importEntries } from '../../src-main/core/silo/import.ts';
 import { storeAttachment } from '../../src-main/core/silo/attachments.ts';
 import { finishFullPull, startFullPull } from '../../src-main/core/sync/full-pull.ts';
+import { turnsDuring } from '../support/event-loop-turns.ts';
 import {
   attach, backupOf, connect, invoiceDoc, patch, putEntry, snapshot, startInstance, sync, type Instance,
 } from './sync-helpers.ts';
@@ -232,18 +233,8 @@ describe('sync resilience', () => {
     const { db } = local.service;
     // as if all 24 records (entries and files) had been agreed with the old remote
     await db.sqlRun('UPDATE sync_changes SET remote_version = 1, synced_version = version, origin = ? WHERE company_id = ?', ['0190c1a0-4444-7000-8000-000000000001', local.companyId]);
-    let turns = 0;
-    let running = true;
-    const other = (async () => {
-      while (running) {
-        turns++;
-        await new Promise((r) => setImmediate(r));
-      }
-    })();
     // three rows a step: eight steps
-    await startFullPull(db, local.companyId, true, 3);
-    running = false;
-    await other;
+    const { turns } = await turnsDuring(() => startFullPull(db, local.companyId, true, 3));
     const rows = await db.sql<{ origin: string; remote_version: number | null; synced_version: number | null }>(
       'SELECT origin, remote_version, synced_version FROM sync_changes WHERE company_id = ?', [local.companyId]);
     expect(rows).toHaveLength(24);

@@ -9,6 +9,7 @@ import { issueEntry } from '../../../src-main/core/sequence/issue.ts';
 import { putSeries } from '../../../src-main/core/sequence/series.ts';
 import { verifySeries } from '../../../src-main/core/sequence/verify.ts';
 import { openService, type Service } from '../../../src-main/core/service.ts';
+import { turnsDuring } from '../../support/event-loop-turns.ts';
 
 let dataDir: string;
 let service: Service;
@@ -39,19 +40,7 @@ describe('verifySeries of a long series', () => {
   it('lets other work run while it checks, and still finds every entry', async () => {
     const series = await putSeries(ctx, uuidv4(), { name: 'Long', description: '', code: 'L', prefix: 'L-', padding: 0, suffix: '', start: 1 });
     for (let i = 0; i < 1_200; i++) await issueEntry(ctx, series.id, uuidv4(), {});
-    let turns = 0;
-    let running = true;
-    const other = (async () => {
-      while (running) {
-        turns++;
-        await new Promise((r) => setImmediate(r));
-      }
-    })();
-    const t0 = performance.now();
-    const result = await verifySeries(ctx, series.id);
-    const ms = performance.now() - t0;
-    running = false;
-    await other;
+    const { result, turns, ms } = await turnsDuring(() => verifySeries(ctx, series.id));
     expect(result).toEqual({ valid: true, count: 1_200 });
     // a turn at least every 20 ms of checking (about 120 ms here); checked a page at a time, it gave only 2
     expect(turns, `${turns} turns in ${ms.toFixed(0)} ms`).toBeGreaterThanOrEqual(Math.max(4, Math.floor(ms / 30)));
