@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
+import { ensureDefaultCompany } from '../../src-main/core/access/bootstrap.ts';
+import { measureSelection } from '../../src-main/core/exports/selection.ts';
 import { loadEnvelope } from '../fixtures/gobl/load.ts';
 import { callAs, partialInvoice } from './gobl-helpers.ts';
 import { startTestServer, type TestServer } from './harness.ts';
@@ -67,6 +69,39 @@ describe('CSV export', () => {
     const credit = rows.find((r) => r.entry_id === creditId)!;
     expect(credit.type).toBe('credit-note');
     expect(credit).toMatchObject({ net: '-1630.00', tax: '-340.20', total: '-1970.20' });
+  });
+
+  it('lists the entries without a date first, then by issue date, then as they arrived, by folder and by ids alike', async () => {
+    const dated = (code: string, date: string) => {
+      const envelope = fixture(code);
+      envelope.doc.issue_date = date;
+      return envelope;
+    };
+    // in a company of its own; stored out of date order; two on the same day; one document that is no GOBL document and has no date
+    const company = (await t.call('POST', '/access/v1/companies', { name: 'Ordered S.L.' })).body.owner_token as string;
+    const stored: string[] = [];
+    for (const data of [dated('ORD-3', '2024-03-01'), dated('ORD-1', '2024-01-15'), { $schema: 'https://example.com/receipt', total: '5.00' }, dated('ORD-2a', '2024-02-10'), dated('ORD-2b', '2024-02-10')]) {
+      const res = await callAs(t, company, 'POST', '/silo/v1/entries', { data, folder: 'Ordered' });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      stored.push(res.body.id);
+    }
+    const [march, january, undated, februaryA, februaryB] = stored;
+    const expected = [undated, january, februaryA, februaryB, march];
+    const order = async (body: unknown) => csvObjects(textOf((await download(t, '/silo/v1/exports/csv', body, company)).bytes)).map((r) => r.entry_id);
+    expect(await order({ folder: 'Ordered' })).toEqual(expected);
+    // by ids, named in another order and one twice: the same order, each once
+    expect(await order({ ids: [march, februaryB, undated, january, februaryA, march] })).toEqual(expected);
+  });
+
+  it('measures a selection in stored bytes, and stops counting past the most a ZIP takes', async () => {
+    const company = (await ensureDefaultCompany(t.service.db)).id;
+    const ctx = { service: t.service, caller: { companyId: company, kind: 'owner' as const } };
+    const stored = await t.service.db.sql<{ data: string }>('SELECT data FROM entries WHERE company_id = ? AND folder = ?', [company, 'Q1 2026']);
+    expect(stored).toHaveLength(2);
+    const envelopeBytes = stored.reduce((n, r) => n + Buffer.byteLength(r.data, 'utf8'), 0);
+    expect(await measureSelection(ctx, { folder: 'Q1 2026' })).toEqual({ entries: 2, files: 1, bytes: envelopeBytes + '%PDF-1.4 scanned bytes'.length });
+    // past the cap: counted to one more, nothing summed
+    expect(await measureSelection(ctx, { folder: 'Q1 2026' }, 1)).toEqual({ entries: 2, files: 0, bytes: 0 });
   });
 
   it('has one row per tax rate with base, percent and amount', async () => {

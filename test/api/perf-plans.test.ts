@@ -1,6 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDefaultCompany } from '../../src-main/core/access/bootstrap.ts';
+import { indexPageQuery } from '../../src-main/core/exports/selection.ts';
 import { filterSql } from '../../src-main/core/silo/entry-filters.ts';
 import { relatedQuery } from '../../src-main/core/silo/list.ts';
 import { companyToken } from '../../src-main/core/silo/scale-migration.ts';
@@ -73,6 +74,22 @@ describe.each(statistics)('with %s', (_name, prepare) => {
     expect(lines.some((l) => /SEARCH e USING INDEX sqlite_autoindex_entries_1 \(company_id=\? AND id=\?\)/.test(l)), lines.join('\n')).toBe(true);
     // And it answers: three credit notes name the invoice.
     expect((await t.call('GET', `/silo/v1/entries/${invoiceId}/related`)).body.list).toHaveLength(3);
+  });
+
+  it('walks an export along the issue-date index, never sorting the whole selection for a page', () => {
+    const ctx = { service: t.service, caller: { companyId: company, kind: 'owner' as const } };
+    const pages = [
+      indexPageQuery(ctx, {}, false),
+      indexPageQuery(ctx, {}, false, { issue_date: null, created_at: '2024-01-01T00:00:00.000Z', id: invoiceId }),
+      indexPageQuery(ctx, {}, true),
+      indexPageQuery(ctx, { date_from: '2024-01-01' }, true, { issue_date: '2024-02-01', created_at: '2024-01-01T00:00:00.000Z', id: invoiceId }),
+    ];
+    for (const page of pages) {
+      const { sql, parameters } = page.compile();
+      const lines = plan(sql, [...parameters]);
+      expect(lines.filter((l) => /TEMP B-TREE/.test(l)), lines.join('\n')).toEqual([]);
+      expect(lines.some((l) => /USING INDEX entries_sort_issue_date/.test(l)), lines.join('\n')).toBe(true);
+    }
   });
 
   it('searches within the index, reading only the page’s entries by rowid', async () => {

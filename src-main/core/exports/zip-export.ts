@@ -87,7 +87,10 @@ class ZipWriter {
 }
 
 export async function exportZip(ctx: Ctx, selection: ExportSelection): Promise<BinaryResult> {
-  const size = await measureSelection(ctx, selection);
+  const size = await measureSelection(ctx, selection, MAX_FILES);
+  if (size.entries > MAX_FILES) {
+    throw new ApiError('too-large', `more than ${MAX_FILES} entries are more than one ZIP holds (${MAX_FILES} files, 3.5 GiB): export a smaller selection`);
+  }
   if (size.entries + size.files + 2 > MAX_FILES || size.bytes > MAX_BYTES) {
     throw new ApiError(
       'too-large',
