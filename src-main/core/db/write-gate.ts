@@ -72,12 +72,13 @@ export class WriteGate {
 /**
  * Until cell[index] is no longer `value` (a notify) or `ms` passed. Atomics.waitAsync does
  * not keep Node's event loop alive: with nothing else pending the process would end
- * mid-wait, so a timer keeps it open meanwhile.
+ * mid-wait, so a timer keeps it open meanwhile. The timer outlasts the wait (it is cleared
+ * when the wait ends): one due at the same moment could run first, and leave nothing open.
  */
 async function waitWhile(cell: Int32Array, index: number, value: number, ms: number): Promise<void> {
   const wait = Atomics.waitAsync(cell, index, value, ms);
   if (!wait.async) return;
-  const keepAlive = setTimeout(() => undefined, ms);
+  const keepAlive = setTimeout(() => undefined, ms + 1_000);
   try {
     await wait.value;
   } finally {
