@@ -2,6 +2,8 @@ import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDefaultCompany } from '../../src-main/core/access/bootstrap.ts';
 import { indexPageQuery } from '../../src-main/core/exports/selection.ts';
+import { PARKED_PENDING_COUNT, PENDING_COUNT } from '../../src-main/core/sync/change-rows.ts';
+import { pendingSignersSql } from '../../src-main/core/sync/signers.ts';
 import { filterSql } from '../../src-main/core/silo/entry-filters.ts';
 import { relatedQuery } from '../../src-main/core/silo/list.ts';
 import { companyToken } from '../../src-main/core/silo/scale-migration.ts';
@@ -90,6 +92,17 @@ describe.each(statistics)('with %s', (_name, prepare) => {
       expect(lines.filter((l) => /TEMP B-TREE/.test(l)), lines.join('\n')).toEqual([]);
       expect(lines.some((l) => /USING INDEX entries_sort_issue_date/.test(l)), lines.join('\n')).toBe(true);
     }
+  });
+
+  it('counts the outbox from its index alone, and finds pending signers by kind, not along the outbox', () => {
+    const count = plan(PENDING_COUNT, [company]);
+    // one walk of the outbox's partial index, no look-up per row
+    expect(count, count.join('\n')).toHaveLength(1);
+    expect(count[0]).toMatch(/^SEARCH c USING (COVERING )?INDEX sync_changes_pending \(company_id=\?\)$/);
+    const parked = plan(PARKED_PENDING_COUNT, [company]);
+    expect(parked.filter((l) => /sync_changes_pending|SCAN c/.test(l)), parked.join('\n')).toEqual([]);
+    const signers = plan(pendingSignersSql('sqlite'), [company]);
+    expect(signers.some((l) => /SEARCH c USING INDEX sync_changes_record \(company_id=\? AND kind=\?\)/.test(l)), signers.join('\n')).toBe(true);
   });
 
   it('searches within the index, reading only the page’s entries by rowid', async () => {

@@ -151,6 +151,8 @@ describe('sync resilience', () => {
       const fixed = await t.call('PUT', `/silo/v1/entries/${id}/meta/k`, { src: 'erp', ref: 'short', value: 'v' });
       expect(fixed.status, JSON.stringify(fixed.body)).toBe(200);
     }
+    // the row fixed here is a newer change than the one parked: it waits to go out again
+    expect((await local.call('GET', '/sync/v1/status')).body.pending).toBe(1);
     for (const p of parked) expect((await local.call('POST', `/sync/v1/parked/${p.id}/retry`)).body).toEqual({ retried: true });
     const after = await sync(local);
     expect(after).toMatchObject({ state: 'synced', parked: 0, pending: 0 });

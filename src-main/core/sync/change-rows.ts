@@ -82,16 +82,26 @@ export async function pendingRows(db: Db, companyId: string, afterSeq: number, l
   );
 }
 
+/**
+ * How many changes wait to go out (pendingRows without the paging): the rows of the pending
+ * index, counted from the index alone, less those parked at their current version, counted
+ * from the parked rows (few). One count checking each row against the parked table took
+ * 212 ms warm and 2.1 s cold at a million pending changes, and the sync badge asks every few
+ * seconds. A change has one row and a record one parked row (both unique), so this is exact.
+ */
 export async function pendingCount(db: Db, companyId: string): Promise<number> {
-  const row = await db.sqlFirst<{ n: number }>(
-    `SELECT count(*) AS n FROM sync_changes c
-     WHERE c.company_id = ? AND c.origin = 'local' AND (c.synced_version IS NULL OR c.version > c.synced_version)
-       AND NOT EXISTS (SELECT 1 FROM sync_parked p WHERE p.company_id = c.company_id AND p.direction = 'push'
-                       AND p.kind = c.kind AND p.record_id = c.record_id AND p.version = c.version)`,
-    [companyId],
-  );
-  return row!.n;
+  const all = await db.sqlFirst<{ n: number | string }>(PENDING_COUNT, [companyId]);
+  const parked = await db.sqlFirst<{ n: number | string }>(PARKED_PENDING_COUNT, [companyId]);
+  return Number(all!.n) - Number(parked!.n);
 }
+
+export const PENDING_COUNT = `SELECT count(*) AS n FROM sync_changes c
+  WHERE c.company_id = ? AND c.origin = 'local' AND (c.synced_version IS NULL OR c.version > c.synced_version)`;
+// Driven by the parked rows (a join let SQLite walk the outbox and probe the parked table per row).
+export const PARKED_PENDING_COUNT = `SELECT count(*) AS n FROM sync_parked p
+  WHERE p.company_id = ? AND p.direction = 'push'
+    AND EXISTS (SELECT 1 FROM sync_changes c WHERE c.company_id = p.company_id AND c.kind = p.kind AND c.record_id = p.record_id
+                AND c.version = p.version AND c.origin = 'local' AND (c.synced_version IS NULL OR c.version > c.synced_version))`;
 
 /** Unpushed local changes to an entry's attachments or meta (their rows name the entry). */
 export async function hasPendingChildren(db: Db, companyId: string, entryId: string): Promise<boolean> {
