@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditNote, invoiceDoc } from './perf-helpers.ts';
 import { startTestServer, type TestServer } from './harness.ts';
+import { localEntryCount } from '../../src-main/core/sync/deletion-guard.ts';
+import { ensureDefaultCompany } from '../../src-main/core/access/bootstrap.ts';
 
 /**
  * A change to an entry writes again only the derived rows whose sources changed
@@ -82,4 +84,26 @@ describe('derived rows after a change', () => {
     expect((await t.call('POST', `/silo/v1/entries/${entry.id}/restore`)).status).toBe(200);
     expect(await search('ibex')).toEqual([entry.id]);
   });
+
+  it('the count the sync deletion guard reads follows creates, folder moves, trash, restore and purge', async () => {
+    const { db } = t.service;
+    const companyId = (await ensureDefaultCompany(db)).id;
+    const direct = async () =>
+      Number((await db.sqlFirst<{ n: number | string }>("SELECT count(*) AS n FROM entries WHERE company_id = ? AND folder <> 'conflicts'", [companyId]))!.n);
+    const agree = async () => expect(await localEntryCount(db, companyId)).toBe(await direct());
+    const a = (await t.call('POST', '/silo/v1/entries', { data: invoiceDoc('DG-1'), folder: 'one' })).body;
+    const b = (await t.call('POST', '/silo/v1/entries', { data: invoiceDoc('DG-2'), folder: 'two' })).body;
+    await agree();
+    await patch(a.id, { folder: 'conflicts' });
+    await agree();
+    expect((await t.call('DELETE', `/silo/v1/entries/${b.id}`)).status).toBe(200);
+    await agree();
+    expect((await t.call('DELETE', `/silo/v1/entries/${a.id}`)).status).toBe(200);
+    await agree();
+    expect((await t.call('POST', `/silo/v1/entries/${b.id}/restore`)).status).toBe(200);
+    await agree();
+    expect((await t.call('POST', '/silo/v1/trash/purge', { items: [{ kind: 'entry', id: a.id }] })).status).toBe(200);
+    await agree();
+  });
 });
+

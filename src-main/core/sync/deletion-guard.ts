@@ -116,16 +116,20 @@ export class DeletionGuard {
   }
 }
 
+/**
+ * The company's entries outside the conflicts folder, in the trash or not: what the
+ * triggers keep counted per folder (record-keeping-schema.ts), plus the trash, read
+ * through its own index. Counting the entries themselves took 54 ms at a million, on
+ * every pull.
+ */
 export async function localEntryCount(db: Db, companyId: string): Promise<number> {
-  const row = await db.first(
-    db.q
-      .selectFrom('entries')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('company_id', '=', companyId)
-      .where('folder', '!=', CONFLICTS_FOLDER),
-  );
-  return row!.n;
+  const kept = await db.sqlFirst<{ n: number | string }>(KEPT_COUNT, [companyId, CONFLICTS_FOLDER]);
+  const trashed = await db.sqlFirst<{ n: number | string }>(TRASHED_COUNT, [companyId, CONFLICTS_FOLDER]);
+  return Number(kept!.n) + Number(trashed!.n);
 }
+
+const KEPT_COUNT = 'SELECT coalesce(sum(count), 0) AS n FROM entry_folder_counts WHERE company_id = ? AND folder <> ?';
+const TRASHED_COUNT = 'SELECT count(*) AS n FROM entries WHERE company_id = ? AND trashed_at IS NOT NULL AND folder <> ?';
 
 export async function localEntryExists(db: Db, companyId: string, id: string): Promise<boolean> {
   return !!(await db.first(db.q.selectFrom('entries').select('id').where('company_id', '=', companyId).where('id', '=', id)));
