@@ -121,17 +121,15 @@ async function purgePage(ctx: Ctx, items: PurgeItem[], strict: boolean): Promise
   return { purged: purged.length, hashes: purged.flat() };
 }
 
-const IN_TRASH_ENTRY = 'SELECT 1 FROM entries WHERE company_id = ? AND id = ? AND trashed_at IS NOT NULL';
-const IN_TRASH_FILE = 'SELECT 1 FROM trash_files WHERE trash_id = ? AND company_id = ?';
-
 /** Throws 404 for the first of `items` that is not in the company's trash. */
 async function requireInTrash(ctx: Ctx, items: PurgeItem[]): Promise<void> {
   const { db } = ctx.service;
   const company = ctx.caller.companyId;
   for (const item of items) {
+    // A plain read on either engine: purgeItem reads each again, locked on PostgreSQL.
     const found = item.kind === 'entry'
-      ? await db.sqlFirst(IN_TRASH_ENTRY, [company, item.id])
-      : await db.sqlFirst(IN_TRASH_FILE, [item.id, company]);
+      ? await db.sqlFirst(TRASHED_ENTRY_SQLITE, [company, item.id])
+      : await db.sqlFirst(TRASHED_FILE_SQLITE, [item.id, company]);
     if (!found) throw notFound(`${item.kind} ${item.id} in the trash`);
   }
 }
@@ -159,9 +157,9 @@ async function trashed(db: Db, companyId: string, before?: string): Promise<Purg
 }
 
 /**
- * Purges what the caller names from its company's trash now (all or nothing), or,
- * without a list, the whole trash a page per transaction, so a big trash never holds
- * the database for long.
+ * Purges what the caller names from its company's trash now (none at all when one is
+ * not in the trash), or, without a list, the whole trash a page at a time; either way a
+ * time slice per transaction (purgePage), so a big trash never holds the database long.
  */
 export async function purgeNow(ctx: Ctx, items?: PurgeItem[]): Promise<{ purged: number }> {
   const all = items ?? (await trashed(ctx.service.db, ctx.caller.companyId));
