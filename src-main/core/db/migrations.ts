@@ -5,6 +5,7 @@ import type { Migration } from 'kysely/migration';
 import { identityOf, referencesOf } from '../gobl/references.ts';
 import { backfillListColumns, LIST_SCHEMA } from '../silo/list-migration.ts';
 import { moveSearchIndex, SCALE_SCHEMA } from '../silo/scale-migration.ts';
+import { SEARCH_TERMS_SCHEMA } from '../silo/search-terms.ts';
 import { COPIES_AND_SIGNERS } from '../sync/migration-copies-signers.ts';
 import { HOSTED_SILO_SCHEMA } from '../silo/hosted-migration.ts';
 import { RECORD_KEEPING_SCHEMA } from '../silo/record-keeping-schema.ts';
@@ -546,4 +547,6 @@ export const migrations: Record<string, Migration> = {
   '0015_company_scoped_ids': { up: scopeIdsByCompany },
   // Every write records its change in one place that no write path can bypass: the database's triggers (issue 14).
   '0016_changes_by_triggers': { up: recordChangesByTriggers },
+  // The search index's words in a table of their own, so a prefix typed last is read as the words it stands for (issue 13).
+  '0017_search_terms': statements(SEARCH_TERMS_SCHEMA),
 };

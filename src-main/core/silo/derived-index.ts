@@ -2,6 +2,7 @@ import type { Db } from '../db/engine.ts';
 import { DELETE_SEARCH_ROW_PG, searchVector, UPSERT_SEARCH_ROW_PG } from '../db/pg/search.ts';
 import type { DerivedDocument } from './document.ts';
 import { companyToken } from './scale-migration.ts';
+import { noteSearchWords } from './search-terms.ts';
 import { SORT_KEY_COLUMNS, sortKeysOf } from './sort-keys.ts';
 
 export interface DerivedOf {
@@ -66,6 +67,7 @@ async function writeSearchRow(db: Db, entry: DerivedOf, [title, body]: [string, 
   }
   if (!entry.fresh) await db.sqlRun(DELETE_SEARCH_ROW, [entry.seq]);
   await db.sqlRun(INSERT_SEARCH_ROW, [entry.seq, title, body, companyToken(entry.company_id)]);
+  await noteSearchWords(db, `${title} ${body}`);
 }
 
 /** Removes an entry's full-text row, on either engine (a trashed or purged entry is found by no search). */

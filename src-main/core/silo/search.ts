@@ -6,6 +6,7 @@ import type { ParsedInput } from '../api/operation.ts';
 import { entryViews, VIEW_COLUMNS, type EntryView, type ViewRow } from './entry-view.ts';
 import { filterSql } from './entry-filters.ts';
 import { companyToken } from './scale-migration.ts';
+import { wordsWithPrefix } from './search-terms.ts';
 
 /** Words of fewer characters are matched whole, not as prefixes: "s"* stands for every word with an s, a merge of half the index. */
 export const PREFIX_MIN = 3;
@@ -14,14 +15,26 @@ export const PREFIX_MIN = 3;
  * Turns what a person types into a safe FTS5 query: words are quoted (so no FTS
  * syntax from the input is ever interpreted) and the last one is a prefix, for
  * search as you type (when it has PREFIX_MIN characters or more). "SAMPLE-001" becomes
- * "sample" "001"* (a phrase-like AND). Only the document's columns are searched,
+ * "sample" AND "001"*. With `prefixWords` the prefix is those words instead, ORed (FTS5
+ * takes no implicit AND before a parenthesis). Only the document's columns are searched,
  * never the company column.
  */
-export function ftsQueryOf(text: string): string | undefined {
+export function ftsQueryOf(text: string, prefixWords?: string[]): string | undefined {
   const words = typedWords(text);
   if (!words) return undefined;
-  const prefix = (w: string, i: number) => (i === words.length - 1 && isPrefix(w) ? '*' : '');
-  return `{title body} : (${words.map((w, i) => `"${w}"${prefix(w, i)}`).join(' ')})`;
+  const last = words.length - 1;
+  const term = (w: string, i: number) => {
+    if (i !== last || !isPrefix(w)) return `"${w}"`;
+    return prefixWords?.length ? `(${prefixWords.map((p) => `"${p.replaceAll('"', '""')}"`).join(' OR ')})` : `"${w}"*`;
+  };
+  return `{title body} : (${words.map(term).join(' AND ')})`;
+}
+
+/** The last word typed when the search takes it as a prefix: what wordsWithPrefix may name the words of. */
+export function typedPrefix(text: string): string | undefined {
+  const words = typedWords(text);
+  const last = words?.[words.length - 1];
+  return last !== undefined && isPrefix(last) ? last : undefined;
 }
 
 /** The words of what a person typed (up to 12): what both engines' queries are made of. */
@@ -33,8 +46,8 @@ function typedWords(text: string): string[] | undefined {
 const isPrefix = (word: string) => [...word].length >= PREFIX_MIN;
 
 /** The FTS5 query for `text` within one company's entries (its token is in the index's company column). */
-export function companyFtsQuery(companyId: string, text: string): string | undefined {
-  const match = ftsQueryOf(text);
+export function companyFtsQuery(companyId: string, text: string, prefixWords?: string[]): string | undefined {
+  const match = ftsQueryOf(text, prefixWords);
   return match && `company : "${companyToken(companyId)}" AND ${match}`;
 }
 
@@ -44,9 +57,15 @@ export function companyTsQuery(companyId: string, text: string): string | undefi
   return words && searchQueryText(words, isPrefix(words[words.length - 1]), companyToken(companyId));
 }
 
-/** The search's match for the engine at hand: FTS5's query, or PostgreSQL's tsquery literal. */
-export function companySearchMatch(dialect: Dialect, companyId: string, text: string): string | undefined {
-  return dialect === 'postgres' ? companyTsQuery(companyId, text) : companyFtsQuery(companyId, text);
+/**
+ * The search's match for the engine at hand: FTS5's query, or PostgreSQL's tsquery
+ * literal. On SQLite a last word typed as a prefix is replaced by the words it stands
+ * for when naming them is cheaper than FTS5's merge of them all (search-terms.ts).
+ */
+export async function companySearchMatch(db: Db, companyId: string, text: string): Promise<string | undefined> {
+  if (db.dialect === 'postgres') return companyTsQuery(companyId, text);
+  const prefix = typedPrefix(text);
+  return companyFtsQuery(companyId, text, prefix === undefined ? undefined : await wordsWithPrefix(db, prefix));
 }
 
 /** The search's query as the contract parses it, with the text (`q` or `query`) and the page size as its handler settled them. */
@@ -121,7 +140,7 @@ export async function searchEntries(ctx: Ctx, q: SearchQuery): Promise<{ list: E
  * same statements.
  */
 export async function searchQuery(db: Db, company: string, q: SearchQuery): Promise<{ exactPart: ViewRow[]; ftsLimit: number; sql: string; params: unknown[] } | undefined> {
-  const match = companySearchMatch(db.dialect, company, q.q);
+  const match = await companySearchMatch(db, company, q.q);
   if (!match) return undefined;
   const filters = filterSql(q, 'e', false, db.dialect); // a trashed entry has no search row or identity to be found by (trash.ts)
   const exact = await exactNumberMatches(db, company, q.q, filters);
