@@ -104,15 +104,17 @@ async function run(options: BenchOptions): Promise<BenchOutput> {
     // ── what an imported entry costs here, beside the same at 10,000 entries (CPU time)
     const at1m = await importCost(copy, ds.companyId, options.runs);
     const baseCopy = workingCopy(base);
-    let at10k: number;
+    let at10k: { cold: number; steady: number };
     try {
       at10k = await importCost(baseCopy, base.companyId, options.runs);
     } finally {
       rmSync(baseCopy, { recursive: true, force: true });
     }
     figures.push(
-      { group: 'import cost per entry (CPU)', name: `at ${BASE_ENTRIES.toLocaleString('en-US')} entries`, value: at10k, unit: 'µs' },
-      { group: 'import cost per entry (CPU)', name: `at ${ENTRIES.toLocaleString('en-US')} entries`, value: at1m, unit: 'µs', ratio: at1m / at10k, ratioOf: `${BASE_ENTRIES / 1000}k`, aim: FLAT_AIM },
+      { group: 'import cost per entry (CPU)', name: `at ${BASE_ENTRIES.toLocaleString('en-US')} entries`, value: at10k.steady, unit: 'µs' },
+      { group: 'import cost per entry (CPU)', name: `at ${ENTRIES.toLocaleString('en-US')} entries`, value: at1m.steady, unit: 'µs', ratio: at1m.steady / at10k.steady, ratioOf: `${BASE_ENTRIES / 1000}k`, aim: FLAT_AIM },
+      { group: 'import cost per entry (CPU)', name: `  its first ${COLD_ENTRIES.toLocaleString('en-US')} after opening, at ${BASE_ENTRIES.toLocaleString('en-US')}`, value: at10k.cold, unit: 'µs' },
+      { group: 'import cost per entry (CPU)', name: `  its first ${COLD_ENTRIES.toLocaleString('en-US')} after opening, at ${ENTRIES.toLocaleString('en-US')} (cold cache)`, value: at1m.cold, unit: 'µs', ratio: at1m.cold / at10k.cold, ratioOf: `${BASE_ENTRIES / 1000}k` },
     );
 
     // ── the WAL while a reader holds a snapshot, and after
@@ -156,18 +158,30 @@ function sizeOnDisk(ds: Dataset): { perEntry: number; jsonPerEntry: number; brea
   }
 }
 
-/** CPU µs an imported entry costs on the data dir (a copy), median of `runs` rounds of 1,000. */
-async function importCost(dataDir: string, companyId: string, runs: number): Promise<number> {
+/** Entries imported first after opening, whose cost is shown on its own: the cache is cold then. */
+const COLD_ENTRIES = 2000;
+
+/**
+ * CPU µs an imported entry costs on the data dir (a copy): over the first COLD_ENTRIES
+ * after opening it, and then (steady) the median of `runs` rounds of 1,000. A fresh copy
+ * of the million-entry database starts with little of it cached: its first rounds spent
+ * 949 of 2,037 ms in the kernel reading pages (1,756 and 1,038 µs an entry) before
+ * settling at 828–841, while the 10,000-entry copy is cached whole from the start. The
+ * aim is how the cost grows with the data, so it compares the steady rounds; the cold
+ * ones are shown beside it, not dropped.
+ */
+async function importCost(dataDir: string, companyId: string, runs: number): Promise<{ cold: number; steady: number }> {
   const service = await openService(dataDir, { runJobs: false, autoSync: false });
   try {
     const factory = new EntryFactory(loadEnvelopes(), { seed: 31 });
-    await importCostRound(service, companyId, Array.from({ length: 200 }, () => factory.next())); // warm-up
-    const perEntry: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      const r = await importCostRound(service, companyId, Array.from({ length: 1000 }, () => factory.next()));
-      perEntry.push(((r.goblMs + r.writeMs) * 1000) / r.entries);
-    }
-    return median(perEntry);
+    const perEntry = async (count: number) => {
+      const r = await importCostRound(service, companyId, Array.from({ length: count }, () => factory.next()));
+      return ((r.goblMs + r.writeMs) * 1000) / r.entries;
+    };
+    const cold = (await perEntry(COLD_ENTRIES / 2) + (await perEntry(COLD_ENTRIES / 2))) / 2;
+    const steady: number[] = [];
+    for (let i = 0; i < runs; i++) steady.push(await perEntry(1000));
+    return { cold, steady: median(steady) };
   } finally {
     await service.close();
   }
