@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { sqliteDriverPath } from '../db/sqlite-driver-path.ts';
 
 /**
  * The backup's work on the database, each on a connection of the thread's own:
@@ -57,8 +57,6 @@ function inThread<T>(file: string, task: Task, driver: string): Promise<T> {
   });
 }
 
-const driverPath = () => createRequire(import.meta.url).resolve('better-sqlite3');
-
 /**
  * Copies the SQLite database at `file` to `target` as one consistent snapshot, on a thread of
  * its own. SQLite's online backup API on the service's own connection is not usable: a
@@ -67,7 +65,7 @@ const driverPath = () => createRequire(import.meta.url).resolve('better-sqlite3'
  * write. The copy's reads neither wait for the service's writes nor hold them up (WAL), and
  * its work never blocks the event loop.
  */
-export function copySnapshot(file: string, target: string, driver = driverPath()): Promise<void> {
+export function copySnapshot(file: string, target: string, driver = sqliteDriverPath()): Promise<void> {
   return inThread<void>(file, { task: 'copy', target }, driver);
 }
 
@@ -76,6 +74,6 @@ export function copySnapshot(file: string, target: string, driver = driverPath()
  * SQLite's check): how many entries it holds, and how many of the files its attachments name
  * are not in `filesDir` (purged between the snapshot and the copy of the files).
  */
-export function checkCopy(file: string, filesDir: string, driver = driverPath()): Promise<{ entries: number; missing: number }> {
+export function checkCopy(file: string, filesDir: string, driver = sqliteDriverPath()): Promise<{ entries: number; missing: number }> {
   return inThread(file, { task: 'check', filesDir }, driver);
 }

@@ -1,7 +1,7 @@
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Sqlite } from './connection.ts';
 import { FREE, RESTARTING, setWriteGate, STATE, WANTED, WRITING, WriteGate } from './write-gate.ts';
+import { sqliteDriverPath } from './sqlite-driver-path.ts';
 
 /**
  * Copies the WAL back into the database file on a thread of its own, with its own
@@ -126,7 +126,7 @@ export function startCheckpointer(
   file: string,
   fallbackPages: number,
   options: CheckpointerOptions = {},
-  driver = createRequire(import.meta.url).resolve('better-sqlite3'),
+  driver = sqliteDriverPath(),
 ): Checkpointer {
   const done = new SharedArrayBuffer(4);
   const gate = new WriteGate(new Int32Array(new SharedArrayBuffer(8)));

@@ -67,7 +67,7 @@ export async function noteSearchWords(db: Db, text: string): Promise<void> {
 }
 
 /** Adds the small index's words to `search_terms` and empties it. */
-export async function foldFreshWords(db: Db): Promise<void> {
+async function foldFreshWords(db: Db): Promise<void> {
   await db.sqlRun(FOLD_WORDS);
   await db.sqlRun(EMPTY_FRESH);
   freshRows.set(db, 0);
