@@ -5,6 +5,7 @@ import { indexPageQuery } from '../../src-main/core/exports/selection.ts';
 import { PARKED_PENDING_COUNT, PENDING_COUNT } from '../../src-main/core/sync/change-rows.ts';
 import { pendingSignersSql } from '../../src-main/core/sync/signers.ts';
 import { filterSql } from '../../src-main/core/silo/entry-filters.ts';
+import { entrySource, type Walk } from '../../src-main/core/silo/filter-plan.ts';
 import { relatedQuery } from '../../src-main/core/silo/list.ts';
 import { companyToken } from '../../src-main/core/silo/scale-migration.ts';
 import { exactNumberQuery, searchSql } from '../../src-main/core/silo/search.ts';
@@ -128,6 +129,24 @@ describe.each(statistics)('with %s', (_name, prepare) => {
     const lines = plan(sql, [company, 21]);
     expect(lines.join('\n')).toMatch(/SEARCH e USING INDEX entries_company_created \(company_id=\?\)/);
     expect(lines.join('\n')).not.toMatch(/TEMP B-TREE/);
+  });
+
+  it('reads a page filtered to a rare tag from the tag’s rows, and a common one along the order’s index', async () => {
+    const ctx = (tags: string[]) => t.call('PATCH', `/silo/v1/entries/${invoiceId}`, { tags });
+    expect((await ctx(['plan-rare'])).status).toBe(200);
+    const walks: Walk[] = [{ index: 'entries_sort_total' }];
+    const rare = await entrySource(t.service.db, company, { tag: 'plan-rare' }, walks, 21);
+    expect(rare.from).toBe('entry_tags t CROSS JOIN entries e ON e.seq = t.seq');
+    const lines = plan(`SELECT e.id FROM ${rare.from} WHERE ${rare.where.join(' AND ')} ORDER BY e.total_e4 DESC, e.created_at DESC, e.id DESC LIMIT 21`, rare.params);
+    expect(scansEntries(lines), lines.join('\n')).toEqual([]);
+    expect(lines.join('\n')).toMatch(/SEARCH t USING PRIMARY KEY \(company_id=\? AND tag=\?\)/);
+    expect(lines.join('\n')).toMatch(/SEARCH e USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+    // A tag nobody carries: nothing to read. A state every entry has: the walk along the sort's index finds a page at once.
+    expect((await entrySource(t.service.db, company, { tag: 'nobody' }, walks, 21)).from).toBe('entry_tags t CROSS JOIN entries e ON e.seq = t.seq');
+    expect((await entrySource(t.service.db, company, { state: 'draft' }, walks, 21)).from).toBe('entries e INDEXED BY entries_sort_total');
+    expect((await t.call('GET', '/silo/v1/entries?tag=plan-rare&sort=total')).body.list.map((e: any) => e.id)).toEqual([invoiceId]);
+    expect((await ctx([])).status).toBe(200);
+    expect((await t.call('GET', '/silo/v1/entries?tag=plan-rare&sort=total')).body.list).toEqual([]);
   });
 
   it('counts folders from the kept counts, not from the entries', async () => {

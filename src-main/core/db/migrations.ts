@@ -5,6 +5,7 @@ import type { Migration } from 'kysely/migration';
 import { identityOf, referencesOf } from '../gobl/references.ts';
 import { backfillListColumns, LIST_SCHEMA } from '../silo/list-migration.ts';
 import { moveSearchIndex, SCALE_SCHEMA } from '../silo/scale-migration.ts';
+import { ENTRY_TAGS_SCHEMA } from '../silo/entry-tags.ts';
 import { SEARCH_TERMS_SCHEMA } from '../silo/search-terms.ts';
 import { COPIES_AND_SIGNERS } from '../sync/migration-copies-signers.ts';
 import { HOSTED_SILO_SCHEMA } from '../silo/hosted-migration.ts';
@@ -549,4 +550,6 @@ export const migrations: Record<string, Migration> = {
   '0016_changes_by_triggers': { up: recordChangesByTriggers },
   // The search index's words in a table of their own, so a prefix typed last is read as the words it stands for (issue 13).
   '0017_search_terms': statements(SEARCH_TERMS_SCHEMA),
+  // The live entries per tag, so a list filtered by a rare tag reads its rows, not every entry's tags (issue 13).
+  '0018_entry_tags': statements(ENTRY_TAGS_SCHEMA),
 };

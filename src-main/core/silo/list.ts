@@ -6,7 +6,7 @@ import type { Ctx } from '../api/handler.ts';
 import type { ParsedInput } from '../api/operation.ts';
 import type { Db, Dialect } from '../db/engine.ts';
 import { entryViews, VIEW_COLUMNS, type EntryView, type ViewRow } from './entry-view.ts';
-import { filterSql } from './entry-filters.ts';
+import { DRIVER_INDEX, entrySource, type Walk } from './filter-plan.ts';
 import { sortedPage } from './sorted-page.ts';
 
 export interface PageQuery {
@@ -71,8 +71,14 @@ export async function listEntries(ctx: Ctx, q: ListQuery): Promise<EntryPage> {
     const { rows, nextCursor } = await sortedPage(ctx, scope, q, { sort, ascending: q.ascending, limit: q.limit, cursor: q.cursor, created_at: q.created_at });
     return { ...(await pageOf(ctx, rows, nextCursor, q)), ...folder };
   }
-  const filters = filterSql(q, 'e', true, ctx.service.db.dialect);
   const dir = q.ascending ? 'ASC' : 'DESC';
+  // Newest first along the company's index, or a folder's or state's (each ordered by created_at too), or from the narrowest filter's rows.
+  const walks: Walk[] = [
+    { index: 'entries_company_created' },
+    ...(q.folder !== undefined ? [{ index: DRIVER_INDEX.folder, within: 'folder' as const }] : []),
+    ...(q.state !== undefined ? [{ index: DRIVER_INDEX.state, within: 'state' as const }] : []),
+  ];
+  const source = await entrySource(ctx.service.db, ctx.caller.companyId, q, walks, q.limit + 1);
   const page = await keysetPage({
     secret: ctx.service.cursorSecret,
     scope,
@@ -81,11 +87,11 @@ export async function listEntries(ctx: Ctx, q: ListQuery): Promise<EntryPage> {
     shape: CREATED_AT_SHAPE,
     key: CREATED_AT_KEY,
     fetch(after, take) {
-      const where = ['e.company_id = ?', ...filters.where];
-      const params: unknown[] = [ctx.caller.companyId, ...filters.params];
+      const where = [...source.where];
+      const params: unknown[] = [...source.params];
       createdAtWhere(q, after, where, params);
       return ctx.service.db.sql<ViewRow>(
-        `SELECT ${VIEW_COLUMNS} FROM entries e WHERE ${where.join(' AND ')} ORDER BY e.created_at ${dir}, e.id ${dir} LIMIT ?`,
+        `SELECT ${VIEW_COLUMNS} FROM ${source.from} WHERE ${where.join(' AND ')} ORDER BY e.created_at ${dir}, e.id ${dir} LIMIT ?`,
         [...params, take],
       );
     },

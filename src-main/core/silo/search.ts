@@ -142,7 +142,7 @@ export async function searchEntries(ctx: Ctx, q: SearchQuery): Promise<{ list: E
 export async function searchQuery(db: Db, company: string, q: SearchQuery): Promise<{ exactPart: ViewRow[]; ftsLimit: number; sql: string; params: unknown[] } | undefined> {
   const match = await companySearchMatch(db, company, q.q);
   if (!match) return undefined;
-  const filters = filterSql(q, 'e', false, db.dialect); // a trashed entry has no search row or identity to be found by (trash.ts)
+  const filters = filterSql(q, 'e', false); // a trashed entry has no search row or identity to be found by (trash.ts)
   const exact = await exactNumberMatches(db, company, q.q, filters);
   const exactPart = exact.slice(q.offset, q.offset + q.limit);
   const ftsOffset = Math.max(0, q.offset - exact.length);

@@ -3,7 +3,8 @@ import { invalidCursor, type KeyValue } from '../api/cursor.ts';
 import { afterPosition, keysetPage, type KeyShape } from '../api/keyset-page.ts';
 import type { Ctx } from '../api/handler.ts';
 import { VIEW_COLUMNS, type ViewRow } from './entry-view.ts';
-import { filterSql, type EntryFilter } from './entry-filters.ts';
+import type { EntryFilter } from './entry-filters.ts';
+import { entrySource, type Walk } from './filter-plan.ts';
 
 export type SortBy = Exclude<EntrySort, 'created_at'>;
 
@@ -41,19 +42,21 @@ export interface SortedPageQuery {
  * with a keyset cursor (never an offset). Entries without a value come after all the
  * others in both directions: the page walks the index over the valued ones, then the
  * same index over the NULL ones. Every query names its index (INDEXED BY), so a sort
- * can never fall back to scanning and sorting the whole table; filters are checked on
- * the rows the walk meets.
+ * can never fall back to scanning and sorting the whole table. Filters are checked on
+ * the rows the walk meets, or, when they keep few entries, those entries are read
+ * from the narrowest filter's index and sorted (filter-plan.ts).
  */
-export function sortedPage(ctx: Ctx, scope: string, filter: EntryFilter, q: SortedPageQuery): Promise<{ rows: ViewRow[]; nextCursor?: string }> {
+export async function sortedPage(ctx: Ctx, scope: string, filter: EntryFilter, q: SortedPageQuery): Promise<{ rows: ViewRow[]; nextCursor?: string }> {
   const { db, cursorSecret } = ctx.service;
   const { column, index, notNull } = SORTS[q.sort];
   const dir = q.ascending ? 'ASC' : 'DESC';
 
-  const base = filterSql(filter, 'e', true, db.dialect);
-  // PostgreSQL has no INDEXED BY: its planner walks the same (company, column, created_at, id) index by itself.
-  const from = db.dialect === 'postgres' ? 'FROM entries e' : `FROM entries e INDEXED BY ${index}`;
-  const where = ['e.company_id = ?', ...base.where];
-  const params: unknown[] = [ctx.caller.companyId, ...base.params];
+  // The sort's own index, or the narrowest filter's rows when the filters keep few (filter-plan.ts).
+  const walks: Walk[] = [{ index, within: q.sort === 'state' ? 'state' : q.sort === 'issue_date' ? 'dates' : undefined }];
+  const source = await entrySource(db, ctx.caller.companyId, filter, walks, q.limit + 1);
+  const from = `FROM ${source.from}`;
+  const where = [...source.where];
+  const params: unknown[] = [...source.params];
   if (q.created_at) {
     where.push(`e.created_at ${q.ascending ? '>=' : '<='} ?`);
     params.push(new Date(q.created_at).toISOString());

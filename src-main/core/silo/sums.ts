@@ -57,7 +57,7 @@ export async function sumEntries(ctx: Ctx, q: EntryFilter & { q?: string }): Pro
   const { db } = ctx.service;
   const company = ctx.caller.companyId;
   const postgres = db.dialect === 'postgres';
-  const filters = filterSql(q, 'e', true, db.dialect);
+  const filters = filterSql(q, 'e', true);
   const fields = postgres ? SUM_FIELDS_PG : SUM_FIELDS;
   const match = q.q === undefined ? undefined : postgres ? companyTsQuery(company, q.q) : ftsQueryOf(q.q);
   if (q.q !== undefined && !match) return { count: 0, list: [] };

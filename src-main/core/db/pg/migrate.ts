@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import { ENTRY_TAGS_SCHEMA_PG } from '../../silo/entry-tags.ts';
 import { CHANGE_TRIGGERS } from './change-triggers.ts';
 import { SEARCH } from './search.ts';
 import { TABLES } from './schema.ts';
@@ -20,6 +21,7 @@ const statements = (list: string[]): Migration => ({
 export const pgMigrations: Record<string, Migration> = {
   '0001_schema': statements([...TABLES, ...TRIGGERS, ...SEARCH]),
   '0002_change_triggers': statements(CHANGE_TRIGGERS),
+  '0003_entry_tags': statements(ENTRY_TAGS_SCHEMA_PG),
 };
 
 export async function migratePostgres(db: Kysely<any>): Promise<string[]> {
