@@ -86,12 +86,16 @@ describe.each(statistics)('with %s', (_name, prepare) => {
       indexPageQuery(ctx, {}, false, { issue_date: null, created_at: '2024-01-01T00:00:00.000Z', id: invoiceId }),
       indexPageQuery(ctx, {}, true),
       indexPageQuery(ctx, { date_from: '2024-01-01' }, true, { issue_date: '2024-02-01', created_at: '2024-01-01T00:00:00.000Z', id: invoiceId }),
+      // A window's page with a folder and a state: still along the issue-date index, never the folder's or state's (which hold created_at too).
+      indexPageQuery(ctx, { folder: 'invoices', state: 'draft' }, false, { issue_date: null, created_at: '2024-01-01T00:00:00.000Z', id: invoiceId }, { issue_date: null, created_at: '2025-01-01T00:00:00.000Z', id: invoiceId }),
+      indexPageQuery(ctx, { folder: 'invoices', tag: 'x' }, true, undefined, { issue_date: '2025-01-01', created_at: '2025-01-01T00:00:00.000Z', id: invoiceId }),
     ];
-    for (const page of pages) {
-      const { sql, parameters } = page.compile();
-      const lines = plan(sql, [...parameters]);
+    for (const [i, page] of pages.entries()) {
+      const lines = plan(page.sql, page.params);
       expect(lines.filter((l) => /TEMP B-TREE/.test(l)), lines.join('\n')).toEqual([]);
       expect(lines.some((l) => /USING INDEX entries_sort_issue_date/.test(l)), lines.join('\n')).toBe(true);
+      // A page after a position seeks to it: it never walks again from the start of its run or of the dates.
+      if ([1, 3, 4].includes(i)) expect(lines[0], lines.join('\n')).toMatch(/\((issue_date,)?created_at,id\)>\(\?,\?(,\?)?\)/);
     }
   });
 

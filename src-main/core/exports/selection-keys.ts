@@ -1,0 +1,117 @@
+// The keys of a selection that names its entries (ids) or that a small filter narrows:
+// read a chunk at a time from those entries' own rows, and put in the export's order here.
+import { sql, type SelectQueryBuilder } from 'kysely';
+import type { Ctx } from '../api/handler.ts';
+import type { Tables } from '../db/tables.ts';
+import { letOthersIn } from '../let-others-in.ts';
+import { filterSql } from '../silo/entry-filters.ts';
+import { DRIVER_INDEX, filterSizes } from '../silo/filter-plan.ts';
+import type { ExportSelection } from './selection.ts';
+import type { Position } from './selection-windows.ts';
+
+/** A selection whose narrowest filter keeps no more entries than this is read from that filter's rows (SQLite). */
+export const DRIVE_LIMIT = 50_000;
+/** Ids or seqs read in one statement. */
+const CHUNK = 2_000;
+
+export type Key = Position & { seq: number };
+
+type EntriesQuery<O> = SelectQueryBuilder<Tables, 'entries', O>;
+
+// One bound JSON array instead of one parameter per id: 50,000 ids stay one statement. Twins by engine.
+const idsInSqlite = (ids: string[]) => sql<boolean>`id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
+const idsInPg = (ids: string[]) => sql<boolean>`id IN (SELECT value FROM jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb) AS value)`;
+export const seqsInSqlite = (seqs: number[]) => sql<boolean>`seq IN (SELECT value FROM json_each(${JSON.stringify(seqs)}))`;
+export const seqsInPg = (seqs: number[]) => sql<boolean>`seq IN (SELECT value::bigint FROM jsonb_array_elements_text(${JSON.stringify(seqs)}::jsonb) AS value)`;
+// The live entries carrying a tag (entry-tags.ts), the same on both engines.
+const tagged = (tag: string) => sql<boolean>`EXISTS (SELECT 1 FROM entry_tags t WHERE t.company_id = entries.company_id AND t.tag = ${tag} AND t.seq = entries.seq)`;
+
+/** The selection's conditions on a query over the caller's company's entries. */
+export function narrowed<O>(ctx: Ctx, query: EntriesQuery<O>, selection: ExportSelection): EntriesQuery<O> {
+  const pg = ctx.service.db.dialect === 'postgres';
+  // Entries in the trash are never exported (trash.ts).
+  let q = query.where('company_id', '=', ctx.caller.companyId).where('trashed_at', 'is', null);
+  if (selection.ids) q = q.where(pg ? idsInPg(selection.ids) : idsInSqlite(selection.ids));
+  if (selection.folder !== undefined) q = q.where('folder', '=', selection.folder);
+  if (selection.state !== undefined) q = q.where('state', '=', selection.state);
+  if (selection.tag !== undefined) q = q.where(tagged(selection.tag));
+  if (selection.date_from !== undefined) q = q.where('issue_date', '>=', selection.date_from);
+  if (selection.date_to !== undefined) q = q.where('issue_date', '<=', selection.date_to);
+  return q;
+}
+
+/**
+ * The selection's sort keys, a chunk at a time, when it is a list of ids or (on SQLite)
+ * a filter keeps few entries; undefined when it is read along the index instead.
+ */
+export async function listedParts(ctx: Ctx, selection: ExportSelection, signal?: AbortSignal): Promise<AsyncGenerator<Key[]> | undefined> {
+  if (selection.ids) return keysOfIds(ctx, selection, selection.ids, signal);
+  const driver = await smallDriver(ctx, selection);
+  return driver ? keysOfDriver(ctx, selection, driver, signal) : undefined;
+}
+
+async function* keysOfIds(ctx: Ctx, selection: ExportSelection, ids: string[], signal?: AbortSignal): AsyncGenerator<Key[]> {
+  const { db } = ctx.service;
+  const unique = [...new Set(ids)];
+  for (let i = 0; i < unique.length; i += CHUNK) {
+    signal?.throwIfAborted();
+    const chunk = { ...selection, ids: unique.slice(i, i + CHUNK) };
+    yield (await db.all(narrowed(ctx, db.q.selectFrom('entries').select(['seq', 'issue_date', 'created_at', 'id']), chunk))) as Key[];
+    await letOthersIn();
+  }
+}
+
+/** The folder, state or tag of the selection that keeps fewest entries, when that is few (SQLite; PostgreSQL's planner picks for itself). */
+async function smallDriver(ctx: Ctx, selection: ExportSelection): Promise<'folder' | 'state' | 'tag' | undefined> {
+  const { db } = ctx.service;
+  if (db.dialect !== 'sqlite' || (selection.folder === undefined && selection.state === undefined && selection.tag === undefined)) return undefined;
+  const { sizes } = await filterSizes(db, ctx.caller.companyId, selection);
+  const candidates = (['folder', 'state', 'tag'] as const).filter((d) => sizes[d] !== undefined && sizes[d] <= DRIVE_LIMIT);
+  const narrowest = candidates.sort((a, b) => sizes[a]! - sizes[b]!)[0];
+  // A date range narrower still is read along the index within those dates.
+  return narrowest !== undefined && !(sizes.dates !== undefined && sizes.dates < sizes[narrowest]!) ? narrowest : undefined;
+}
+
+/**
+ * The keys of a small filter's entries, CHUNK of its rows at a time along its own index
+ * (entry_tags for a tag), each row marked by whether the whole selection keeps it: a
+ * statement reads CHUNK rows however few of them the other filters keep.
+ */
+async function* keysOfDriver(ctx: Ctx, selection: ExportSelection, driver: 'folder' | 'state' | 'tag', signal?: AbortSignal): AsyncGenerator<Key[]> {
+  const { db } = ctx.service;
+  const company = ctx.caller.companyId;
+  const kept = filterSql(selection, 'e', true);
+  const columns = `e.seq, e.issue_date, e.created_at, e.id, (${kept.where.join(' AND ')}) AS kept`;
+  let after: { seq: number } | { created_at: string; id: string } | undefined;
+  for (;;) {
+    signal?.throwIfAborted();
+    const rows =
+      driver === 'tag'
+        ? await db.sql<Key & { kept: number }>(
+            `SELECT ${columns} FROM entry_tags t CROSS JOIN entries e ON e.seq = t.seq
+             WHERE t.company_id = ? AND t.tag = ? AND t.seq > ? ORDER BY t.seq LIMIT ${CHUNK}`,
+            [...kept.params, company, selection.tag, after && 'seq' in after ? after.seq : -1],
+          )
+        : await db.sql<Key & { kept: number }>(
+            `SELECT ${columns} FROM entries e INDEXED BY ${DRIVER_INDEX[driver]}
+             WHERE e.company_id = ? AND e.${driver} = ? ${after ? 'AND (e.created_at, e.id) > (?, ?)' : ''} ORDER BY e.created_at, e.id LIMIT ${CHUNK}`,
+            [...kept.params, company, selection[driver], ...(after && 'id' in after ? [after.created_at, after.id] : [])],
+          );
+    yield rows.filter((r) => r.kept).map(({ kept: _k, ...key }) => key);
+    if (rows.length < CHUNK) return;
+    const last = rows[rows.length - 1];
+    after = driver === 'tag' ? { seq: Number(last.seq) } : { created_at: last.created_at, id: last.id };
+    await letOthersIn();
+  }
+}
+
+/** The index's order: no issue date first, then by date, created_at and id (plain string order, as both engines compare them). */
+export function byIssueDate(a: Position, b: Position): number {
+  if (a.issue_date !== b.issue_date) {
+    if (a.issue_date === null) return -1;
+    if (b.issue_date === null) return 1;
+    return a.issue_date < b.issue_date ? -1 : 1;
+  }
+  if (a.created_at !== b.created_at) return a.created_at < b.created_at ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
