@@ -68,13 +68,14 @@ export async function timeSiloReads(
   plan: ReadPlan,
   group: string,
   atScale: boolean,
+  extra: ReadCase[] = [],
 ): Promise<{ figures: Figure[]; notes: string[]; slowest: { ms: number; name: string }; longestBlock: { ms: number; name: string; control: number } }> {
   const headers = { authorization: `Bearer ${ds.token}` };
   const figures: Figure[] = [];
   const notes: string[] = [];
   let slowest = { ms: 0, name: '' };
   let longestBlock = { ms: 0, name: '', control: 0 };
-  for (const c of siloReadCases(ds, atScale)) {
+  for (const c of [...siloReadCases(ds, atScale), ...extra]) {
     await servers.loopDelay();
     const t = await timeRead(c, servers.apiUrl, servers.yardstickUrl, headers, plan);
     const block = await servers.loopDelay();
