@@ -20,8 +20,10 @@ describe('migration 0009_desk_list', () => {
       const credit = await createEntry(ctx, undefined, { data: invoice({ code: 'OLD-1', quantity: 2, type: 'credit-note' }) });
       const small = await createEntry(ctx, undefined, { data: invoice({ code: 'OLD-10', quantity: 1 }) });
 
-      // The database as it was before 0009: no sort columns, views or indexes, snippets without net/tax/due_date.
+      // The database as it was before 0009: no sort columns, views or indexes, snippets without net/tax/due_date
+      // (and none of the later triggers that read those columns: the kept sums of 0019).
       const sqlite = service.db.sqlite!;
+      for (const name of ['insert', 'delete', 'update']) sqlite.exec(`DROP TRIGGER entries_sums_${name}`);
       for (const index of ['issue_date', 'due_date', 'number', 'supplier', 'customer', 'net', 'tax', 'total', 'state']) sqlite.exec(`DROP INDEX entries_sort_${index}`);
       sqlite.exec('DROP TABLE entry_views');
       for (const column of ['due_date', 'number_key', 'supplier_key', 'customer_key', 'currency', 'net_e4', 'tax_e4', 'total_e4']) sqlite.exec(`ALTER TABLE entries DROP COLUMN ${column}`);

@@ -5,6 +5,7 @@ import type { Migration } from 'kysely/migration';
 import { identityOf, referencesOf } from '../gobl/references.ts';
 import { backfillListColumns, LIST_SCHEMA } from '../silo/list-migration.ts';
 import { moveSearchIndex, SCALE_SCHEMA } from '../silo/scale-migration.ts';
+import { ENTRY_SUMS_SCHEMA } from '../silo/entry-sums.ts';
 import { ENTRY_TAGS_SCHEMA } from '../silo/entry-tags.ts';
 import { SEARCH_TERMS_SCHEMA } from '../silo/search-terms.ts';
 import { COPIES_AND_SIGNERS } from '../sync/migration-copies-signers.ts';
@@ -552,4 +553,6 @@ export const migrations: Record<string, Migration> = {
   '0017_search_terms': statements(SEARCH_TERMS_SCHEMA),
   // The live entries per tag, so a list filtered by a rare tag reads its rows, not every entry's tags (issue 13).
   '0018_entry_tags': statements(ENTRY_TAGS_SCHEMA),
+  // Net, tax and total kept per folder, state, month and currency, so the desk's sums of a whole company read a few rows (issue 13).
+  '0019_entry_sums': statements(ENTRY_SUMS_SCHEMA),
 };

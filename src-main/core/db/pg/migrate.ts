@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import { ENTRY_SUMS_SCHEMA_PG } from '../../silo/entry-sums.ts';
 import { ENTRY_TAGS_SCHEMA_PG } from '../../silo/entry-tags.ts';
 import { CHANGE_TRIGGERS } from './change-triggers.ts';
 import { SEARCH } from './search.ts';
@@ -22,6 +23,7 @@ export const pgMigrations: Record<string, Migration> = {
   '0001_schema': statements([...TABLES, ...TRIGGERS, ...SEARCH]),
   '0002_change_triggers': statements(CHANGE_TRIGGERS),
   '0003_entry_tags': statements(ENTRY_TAGS_SCHEMA_PG),
+  '0004_entry_sums': statements(ENTRY_SUMS_SCHEMA_PG),
 };
 
 export async function migratePostgres(db: Kysely<any>): Promise<string[]> {
