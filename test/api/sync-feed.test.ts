@@ -145,6 +145,33 @@ describe('the change log (outbox) and the feed', () => {
     const after = await t.call('GET', `/sync/v1/changes?cursor=${encodeURIComponent(res.body.next_cursor)}`);
     expect(after.body.changes).toEqual([]);
   });
+  it('looks at no more than a window of changes a page when leaving an origin out, and still serves every other change once', async () => {
+    const from = (await feed(t)).cursor;
+    const first = await putEntry(t);
+    // 6,000 changes of the pusher's own, more than a window (EXCLUDING_WINDOW, 5,000), then one of another origin.
+    for (let batch = 0; batch < 12; batch++) {
+      const changes = Array.from({ length: 500 }, (_, i) => ({ kind: 'meta', id: `${first.id}:erp:k${batch}-${i}`, base_version: null, record: metaRecord(first.id, `k${batch}-${i}`, i) }));
+      const pushed = await t.call('POST', '/sync/v1/records', { origin: ORIGIN, changes });
+      expect(pushed.status, JSON.stringify(pushed.body).slice(0, 300)).toBe(200);
+    }
+    const last = await putEntry(t);
+    const pages: any[] = [];
+    let cursor = from;
+    for (;;) {
+      const res = await t.call('GET', `/sync/v1/changes?limit=50&cursor=${encodeURIComponent(cursor)}&exclude_origin=${ORIGIN}`);
+      expect(res.status).toBe(200);
+      pages.push(res.body);
+      cursor = res.body.next_cursor;
+      if (!res.body.has_more) break;
+    }
+    const served = pages.flatMap((p) => p.changes.map((c: any) => c.id));
+    expect(served).toEqual([first.id, last.id]);
+    // The window ended a page early: short of its limit, with more to come.
+    expect(pages.length).toBeGreaterThanOrEqual(2);
+    expect(pages[0]).toMatchObject({ has_more: true, changes: [{ id: first.id }] });
+    // And from the last cursor there is nothing more.
+    expect((await t.call('GET', `/sync/v1/changes?cursor=${encodeURIComponent(cursor)}&exclude_origin=${ORIGIN}`)).body.changes).toEqual([]);
+  }, 60_000);
 });
 
 const metaRecord = (entryId: string, key: string, value: unknown) => ({
