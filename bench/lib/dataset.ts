@@ -5,7 +5,7 @@
 // and the page size) and this file's dataset version; a million entries take a
 // quarter of an hour to build and are then reused by every run. A build goes to a
 // `.partial` folder renamed when complete, so an interrupted one is never taken.
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, cpSync, fdatasyncSync, openSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -155,6 +155,14 @@ export function workingCopy(ds: Dataset): string {
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
   copyFileSync(ds.dbFile, join(dir, 'silodesk.db'));
+  // On disk before anything is timed: the kernel writing back 7 GB of a fresh copy meanwhile made cold
+  // starts read 441-508 ms against 177-326 ms a minute later.
+  const copied = openSync(join(dir, 'silodesk.db'), 'r+');
+  try {
+    fdatasyncSync(copied);
+  } finally {
+    closeSync(copied);
+  }
   cpSync(join(ds.dataDir, 'keys'), join(dir, 'keys'), { recursive: true });
   copyFileSync(join(ds.dataDir, 'api-token'), join(dir, 'api-token'));
   return dir;
