@@ -4,6 +4,7 @@ import { ensureDefaultCompany } from '../../src-main/core/access/bootstrap.ts';
 import { indexPageQuery } from '../../src-main/core/exports/selection.ts';
 import { PARKED_PENDING_COUNT, PENDING_COUNT } from '../../src-main/core/sync/change-rows.ts';
 import { pendingSignersSql } from '../../src-main/core/sync/signers.ts';
+import { streamsPageSql } from '../../src-main/core/silo/audit-streams.ts';
 import { filterSql } from '../../src-main/core/silo/entry-filters.ts';
 import { entrySource, type Walk } from '../../src-main/core/silo/filter-plan.ts';
 import { relatedQuery } from '../../src-main/core/silo/list.ts';
@@ -151,6 +152,15 @@ describe.each(statistics)('with %s', (_name, prepare) => {
     expect((await t.call('GET', '/silo/v1/entries?tag=plan-rare&sort=total')).body.list.map((e: any) => e.id)).toEqual([invoiceId]);
     expect((await ctx([])).status).toBe(200);
     expect((await t.call('GET', '/silo/v1/entries?tag=plan-rare&sort=total')).body.list).toEqual([]);
+  });
+
+  it('reads an audit filter’s rows along the action index, a stream at a time, never walking the log', async () => {
+    const page = streamsPageSql([{ action: 'entry.created', via: 'http' }, { action: 'token.created', via: 'ipc' }], company, 1_000, 26);
+    const lines = plan(page.sql, page.params);
+    expect(lines.filter((l) => /audit_log USING INDEX audit_log_action \(company_id=\? AND action=\? AND via=\? AND seq<\?\)/.test(l)), lines.join('\n')).toHaveLength(2);
+    expect(lines.filter((l) => /SCAN audit_log|audit_log_company/.test(l)), lines.join('\n')).toEqual([]);
+    const seek = plan('SELECT action FROM audit_log WHERE company_id = ? AND action > ? AND action < ? ORDER BY action LIMIT 1', [company, 'entry', 'entry/']);
+    expect(seek.join('\n')).toMatch(/USING COVERING INDEX audit_log_action \(company_id=\? AND action>\? AND action<\?\)/);
   });
 
   it('counts folders from the kept counts, not from the entries', async () => {

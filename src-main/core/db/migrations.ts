@@ -1,3 +1,4 @@
+import { AUDIT_STREAMS_SCHEMA } from '../silo/audit-streams.ts';
 import { scopeIdsByCompany } from './company-scoped-ids.ts';
 import { recordChangesByTriggers } from './change-triggers.ts';
 import { sql, type Kysely } from 'kysely';
@@ -555,4 +556,6 @@ export const migrations: Record<string, Migration> = {
   '0018_entry_tags': statements(ENTRY_TAGS_SCHEMA),
   // Net, tax and total kept per folder, state, month and currency, so the desk's sums of a whole company read a few rows (issue 13).
   '0019_entry_sums': statements(ENTRY_SUMS_SCHEMA),
+  // The audit log by action and origin, so a filter that keeps few rows reads those (issue 13).
+  '0020_audit_streams': statements(AUDIT_STREAMS_SCHEMA),
 };

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { keysetPage } from '../api/keyset-page.ts';
+import { auditStreams, streamsPageSql } from './audit-streams.ts';
 import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';
 import type { Db } from '../db/engine.ts';
@@ -130,12 +131,20 @@ export async function listAudit(ctx: Ctx, q: AuditQuery) {
     limit: q.limit,
     shape: ['int'],
     key: (row) => [row.seq],
-    fetch: (after, take) =>
-      db.sql<AuditRow>(`SELECT * FROM audit_log WHERE ${[...where, ...(after ? ['seq < ?'] : [])].join(' AND ')} ORDER BY seq DESC LIMIT ?`, [
+    async fetch(after, take) {
+      // By action or origin alone: the streams of the rows kept, merged (audit-streams.ts). A target's own rows are few: walked.
+      if (q.target_id === undefined && (q.action !== undefined || q.via !== undefined)) {
+        const streams = await auditStreams(db, company, q);
+        if (streams.length === 0) return [];
+        const page = streamsPageSql(streams, company, after ? Number(after[0]) : undefined, take, db.dialect);
+        return db.sql<AuditRow>(page.sql, page.params);
+      }
+      return db.sql<AuditRow>(`SELECT * FROM audit_log WHERE ${[...where, ...(after ? ['seq < ?'] : [])].join(' AND ')} ORDER BY seq DESC LIMIT ?`, [
         ...params,
         ...(after ?? []),
         take,
-      ]),
+      ]);
+    },
   });
   return {
     list: rows.map(auditView),

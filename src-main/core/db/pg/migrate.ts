@@ -1,3 +1,4 @@
+import { AUDIT_STREAMS_SCHEMA } from '../../silo/audit-streams.ts';
 import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import { ENTRY_SUMS_SCHEMA_PG } from '../../silo/entry-sums.ts';
@@ -24,6 +25,7 @@ export const pgMigrations: Record<string, Migration> = {
   '0002_change_triggers': statements(CHANGE_TRIGGERS),
   '0003_entry_tags': statements(ENTRY_TAGS_SCHEMA_PG),
   '0004_entry_sums': statements(ENTRY_SUMS_SCHEMA_PG),
+  '0005_audit_streams': statements(AUDIT_STREAMS_SCHEMA),
 };
 
 export async function migratePostgres(db: Kysely<any>): Promise<string[]> {
