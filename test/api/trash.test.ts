@@ -261,7 +261,18 @@ describe('the trash', () => {
     expect(named.some((n) => n > 0 && n < 100), `named ones seen: ${named.join(', ')}`).toBe(true);
     expect(await inTrash()).toBe(200);
     const rest = imported.slice(0, 200).map(({ id }) => id);
-    const all = await whilePurging({}, 200, new Set(rest));
+    // The trash is listed a page at a time too, never whole (a million trashed ids were one statement).
+    const { db } = t.service;
+    const sql = db.sql.bind(db);
+    const listings: Array<{ text: string; rows: number }> = [];
+    db.sql = (async (text: string, params?: readonly unknown[]) => {
+      const rows = await sql(text, params);
+      if (/FROM entries WHERE company_id = \? AND trashed_at IS NOT NULL AND trashed_at <= \?/.test(text)) listings.push({ text, rows: rows.length });
+      return rows;
+    }) as typeof db.sql;
+    const all = await whilePurging({}, 200, new Set(rest)).finally(() => (db.sql = sql));
+    expect(listings.length, JSON.stringify(listings)).toBeGreaterThanOrEqual(2);
+    expect(listings.every((l) => /LIMIT \d+/.test(l.text) && l.rows <= 200), JSON.stringify(listings)).toBe(true);
     expect(all.some((n) => n > 0 && n < 200), `the others seen: ${all.join(', ')}`).toBe(true);
     expect(await inTrash()).toBe(0);
   });

@@ -148,12 +148,31 @@ async function purgeItem(ctx: Ctx, item: PurgeItem): Promise<string[] | undefine
   return [file.hash];
 }
 
-/** Everything in the company's trash (or only what was put there before `before`). */
-async function trashed(db: Db, companyId: string, before?: string): Promise<PurgeItem[]> {
+/**
+ * Everything in the company's trash (or only what was put there before `before`), PAGE
+ * items at a time in the order it went there (entries, then files), each page read
+ * after the last one's position: listing a trash of a million entries at once took
+ * 380 ms of the database.
+ */
+async function* trashedPages(db: Db, companyId: string, before?: string): AsyncGenerator<PurgeItem[]> {
   const bound = before ?? '9999';
-  const entries = await db.sql<{ id: string }>('SELECT id FROM entries WHERE company_id = ? AND trashed_at IS NOT NULL AND trashed_at <= ?', [companyId, bound]);
-  const files = await db.sql<{ id: string }>('SELECT trash_id AS id FROM trash_files WHERE company_id = ? AND trashed_at <= ?', [companyId, bound]);
-  return [...entries.map((r) => ({ kind: 'entry' as const, id: r.id })), ...files.map((r) => ({ kind: 'file' as const, id: r.id }))];
+  const sources = [
+    { kind: 'entry' as const, table: 'entries', key: 'id', live: ' AND trashed_at IS NOT NULL' },
+    { kind: 'file' as const, table: 'trash_files', key: 'trash_id', live: '' },
+  ];
+  for (const { kind, table, key, live } of sources) {
+    let after: { trashed_at: string; id: string } | undefined;
+    for (;;) {
+      const rows = await db.sql<{ id: string; trashed_at: string }>(
+        `SELECT ${key} AS id, trashed_at FROM ${table} WHERE company_id = ?${live} AND trashed_at <= ?${after ? ` AND (trashed_at, ${key}) > (?, ?)` : ''}
+         ORDER BY trashed_at, ${key} LIMIT ${PAGE}`,
+        [companyId, bound, ...(after ? [after.trashed_at, after.id] : [])],
+      );
+      if (rows.length > 0) yield rows.map((r) => ({ kind, id: r.id }));
+      if (rows.length < PAGE) break;
+      after = rows[rows.length - 1];
+    }
+  }
 }
 
 /**
@@ -162,10 +181,10 @@ async function trashed(db: Db, companyId: string, before?: string): Promise<Purg
  * time slice per transaction (purgePage), so a big trash never holds the database long.
  */
 export async function purgeNow(ctx: Ctx, items?: PurgeItem[]): Promise<{ purged: number }> {
-  const all = items ?? (await trashed(ctx.service.db, ctx.caller.companyId));
+  const pages = items ? [items] : trashedPages(ctx.service.db, ctx.caller.companyId);
   let purged = 0;
-  for (let i = 0; i < all.length; i += items ? all.length : PAGE) {
-    const page = await purgePage(ctx, items ? all : all.slice(i, i + PAGE), items !== undefined);
+  for await (const list of pages) {
+    const page = await purgePage(ctx, list, items !== undefined);
     purged += page.purged;
     await dropUnreferencedBytes(ctx.service, page.hashes);
   }
@@ -190,10 +209,10 @@ async function purgeExpiredUntil(service: Service, now: number, stopped: () => b
     if (stopped()) break;
     const before = new Date(now - (await retentionDays(db, companyId)) * DAY_MS).toISOString();
     const ctx: Ctx = { service, caller: { companyId, kind: 'owner' } };
-    const items = await trashed(db, companyId, before);
-    for (let i = 0; i < items.length && !stopped(); i += PAGE) {
+    for await (const list of trashedPages(db, companyId, before)) {
+      if (stopped()) break;
       try {
-        const page = await withActor(db, RETENTION, () => purgePage(ctx, items.slice(i, i + PAGE), false));
+        const page = await withActor(db, RETENTION, () => purgePage(ctx, list, false));
         purged += page.purged;
         await dropUnreferencedBytes(service, page.hashes);
       } catch (err) {
