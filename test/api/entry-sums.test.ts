@@ -94,6 +94,25 @@ describe('the kept sums', () => {
     expect(await keptSums(ctx, {})).toEqual(await scannedSums(ctx, {}));
   });
 
+  it('hold an amount exactly when the scan would read it as the same number, and leave any other to the scan', async () => {
+    const { db } = t.service;
+    const cases: Array<[unknown, boolean]> = [
+      ['12', true], ['-3.5', true], ['+7.25', true], ['0.0001', true], ['12345678901234', true],
+      ['.5', false], ['5.', false], ['1 2', false], [' 4.00', false], ['1e3', false], ['1.2.3', false], ['+-5', false], ['123456789012345', false], [12, false], [null, true],
+    ];
+    const original = (await db.sqlFirst<{ snippet: string }>('SELECT snippet FROM entries WHERE id = ?', [ids[20]]))!.snippet;
+    try {
+      for (const [value, exact] of cases) {
+        const snippet = JSON.stringify({ ...JSON.parse(original), net: value });
+        await db.tx(async () => db.sqlRun('UPDATE entries SET snippet = ? WHERE id = ?', [snippet, ids[20]]), { origin: 'local' });
+        expect(await keptSums(ctx, {}) !== undefined, JSON.stringify(value)).toBe(exact);
+        expect(await sumEntries(ctx, {}), JSON.stringify(value)).toEqual(await scannedSums(ctx, {}));
+      }
+    } finally {
+      await db.tx(async () => db.sqlRun('UPDATE entries SET snippet = ? WHERE id = ?', [original, ids[20]]), { origin: 'local' });
+    }
+  });
+
   it('leave an amount with more decimals than they hold to a reading of the entries', async () => {
     const { db } = t.service;
     // A snippet as an older build could have written it: five decimals (the sort column rounds it).

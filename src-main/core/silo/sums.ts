@@ -144,7 +144,8 @@ export async function keptSums(ctx: Ctx, q: EntryFilter): Promise<EntrySums | un
     if (low !== undefined) add('month >= ?', low);
     if (high !== undefined) add('month <= ?', high);
   }
-  const sum = (c: string) => `sum(${c})${db.dialect === 'postgres' ? '::text' : ''} AS ${c}`;
+  // As text: exact however large (a JavaScript number is not past 2^53), and a REAL (SQLite's sum past 64 bits) shows itself.
+  const sum = (c: string) => (db.dialect === 'postgres' ? `sum(${c})::text AS ${c}` : `CAST(sum(${c}) AS TEXT) AS ${c}`);
   let groups: Array<Record<string, unknown>>;
   try {
     groups = await db.sql(
@@ -156,7 +157,8 @@ export async function keptSums(ctx: Ctx, q: EntryFilter): Promise<EntrySums | un
     if (/integer overflow/.test(String((err as Error).message))) return undefined;
     throw err;
   }
-  if (groups.some((g) => Number(g.inexact) > 0)) return undefined;
+  const whole = (v: unknown) => /^-?\d+$/.test(String(v));
+  if (groups.some((g) => Number(g.inexact) > 0 || !SUM_COLUMNS.every((c) => whole(g[c])))) return undefined;
   const tally = new Map<string, CurrencyTally>();
   let count = 0;
   for (const g of groups) {
