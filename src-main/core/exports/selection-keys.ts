@@ -1,8 +1,6 @@
 // The keys of a selection that names its entries (ids) or that a small filter narrows:
 // read a chunk at a time from those entries' own rows, and put in the export's order here.
-import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Ctx } from '../api/handler.ts';
-import type { Tables } from '../db/tables.ts';
 import { letOthersIn } from '../let-others-in.ts';
 import { filterSql } from '../silo/entry-filters.ts';
 import { DRIVER_INDEX, filterSizes } from '../silo/filter-plan.ts';
@@ -16,28 +14,28 @@ const CHUNK = 2_000;
 
 export type Key = Position & { seq: number };
 
-type EntriesQuery<O> = SelectQueryBuilder<Tables, 'entries', O>;
+/** An id or a seq among a bound JSON array (one parameter however many: 50,000 ids stay one statement), on each engine. */
+const IN_LIST = {
+  sqlite: { ids: 'e.id IN (SELECT value FROM json_each(?))', seqs: 'e.seq IN (SELECT value FROM json_each(?))' },
+  postgres: {
+    ids: 'e.id IN (SELECT value FROM jsonb_array_elements_text(?::jsonb) AS value)',
+    seqs: 'e.seq IN (SELECT value::bigint FROM jsonb_array_elements_text(?::jsonb) AS value)',
+  },
+} as const;
 
-// One bound JSON array instead of one parameter per id: 50,000 ids stay one statement. Twins by engine.
-const idsInSqlite = (ids: string[]) => sql<boolean>`id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
-const idsInPg = (ids: string[]) => sql<boolean>`id IN (SELECT value FROM jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb) AS value)`;
-export const seqsInSqlite = (seqs: number[]) => sql<boolean>`seq IN (SELECT value FROM json_each(${JSON.stringify(seqs)}))`;
-export const seqsInPg = (seqs: number[]) => sql<boolean>`seq IN (SELECT value::bigint FROM jsonb_array_elements_text(${JSON.stringify(seqs)}::jsonb) AS value)`;
-// The live entries carrying a tag (entry-tags.ts), the same on both engines.
-const tagged = (tag: string) => sql<boolean>`EXISTS (SELECT 1 FROM entry_tags t WHERE t.company_id = entries.company_id AND t.tag = ${tag} AND t.seq = entries.seq)`;
-
-/** The selection's conditions on a query over the caller's company's entries. */
-export function narrowed<O>(ctx: Ctx, query: EntriesQuery<O>, selection: ExportSelection): EntriesQuery<O> {
-  const pg = ctx.service.db.dialect === 'postgres';
-  // Entries in the trash are never exported (trash.ts).
-  let q = query.where('company_id', '=', ctx.caller.companyId).where('trashed_at', 'is', null);
-  if (selection.ids) q = q.where(pg ? idsInPg(selection.ids) : idsInSqlite(selection.ids));
-  if (selection.folder !== undefined) q = q.where('folder', '=', selection.folder);
-  if (selection.state !== undefined) q = q.where('state', '=', selection.state);
-  if (selection.tag !== undefined) q = q.where(tagged(selection.tag));
-  if (selection.date_from !== undefined) q = q.where('issue_date', '>=', selection.date_from);
-  if (selection.date_to !== undefined) q = q.where('issue_date', '<=', selection.date_to);
-  return q;
+/**
+ * The conditions of listed entries (by id or by seq) that the selection keeps, over
+ * `entries e`: the company, the trash and the selection's filters as the list writes
+ * them (filterSql), and the list.
+ */
+export function listedWhere(ctx: Ctx, selection: ExportSelection, list: { ids: string[] } | { seqs: number[] }): { from: string; where: string; params: unknown[] } {
+  const filters = filterSql(selection, 'e', true);
+  const [kind, values] = 'ids' in list ? (['ids', list.ids] as const) : (['seqs', list.seqs] as const);
+  return {
+    from: 'entries e',
+    where: ['e.company_id = ?', ...filters.where, IN_LIST[ctx.service.db.dialect][kind]].join(' AND '),
+    params: [ctx.caller.companyId, ...filters.params, JSON.stringify(values)],
+  };
 }
 
 /**
@@ -55,8 +53,8 @@ async function* keysOfIds(ctx: Ctx, selection: ExportSelection, ids: string[], s
   const unique = [...new Set(ids)];
   for (let i = 0; i < unique.length; i += CHUNK) {
     signal?.throwIfAborted();
-    const chunk = { ...selection, ids: unique.slice(i, i + CHUNK) };
-    yield (await db.all(narrowed(ctx, db.q.selectFrom('entries').select(['seq', 'issue_date', 'created_at', 'id']), chunk))) as Key[];
+    const w = listedWhere(ctx, selection, { ids: unique.slice(i, i + CHUNK) });
+    yield await db.sql<Key>(`SELECT e.seq, e.issue_date, e.created_at, e.id FROM ${w.from} WHERE ${w.where}`, w.params);
     await letOthersIn();
   }
 }

@@ -4,8 +4,7 @@
 import type { Ctx } from '../api/handler.ts';
 import type { EntryRow } from '../silo/entry-view.ts';
 import { letOthersIn } from '../let-others-in.ts';
-import { filterSql } from '../silo/entry-filters.ts';
-import { byIssueDate, listedParts, narrowed, seqsInPg, seqsInSqlite, type Key } from './selection-keys.ts';
+import { byIssueDate, listedParts, listedWhere, type Key } from './selection-keys.ts';
 import { indexPageQuery, indexWindows, PAGE, windowWhere, type Window } from './selection-windows.ts';
 
 export { indexPageQuery, type Position } from './selection-windows.ts';
@@ -43,14 +42,12 @@ export async function* selectedEntries(ctx: Ctx, selection: ExportSelection, sig
   const keys: Key[] = [];
   for await (const part of listed) keys.push(...part);
   keys.sort(byIssueDate);
-  const { db } = ctx.service;
-  const pg = db.dialect === 'postgres';
-  const rest = { ...selection, ids: undefined };
   for (let i = 0; i < keys.length; i += PAGE) {
     signal?.throwIfAborted();
     const seqs = keys.slice(i, i + PAGE).map((k) => Number(k.seq));
     // Read again under the selection's conditions: one trashed or changed since is left out.
-    const rows = (await db.all(narrowed(ctx, db.q.selectFrom('entries').selectAll(), rest).where(pg ? seqsInPg(seqs) : seqsInSqlite(seqs)))) as EntryRow[];
+    const w = listedWhere(ctx, selection, { seqs });
+    const rows = await ctx.service.db.sql<EntryRow>(`SELECT e.* FROM ${w.from} WHERE ${w.where}`, w.params);
     const bySeq = new Map(rows.map((r) => [Number(r.seq), r]));
     for (const seq of seqs) {
       const row = bySeq.get(seq);
@@ -90,7 +87,7 @@ export async function measureSelection(ctx: Ctx, selection: ExportSelection, upT
   const sum = (expr: string) => `coalesce(sum(${expr}), 0)${pg ? '::bigint' : ''}`;
   const total = { entries: 0, files: 0, bytes: 0 };
   for await (const part of parts) {
-    const { from, where, params } = 'seqs' in part ? listedWhere(ctx, selection, part.seqs) : windowWhere(ctx, selection, part);
+    const { from, where, params } = 'seqs' in part ? listedWhere(ctx, selection, { seqs: part.seqs }) : windowWhere(ctx, selection, part);
     // octet_length: the stored bytes (length() counts characters, reading each value whole).
     const counted = await db.sqlFirst<{ n: number; bytes: number }>(`SELECT count(*) AS n, ${sum('octet_length(e.data)')} AS bytes FROM ${from} WHERE ${where}`, params);
     total.entries += Number(counted?.n ?? 0);
@@ -104,13 +101,6 @@ export async function measureSelection(ctx: Ctx, selection: ExportSelection, upT
     await letOthersIn();
   }
   return total;
-}
-
-/** The conditions of listed entries (by seq) that the selection keeps. */
-function listedWhere(ctx: Ctx, selection: ExportSelection, seqs: number[]): { from: string; where: string; params: unknown[] } {
-  const filters = filterSql(selection, 'e', true);
-  const inList = ctx.service.db.dialect === 'postgres' ? 'e.seq IN (SELECT value::bigint FROM jsonb_array_elements_text(?::jsonb) AS value)' : 'e.seq IN (SELECT value FROM json_each(?))';
-  return { from: 'entries e', where: ['e.company_id = ?', ...filters.where, inList].join(' AND '), params: [ctx.caller.companyId, ...filters.params, JSON.stringify(seqs)] };
 }
 
 async function* seqsOf(chunks: AsyncGenerator<Key[]>): AsyncGenerator<Part> {

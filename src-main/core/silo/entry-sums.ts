@@ -1,3 +1,5 @@
+import { NEGATIVE_TYPES } from './sort-keys.ts';
+
 /**
  * Net, tax and total of the live entries kept per (company, folder, state, month of
  * issue, currency) by triggers, so "all matching" on the desk adds up a handful of rows
@@ -33,8 +35,8 @@ function table(dialect: 'sqlite' | 'postgres'): string {
    )${dialect === 'sqlite' ? ' STRICT, WITHOUT ROWID' : ''}`;
 }
 
-/** The document types whose amounts count negative (sort-keys.ts NEGATIVE_TYPES, which the scan uses). */
-const NEGATIVE = `('credit-note')`;
+/** The document types whose amounts count negative: the scan's own (sort-keys.ts), so the two cannot differ. */
+const NEGATIVE = `(${[...NEGATIVE_TYPES].map((t) => `'${t}'`).join(', ')})`;
 
 /**
  * The amounts of `r` (NEW, OLD, or an `entries` alias in `from`) read from its snippet

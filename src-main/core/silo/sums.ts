@@ -83,16 +83,17 @@ export async function scannedSums(ctx: Ctx, q: EntryFilter & { q?: string }): Pr
          WHERE entries_fts MATCH ? AND e.company_id = ? ${where}`,
         [match, company, ...filters.params],
       )
-    : await readAll(ctx, q, fields);
+    : await readAll(ctx, q);
 
   const list = currencySums(rows);
   return { count: rows.length, list };
 }
 
 /** The figures of every entry the filters keep, read from the narrowest filter's rows when that is the cheaper way (filter-plan.ts). */
-async function readAll(ctx: Ctx, q: EntryFilter, fields: string): Promise<SumRow[]> {
-  const source = await entrySource(ctx.service.db, ctx.caller.companyId, q, [{ index: 'entries_company_created' }], Number.MAX_SAFE_INTEGER);
-  return ctx.service.db.sql<SumRow>(`SELECT ${fields} FROM ${source.from} WHERE ${source.where.join(' AND ')}`, source.params);
+async function readAll(ctx: Ctx, q: EntryFilter): Promise<SumRow[]> {
+  const { db } = ctx.service;
+  const source = await entrySource(db, ctx.caller.companyId, q, [{ index: 'entries_company_created' }], Number.MAX_SAFE_INTEGER);
+  return db.sql<SumRow>(`SELECT ${db.dialect === 'postgres' ? SUM_FIELDS_PG : SUM_FIELDS} FROM ${source.from} WHERE ${source.where.join(' AND ')}`, source.params);
 }
 
 /** A month's first and last day. */
@@ -166,7 +167,7 @@ export async function keptSums(ctx: Ctx, q: EntryFilter): Promise<EntrySums | un
     if (g.currency !== '') addGroup(tallyOf(tally, String(g.currency)), g);
   }
   for (const part of cut) {
-    const rows = await readAll(ctx, { ...q, date_from: part.from, date_to: part.to }, db.dialect === 'postgres' ? SUM_FIELDS_PG : SUM_FIELDS);
+    const rows = await readAll(ctx, { ...q, date_from: part.from, date_to: part.to });
     count += rows.length;
     for (const row of rows) if (row.currency) addRow(tallyOf(tally, row.currency), row);
   }
