@@ -1,21 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensureDefaultCompany } from '../../src-main/core/access/bootstrap.ts';
+import { withFreshService } from '../support/fresh-service.ts';
 import { migrations } from '../../src-main/core/db/migrations.ts';
-import { openService } from '../../src-main/core/service.ts';
 import { createEntry } from '../../src-main/core/silo/entries.ts';
 import { listEntries } from '../../src-main/core/silo/list.ts';
 import { invoice } from './desk-list-helpers.ts';
 
 describe('migration 0009_desk_list', () => {
   it('back-fills the sort columns and snippets of entries stored before it, so they sort at once', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'silodesk-desk-list-'));
-    const service = await openService(dir, { runJobs: false, autoSync: false });
-    try {
-      const company = await ensureDefaultCompany(service.db);
-      const ctx = { service, caller: { companyId: company.id, kind: 'owner' as const } };
+    await withFreshService(async (ctx) => {
+      const { service } = ctx;
       const big = await createEntry(ctx, undefined, { data: invoice({ code: 'OLD-2', quantity: 50, due_date: '2025-04-01' }) });
       const credit = await createEntry(ctx, undefined, { data: invoice({ code: 'OLD-1', quantity: 2, type: 'credit-note' }) });
       const small = await createEntry(ctx, undefined, { data: invoice({ code: 'OLD-10', quantity: 1 }) });
@@ -47,9 +40,6 @@ describe('migration 0009_desk_list', () => {
       const byTotal = await listEntries(ctx, { sort: 'total', ascending: true, limit: 10 });
       expect(byTotal.list.map((e) => e.id)).toEqual([credit.id, big.id, small.id]);
       expect(sqlite.prepare(`SELECT name FROM sqlite_master WHERE name = 'entries_company_issue_date'`).get()).toBeUndefined();
-    } finally {
-      await service.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });

@@ -1,10 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensureDefaultCompany } from '../../src-main/core/access/bootstrap.ts';
+import { withFreshService } from '../support/fresh-service.ts';
 import { migrations } from '../../src-main/core/db/migrations.ts';
-import { openService } from '../../src-main/core/service.ts';
 import { createEntry } from '../../src-main/core/silo/entries.ts';
 import { keptSums, scannedSums } from '../../src-main/core/silo/sums.ts';
 import { trashEntry } from '../../src-main/core/silo/trash.ts';
@@ -12,11 +8,8 @@ import { invoice } from './desk-list-helpers.ts';
 
 describe('migration 0019_entry_sums', () => {
   it('adds up the live entries stored before it into their groups', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'silodesk-entry-sums-'));
-    const service = await openService(dir, { runJobs: false, autoSync: false });
-    try {
-      const company = await ensureDefaultCompany(service.db);
-      const ctx = { service, caller: { companyId: company.id, kind: 'owner' as const } };
+    await withFreshService(async (ctx) => {
+      const { service } = ctx;
       for (const [i, date] of ['2025-01-05', '2025-01-31', '2025-02-14', undefined].entries()) {
         await createEntry(ctx, undefined, { data: invoice({ code: `M-${i}`, issue_date: date, quantity: i + 1, type: i === 2 ? 'credit-note' : 'standard' }), folder: i % 2 ? 'b' : 'a' });
       }
@@ -34,9 +27,6 @@ describe('migration 0019_entry_sums', () => {
         expect(kept, JSON.stringify(f)).toEqual(await scannedSums(ctx, f));
       }
       expect((await keptSums(ctx, {}))!.count).toBe(4);
-    } finally {
-      await service.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });

@@ -1,10 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensureDefaultCompany } from '../../src-main/core/access/bootstrap.ts';
+import { withFreshService } from '../support/fresh-service.ts';
 import { migrations } from '../../src-main/core/db/migrations.ts';
-import { openService } from '../../src-main/core/service.ts';
 import { createEntry } from '../../src-main/core/silo/entries.ts';
 import { patchEntry } from '../../src-main/core/silo/patch.ts';
 import { LIVE_ENTRY_COUNT_TRIGGERS } from '../../src-main/core/silo/record-keeping-schema.ts';
@@ -13,11 +9,8 @@ import { invoice } from './desk-list-helpers.ts';
 
 describe('migration 0018_entry_tags', () => {
   it('fills the tag rows of the live entries stored before it, and its triggers keep them and the counts from then on', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'silodesk-entry-tags-'));
-    const service = await openService(dir, { runJobs: false, autoSync: false });
-    try {
-      const company = await ensureDefaultCompany(service.db);
-      const ctx = { service, caller: { companyId: company.id, kind: 'owner' as const } };
+    await withFreshService(async (ctx) => {
+      const { service } = ctx;
       const a = await createEntry(ctx, undefined, { data: invoice({ code: 'T-1' }), tags: ['q1', 'vat'] });
       const b = await createEntry(ctx, undefined, { data: invoice({ code: 'T-2' }), tags: ['vat', 'vat'] });
       const gone = await createEntry(ctx, undefined, { data: invoice({ code: 'T-3' }), tags: ['vat'] });
@@ -31,8 +24,8 @@ describe('migration 0018_entry_tags', () => {
       await migrations['0018_entry_tags'].up(service.db.q);
 
       const seqOf = (id: string) => (sqlite.prepare('SELECT seq FROM entries WHERE id = ?').get(id) as { seq: number }).seq;
-      const rows = () => sqlite.prepare('SELECT tag, seq FROM entry_tags WHERE company_id = ? ORDER BY tag, seq').all(company.id);
-      const counts = () => Object.fromEntries((sqlite.prepare('SELECT tag, count FROM entry_tag_counts WHERE company_id = ?').all(company.id) as Array<{ tag: string; count: number }>).map((r) => [r.tag, r.count]));
+      const rows = () => sqlite.prepare('SELECT tag, seq FROM entry_tags WHERE company_id = ? ORDER BY tag, seq').all(ctx.caller.companyId);
+      const counts = () => Object.fromEntries((sqlite.prepare('SELECT tag, count FROM entry_tag_counts WHERE company_id = ?').all(ctx.caller.companyId) as Array<{ tag: string; count: number }>).map((r) => [r.tag, r.count]));
       expect(rows()).toEqual([
         { tag: 'q1', seq: seqOf(a.id) },
         { tag: 'vat', seq: seqOf(a.id) },
@@ -53,9 +46,6 @@ describe('migration 0018_entry_tags', () => {
       }, { origin: 'local' });
       expect(rows()).toEqual([{ tag: 'q2', seq: seqOf(a.id) }]);
       expect(counts()).toEqual({ q2: 1 });
-    } finally {
-      await service.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
