@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { v7 as uuidv7 } from 'uuid';
+import { newUuidV7 as uuidv7 } from './new-uuid.ts';
 import { backupScheduler } from './backup/scheduler.ts';
 import { openSqlite } from './db/connection.ts';
 import { migrateToLatest } from './db/migrate.ts';

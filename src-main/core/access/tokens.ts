@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { v7 as uuidv7 } from 'uuid';
+import { newUuidV7 as uuidv7 } from '../new-uuid.ts';
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/engine.ts';
 import type { TokensTable } from '../db/tables.ts';

@@ -4,7 +4,7 @@
 import { createWriteStream, mkdirSync, readdirSync, rmSync, statSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { v7 as uuidv7 } from 'uuid';
+import { newUuidV7 as uuidv7 } from '../new-uuid.ts';
 import type { Service } from '../service.ts';
 
 /** How long a written export waits for its download before it is removed. */

@@ -1,4 +1,4 @@
-import { v7 as uuidv7 } from 'uuid';
+import { newUuidV7 as uuidv7 } from '../new-uuid.ts';
 import type { Db } from '../db/engine.ts';
 
 const FORMER = 'former_instance_ids';

@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { v7 as uuidv7 } from 'uuid';
+import { newUuidV7 as uuidv7 } from '../new-uuid.ts';
 import { canonicalJson } from '../gobl/index.ts';
 import { ApiError, conflict, notFound, validationError } from '../api/errors.ts';
 import type { Operations } from '../api/contract/index.ts';

@@ -1,4 +1,4 @@
-import { v7 as uuidv7 } from 'uuid';
+import { newUuidV7 as uuidv7 } from '../new-uuid.ts';
 import { conflict, notFound } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import { v7 as uuidv7 } from 'uuid';
+import { newUuidV7 as uuidv7 } from '../new-uuid.ts';
 import { badRequest, notFound } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import type { SyncRecordOf } from '../api/contract/sync.ts';

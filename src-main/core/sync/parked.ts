@@ -1,4 +1,4 @@
-import { v7 as uuidv7 } from 'uuid';
+import { newUuidV7 as uuidv7 } from '../new-uuid.ts';
 import type { ErrorBody } from '../api/errors.ts';
 import { notFound } from '../api/errors.ts';
 import { nowIso } from '../clock.ts';

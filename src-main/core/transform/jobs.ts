@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { v1 as uuidv1, v7 as uuidv7 } from 'uuid';
+import { v1 as uuidv1 } from 'uuid';
+import { newUuidV7 as uuidv7 } from '../new-uuid.ts';
 import type { z } from 'zod';
 import { canonicalJson } from '../gobl/index.ts';
 import { conflict, notFound } from '../api/errors.ts';

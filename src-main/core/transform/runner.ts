@@ -1,4 +1,4 @@
-import { v7 as uuidv7 } from 'uuid';
+import { newUuidV7 as uuidv7 } from '../new-uuid.ts';
 import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';
 import { LOCAL } from '../db/write-scopes.ts';

@@ -1,6 +1,6 @@
 // GOBL's build as one pipeline: input → parsed tree → context (regime, addons) → normalised →
 // calculated → scenarios → conformed to GOBL's field order → envelope with head.dig → validated.
-import { newUuidV7 as uuidv7 } from './new-uuid.ts';
+import { newUuidV7 as uuidv7 } from '../../new-uuid.ts';
 import { digestOf } from '../canonical.ts';
 import { calculateDocument } from '../calc/index.ts';
 import { normalizeTree, orderNormRules } from '../norm/engine.ts';
