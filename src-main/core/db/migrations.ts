@@ -8,6 +8,7 @@ import { backfillListColumns, LIST_SCHEMA } from '../silo/list-migration.ts';
 import { moveSearchIndex, SCALE_SCHEMA } from '../silo/scale-migration.ts';
 import { ENTRY_SUMS_SCHEMA } from '../silo/entry-sums.ts';
 import { ENTRY_TAGS_SCHEMA } from '../silo/entry-tags.ts';
+import { ENTRY_CHECK_MARK } from '../silo/check-mark.ts';
 import { SEARCH_TERMS_SCHEMA } from '../silo/search-terms.ts';
 import { COPIES_AND_SIGNERS } from '../sync/migration-copies-signers.ts';
 import { HOSTED_SILO_SCHEMA } from '../silo/hosted-migration.ts';
@@ -558,4 +559,6 @@ export const migrations: Record<string, Migration> = {
   '0019_entry_sums': statements(ENTRY_SUMS_SCHEMA),
   // The audit log by action and origin, so a filter that keeps few rows reads those (issue 13).
   '0020_audit_streams': statements(AUDIT_STREAMS_SCHEMA),
+  // Whether an entry's faults are GOBL's verdict on its document as stored, so a workflow does not check it again (issue 13).
+  '0021_entry_check_mark': statements([ENTRY_CHECK_MARK]),
 };

@@ -49,6 +49,8 @@ export interface EntriesTable {
   tags: string;
   faults: string;
   data: string;
+  /** that `faults` are GOBL's verdict on `data` at this engine revision (silo/check-mark.ts); null when unknown */
+  checked: Generated<string | null>;
   /** the document's issue date (YYYY-MM-DD) when it has one, for date filters */
   issue_date: string | null;
   /** faults raised by workflow steps (validation faults are in `faults`) */

@@ -9,7 +9,7 @@ import { faultOf, type Fault } from '../gobl/fault.ts';
 import { signEnvelope } from '../gobl/sign/index.ts';
 import { validateDocument } from '../gobl/validate/index.ts';
 import type { InstanceKeys } from '../keys/instance-keys.ts';
-import { documentFaults, isForeignDocument, isSigned, toEnvelope, type Envelope } from './document.ts';
+import { checkedFaults, isForeignDocument, isSigned, toEnvelope, type Envelope } from './document.ts';
 import { pathsFor, refuseFaults, underData, type RequestPathOf } from './faults-error.ts';
 import type { SigsCheck } from './signatures.ts';
 
@@ -32,6 +32,8 @@ export interface Admitted {
   envelope: Envelope;
   digest: { alg: string; val: string };
   faults: Fault[];
+  /** `faults` are the engine's verdict on `envelope` as stored (check-mark.ts): false when carried over, assumed, or when it was signed here */
+  checked: boolean;
 }
 
 // The member a document's calculation fills in: without it the document is partial data.
@@ -96,42 +98,45 @@ export async function admitDocument(id: string | undefined, data: Record<string,
   const now = options.now ?? new Date();
   const requestPath = pathsFor(data, options.requestPath ?? underData);
   const given = toEnvelope(id, data);
-  const asGiven = (faults: Fault[]): Admitted => {
+  const asGiven = (faults: Fault[], checked: boolean): Admitted => {
     if (faults.length > 0 && (!options.allowInvalid || options.sign)) refuseFaults(faults, requestPath);
-    return { id: given.id, envelope: given.envelope, digest: given.digest, faults };
+    return { id: given.id, envelope: given.envelope, digest: given.digest, faults, checked };
   };
   // Only ever called with an envelope found clean a moment ago.
-  const signed = (envelope: Envelope): Admitted => {
-    const sealed = options.sign ? signWithInstanceKey(envelope, requireKeys(options), now, requestPath, true) : envelope;
-    return { id: given.id, envelope: sealed, digest: sealed.head.dig ?? given.digest, faults: [] };
+  const signed = (envelope: Envelope, checked: boolean): Admitted => {
+    if (!options.sign) return { id: given.id, envelope, digest: envelope.head.dig ?? given.digest, faults: [], checked };
+    const sealed = signWithInstanceKey(envelope, requireKeys(options), now, requestPath, true);
+    return { id: given.id, envelope: sealed, digest: sealed.head.dig ?? given.digest, faults: [], checked: false };
   };
 
   // Signatures first, whatever the document: a stored `sigs` seals it, so none is taken unverified.
   await options.checkSigs?.(given.envelope);
   // Not a GOBL document: nothing to build or check; it cannot be signed as one either.
-  if (isForeignDocument(given.envelope.doc) && !options.sign) return asGiven([]);
+  if (isForeignDocument(given.envelope.doc) && !options.sign) return asGiven([], false);
   // Its signatures cover the document as it is: checked, never rebuilt.
   if (isSigned(given.envelope)) {
-    const faults = documentFaults(given.envelope, given.digest);
-    return faults.length > 0 ? asGiven(faults) : signed(given.envelope);
+    const { faults, checked } = checkedFaults(given.envelope, given.digest);
+    return faults.length > 0 ? asGiven(faults, checked) : signed(given.envelope, checked);
   }
   if (!isPartial(given.envelope.doc)) {
     // Examined once: its faults as it stands, and GOBL's build of it to store when it has none.
     const { faults, rebuilt } = examineDocument(given.envelope, { headUuid: given.id, now });
-    if (faults.length > 0 || !rebuilt) return asGiven(faults.length > 0 ? atEnvelope(faults) : [noRebuild()]);
+    if (faults.length > 0) return asGiven(atEnvelope(faults), true);
+    if (!rebuilt) return asGiven([noRebuild()], false);
     // The same bytes as the clean document given need no second look; a normalised form gets one.
     const sameDocument = rebuilt.head.dig.val === given.digest.val;
     const rebuiltFaults = sameDocument ? [] : validateDocument(rebuilt, { trustDigest: true }).map((f) => faultOf(f));
-    if (rebuiltFaults.length > 0) return asGiven(rebuiltFaults);
-    return signed(rebuilt as Envelope);
+    if (rebuiltFaults.length > 0) return asGiven(rebuiltFaults, false);
+    // GOBL's build is its own fixed point: what it built, checked again, is found as the build found it.
+    return signed(rebuilt as Envelope, true);
   }
   const { built, faults } = buildFaulted(given.envelope, { headUuid: given.id, now });
-  if (!built) return asGiven(faults);
+  if (!built) return asGiven(faults, false);
   if (faults.length > 0) {
     if (!options.allowInvalid || options.sign) refuseFaults(faults, requestPath);
-    return { id: given.id, envelope: built, digest: built.head.dig ?? given.digest, faults };
+    return { id: given.id, envelope: built, digest: built.head.dig ?? given.digest, faults, checked: true };
   }
-  return signed(built);
+  return signed(built, true);
 }
 
 function noRebuild(): Fault {

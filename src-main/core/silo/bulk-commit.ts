@@ -4,6 +4,7 @@ import { nowIso } from '../clock.ts';
 import { defaultFolderOf } from '../gobl/index.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import { asWriter } from './audit-actor.ts';
+import { markOf } from './check-mark.ts';
 import { writeDerivedIndexes } from './derived-index.ts';
 import { findTwin, scannedFileHash, type Twin } from './duplicates.ts';
 import { commitEntry, issueDateOf, type PreparedEntry } from './entries.ts';
@@ -31,7 +32,7 @@ export interface PreparedItem {
 
 const COLUMNS = [
   'id', 'company_id', 'key', 'folder', 'state', 'context', 'draft', 'invalid', 'signed', 'doc_schema', 'doc_uuid', 'issue_date', 'env_schema',
-  'digest_alg', 'digest_val', 'snippet', 'tags', 'faults', 'data', 'request_hash', 'version', 'created_at', 'updated_at', ...SORT_KEY_COLUMNS,
+  'digest_alg', 'digest_val', 'snippet', 'tags', 'faults', 'data', 'checked', 'request_hash', 'version', 'created_at', 'updated_at', ...SORT_KEY_COLUMNS,
 ] as const;
 const INSERT_ENTRY = `INSERT INTO entries (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')}) RETURNING seq`;
 // The company's own ids only: another company may hold the same id (issue 12).
@@ -99,11 +100,13 @@ export async function commitSlice(ctx: Ctx, items: PreparedItem[], onDuplicate: 
     const folder = p.input.folder ?? defaultFolderOf(p.doc.docSchema);
     const sortKeys = sortKeysOf(p.doc.snippet);
     const { doc } = p;
+    const data = JSON.stringify(doc.envelope);
+    const faults = JSON.stringify(doc.faults);
     const inserted = await db.sqlFirst<{ seq: number }>(INSERT_ENTRY, [
       p.id, company, key ?? null, folder, p.input.state ?? (doc.signed ? 'completed' : 'draft'), '', doc.signed ? 0 : 1,
       doc.faults.length > 0 ? 1 : 0, doc.signed ? 1 : 0, doc.docSchema, doc.docUuid, issueDateOf(doc), doc.envSchema,
-      doc.digest.alg, doc.digest.val, JSON.stringify(doc.snippet), JSON.stringify(tags), JSON.stringify(doc.faults),
-      JSON.stringify(doc.envelope), p.requestHash, 1, at, at, ...SORT_KEY_COLUMNS.map((c) => sortKeys[c]),
+      doc.digest.alg, doc.digest.val, JSON.stringify(doc.snippet), JSON.stringify(tags), faults,
+      data, markOf(doc.checked, data, faults), p.requestHash, 1, at, at, ...SORT_KEY_COLUMNS.map((c) => sortKeys[c]),
     ]);
     const seq = Number(inserted!.seq);
     await writeDerivedIndexes(db, { seq, id: p.id, company_id: company, created_at: at, folder, tags, fresh: true, sortKeysWritten: true }, doc);

@@ -1,4 +1,4 @@
-import { v7 as uuidv7 } from 'uuid';
+import { newUuidV7 as uuidv7 } from '../new-uuid.ts';
 import { digestOf, isEnvelope, mentionsOf, searchTextOf, wrapDocument } from '../gobl/index.ts';
 import { checkDocument } from '../gobl/engine/index.ts';
 import { faultOf, SILO_PROVIDER, type Fault } from '../gobl/fault.ts';
@@ -17,7 +17,10 @@ export type Envelope = {
   [k: string]: unknown;
 };
 
-/** Everything the silo keeps beside the envelope, derived from it at write time. */
+/**
+ * Everything the silo keeps beside the envelope, derived from it at write time; the
+ * parts for the derived rows (mentions, identity, references, search text) when first read.
+ */
 export interface DerivedDocument {
   envelope: Envelope;
   digest: { alg: string; val: string };
@@ -26,6 +29,8 @@ export interface DerivedDocument {
   envSchema: string;
   signed: boolean;
   faults: Fault[];
+  /** `faults` are what GOBL's engine found checking this envelope, nothing carried or assumed (check-mark.ts) */
+  checked: boolean;
   snippet: Record<string, string>;
   mentions: Array<{ uuid: string; context: string }>;
   identity: DocumentIdentity;
@@ -87,12 +92,18 @@ export function toEnvelope(
  * kept and shown as unchecked rather than lost.
  */
 export function documentFaults(envelope: Envelope, digest: { alg: string; val: string } = digestOf(envelope.doc ?? null)): Fault[] {
-  if (isForeignDocument(envelope.doc)) return [];
+  return checkedFaults(envelope, digest).faults;
+}
+
+/** documentFaults, and whether they are the engine's verdict alone (check-mark.ts): no checker failure, no fault of the silo's own. */
+export function checkedFaults(envelope: Envelope, digest: { alg: string; val: string } = digestOf(envelope.doc ?? null)): { faults: Fault[]; checked: boolean } {
+  if (isForeignDocument(envelope.doc)) return { faults: [], checked: false };
   let faults: Fault[];
   try {
     faults = checkDocument(envelope).map((f) => faultOf(f));
   } catch (err) {
-    faults = [{ code: 'check-failed', message: `GOBL could not check this document: ${(err as Error)?.message ?? err}`.slice(0, 500), provider: SILO_PROVIDER, paths: ['$.doc'] }];
+    const message = `GOBL could not check this document: ${(err as Error)?.message ?? err}`.slice(0, 500);
+    return { faults: [{ code: 'check-failed', message, provider: SILO_PROVIDER, paths: ['$.doc'] }], checked: false };
   }
   if (isSigned(envelope) && envelope.head?.dig && envelope.head.dig.val !== digest.val) {
     faults.push({
@@ -101,18 +112,22 @@ export function documentFaults(envelope: Envelope, digest: { alg: string; val: s
       provider: SILO_PROVIDER,
       paths: ['$.head.dig.val'],
     });
+    return { faults, checked: false };
   }
-  return faults;
+  return { faults, checked: true };
 }
 
 /**
  * Derives what the silo indexes from an envelope. `faults` are what the caller
- * already found (a build's); without them the envelope is checked as it stands.
+ * already found (a build's), and `checked` whether they are the engine's verdict on
+ * this very envelope; without them the envelope is checked as it stands.
  */
-export function deriveDocument(envelope: Envelope, knownDigest?: { alg: string; val: string }, faults?: Fault[]): DerivedDocument {
+export function deriveDocument(envelope: Envelope, knownDigest?: { alg: string; val: string }, faults?: Fault[], checked = false): DerivedDocument {
   const doc = (typeof envelope.doc === 'object' && envelope.doc !== null ? envelope.doc : {}) as Record<string, unknown>;
   const digest = knownDigest ?? digestOf(envelope.doc ?? null);
   const docSchema = typeof doc.$schema === 'string' ? doc.$schema : '';
+  const verdict = faults ? { faults, checked } : checkedFaults(envelope, digest);
+  const parts: Partial<Pick<DerivedDocument, 'mentions' | 'identity' | 'references' | 'searchText'>> = {};
   return {
     envelope,
     digest,
@@ -120,12 +135,22 @@ export function deriveDocument(envelope: Envelope, knownDigest?: { alg: string; 
     docUuid: typeof doc.uuid === 'string' ? doc.uuid.toLowerCase() : null,
     envSchema: typeof envelope.$schema === 'string' ? envelope.$schema : ENVELOPE_SCHEMA,
     signed: isSigned(envelope),
-    faults: faults ?? documentFaults(envelope, digest),
+    faults: verdict.faults,
+    checked: verdict.checked,
     snippet: storedSnippetOf(envelope),
-    mentions: mentionsOf(doc),
-    identity: identityOf(doc),
-    references: referencesOf(doc),
-    searchText: searchTextOf(doc),
+    // What only a changed document's derived rows need: a change of labels, or a signature, reads none of it.
+    get mentions() {
+      return (parts.mentions ??= mentionsOf(doc));
+    },
+    get identity() {
+      return (parts.identity ??= identityOf(doc));
+    },
+    get references() {
+      return (parts.references ??= referencesOf(doc));
+    },
+    get searchText() {
+      return (parts.searchText ??= searchTextOf(doc));
+    },
   };
 }
 

@@ -14,6 +14,7 @@ import { writeDerivedIndexes } from './derived-index.ts';
 import { entryView, entryViews, type EntryRow, type EntryView } from './entry-view.ts';
 import { optionsAt, underData } from './faults-error.ts';
 import { checkIfMatch, type EntryPreconditions } from './if-match.ts';
+import { markOf } from './check-mark.ts';
 import { sigsCheckFor } from './signatures.ts';
 import { sortKeysOf } from './sort-keys.ts';
 
@@ -126,7 +127,7 @@ export async function prepareNewEntry(ctx: Ctx, id: string | undefined, input: C
     requestPath: input.previous_id !== undefined ? optionsAt('correct') : underData,
     checkSigs: sigsCheckFor(ctx),
   });
-  const doc = deriveDocument(admitted.envelope, admitted.digest, admitted.faults);
+  const doc = deriveDocument(admitted.envelope, admitted.digest, admitted.faults, admitted.checked);
   return { id: admitted.id, doc, input, requestHash: requestHashOf(input) };
 }
 
@@ -206,6 +207,8 @@ async function insertEntry(ctx: Ctx, { id, doc, input, requestHash, createdAt }:
   const at = nowIso();
   const created = createdAt ?? at;
   const tags = [...new Set(input.tags ?? [])];
+  const data = JSON.stringify(doc.envelope);
+  const faults = JSON.stringify(doc.faults);
   const values = {
     id,
     company_id: ctx.caller.companyId,
@@ -224,8 +227,9 @@ async function insertEntry(ctx: Ctx, { id, doc, input, requestHash, createdAt }:
     digest_val: doc.digest.val,
     snippet: JSON.stringify(doc.snippet),
     tags: JSON.stringify(tags),
-    faults: JSON.stringify(doc.faults),
-    data: JSON.stringify(doc.envelope),
+    faults,
+    data,
+    checked: markOf(doc.checked, data, faults),
     request_hash: requestHash,
     version: 1,
     created_at: created,

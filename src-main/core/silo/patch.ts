@@ -7,6 +7,7 @@ import { parseFaults } from '../gobl/fault.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import { admitDocument } from './admit.ts';
 import { asWriter } from './audit-actor.ts';
+import { markOf } from './check-mark.ts';
 import { dropDerivedIndexes } from './trash-index.ts';
 import { deriveDocument, type DerivedDocument, type Envelope } from './document.ts';
 import { writeDerivedIndexes } from './derived-index.ts';
@@ -41,7 +42,7 @@ export async function patchEntry(ctx: Ctx, id: string, input: PatchEntryInput, p
     const admitted = await admitDocument(id, changed, {
       allowInvalid: input.allow_invalid, sign: input.sign, keys: ctx.service.keys, checkSigs: sigsCheckFor(ctx),
     });
-    doc = deriveDocument(admitted.envelope, admitted.digest, admitted.faults);
+    doc = deriveDocument(admitted.envelope, admitted.digest, admitted.faults, admitted.checked);
   } else {
     // Only labels change: the document, and so what GOBL found in it, stays.
     doc = deriveDocument(current, { alg: row.digest_alg, val: row.digest_val }, parseFaults(row.faults));
@@ -75,6 +76,10 @@ export function writeEntryChange(
     // Another request may have changed it since it was read: If-Match speaks for the version it is at now.
     checkIfMatch(row.id, fresh.version, preconditions);
     if (fresh.version !== row.version) throw conflict(`entry ${row.id} changed while this change was prepared; retry`);
+    const data = JSON.stringify(doc.envelope);
+    const faults = JSON.stringify(doc.faults);
+    // A document and faults that stay keep their mark, whatever carried them here; new ones are marked only when checked.
+    const checked = doc.checked ? markOf(true, data, faults) : data === fresh.data && faults === fresh.faults ? fresh.checked : null;
     const values = {
       key: labels.key !== undefined ? labels.key : fresh.key,
       folder,
@@ -89,8 +94,9 @@ export function writeEntryChange(
       digest_alg: doc.digest.alg,
       digest_val: doc.digest.val,
       snippet: JSON.stringify(doc.snippet),
-      faults: JSON.stringify(doc.faults),
-      data: JSON.stringify(doc.envelope),
+      faults,
+      data,
+      checked,
       version: row.version + 1,
       updated_at: nowIso(),
       trashed_at: labels.trashed !== undefined ? labels.trashed : fresh.trashed_at,

@@ -8,7 +8,8 @@ import type { EntryRow } from '../silo/entry-view.ts';
 import { writeEntryChange } from '../silo/patch.ts';
 import { sameSignatures, sigsCheckFor } from '../silo/signatures.ts';
 import type { StepContext } from './provider.ts';
-import { checkedBefore } from './providers/checked-document.ts';
+import { checkedBefore, knownCheck } from './providers/checked-document.ts';
+import { standingVerdict } from '../silo/check-mark.ts';
 
 /**
  * The entry's envelope as the steps of one job read it, parsed once while its stored text
@@ -25,6 +26,8 @@ export class EntryReads {
     if (this.#data !== row.data || !this.#envelope) {
       this.#envelope = JSON.parse(row.data) as Envelope;
       this.#data = row.data;
+      const verdict = standingVerdict(row);
+      if (verdict) knownCheck(this.#envelope, verdict);
     }
     return this.#envelope;
   }

@@ -1,4 +1,5 @@
 import { AUDIT_STREAMS_SCHEMA } from '../../silo/audit-streams.ts';
+import { ENTRY_CHECK_MARK } from '../../silo/check-mark.ts';
 import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import { ENTRY_SUMS_SCHEMA_PG } from '../../silo/entry-sums.ts';
@@ -26,6 +27,7 @@ export const pgMigrations: Record<string, Migration> = {
   '0003_entry_tags': statements(ENTRY_TAGS_SCHEMA_PG),
   '0004_entry_sums': statements(ENTRY_SUMS_SCHEMA_PG),
   '0005_audit_streams': statements(AUDIT_STREAMS_SCHEMA),
+  '0006_entry_check_mark': statements([ENTRY_CHECK_MARK]),
 };
 
 export async function migratePostgres(db: Kysely<any>): Promise<string[]> {
