@@ -82,6 +82,23 @@ describe('the audit log', () => {
     expect(pdf.operation).toBeUndefined();
   });
 
+  it('puts a step\'s change down to the job that ran it, with another job queued on the same entry', async () => {
+    const entry = (await t.call('POST', '/silo/v1/entries', { data: oneLineInvoice('AUDIT-JOBS') })).body;
+    const first = (await t.call('PUT', `/transform/v1/workflows/${uuidv7()}`, { name: 'First', steps: [{ provider: 'silo.state', config: { state: 'sent' } }] })).body;
+    const second = (await t.call('PUT', `/transform/v1/workflows/${uuidv7()}`, { name: 'Second', steps: [{ provider: 'silo.state', config: { state: 'paid' } }] })).body;
+    // Both queued while the engine rests: the first runs while the second, newer, waits its turn.
+    await t.service.jobs.stop();
+    const a = (await t.call('POST', '/transform/v1/jobs', { workflow_id: first.id, silo_entry_id: entry.id })).body;
+    const b = (await t.call('POST', '/transform/v1/jobs', { workflow_id: second.id, silo_entry_id: entry.id })).body;
+    t.service.jobs.start();
+    expect((await t.call('GET', `/transform/v1/jobs/${b.id}?wait=20`)).body.status).toBe('OK');
+    const changes = (await about(entry.id)).filter((r) => r.via === 'workflow');
+    expect(changes.map((r) => [r.detail.changed, r.actor])).toEqual([
+      [['state'], { id: a.id, name: 'Workflow “First”' }],
+      [['state'], { id: b.id, name: 'Workflow “Second”' }],
+    ]);
+  });
+
   it('records workflows, series, settings, tokens and purges, and never a secret', async () => {
     const wfId = uuidv7();
     await t.call('PUT', `/transform/v1/workflows/${wfId}`, { name: 'Audited', steps: [{ provider: 'silo.state', config: { state: 'sent' } }] });

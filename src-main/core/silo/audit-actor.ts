@@ -81,6 +81,14 @@ export const asWriter = <T>(db: Db, caller: Caller, fn: () => T | Promise<T>): P
 /** Runs `fn` with every change it makes put down to `actor` (work the service does on its own). */
 export const withActor = <T>(db: Db, actor: Actor, fn: () => T | Promise<T>): Promise<T> => scoped(db, (now) => ({ ...now, actor }), fn);
 
+/** withActor for a caller that tells a synchronous answer from a promise (the job runner's steps): `fn`'s own answer. */
+export function asActor<T>(db: Db, actor: Actor, fn: () => T): T {
+  const all = writeScopes.getStore();
+  const next = new Map(all);
+  next.set(db, { ...(all?.get(db) ?? NONE), actor });
+  return writeScopes.run(next, fn);
+}
+
 /** Names what the changes `fn` makes are (`trashed`, `restored`, `purged`, `reverted`), for history and the log. */
 export const asAction = <T>(db: Db, action: string, fn: () => T | Promise<T>): Promise<T> => scoped(db, (now) => ({ ...now, action }), fn);
 
@@ -114,7 +122,11 @@ async function tokenName(db: Db, tokenId: string): Promise<string> {
   return name;
 }
 
-/** The job working on an entry now, for a change a workflow step makes to it (ids of entries, jobs and workflows are the company's own, issue 12). */
+/**
+ * The job working on an entry now, for a change a workflow step makes to it when the
+ * runner did not say (it names each step's job: asActor). Ids of entries, jobs and
+ * workflows are the company's own (issue 12).
+ */
 function runningJobOn(db: Db, companyId: string, entryId: string): Promise<{ id: string; name: string } | undefined> {
   return db.sqlFirst<{ id: string; name: string }>(
     `SELECT j.id AS id, w.name AS name FROM jobs j JOIN workflows w ON w.company_id = j.company_id AND w.id = j.workflow_id

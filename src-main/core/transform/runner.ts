@@ -2,6 +2,7 @@ import { newUuidV7 as uuidv7 } from '../new-uuid.ts';
 import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';
 import { LOCAL } from '../db/write-scopes.ts';
+import { asActor } from '../silo/audit-actor.ts';
 import type { Service } from '../service.ts';
 import type { Step, WorkflowDefinition } from './definition.ts';
 import { resolveProvider } from './hosted-providers.ts';
@@ -306,6 +307,12 @@ export class JobRunner {
   }
 
   /** The job's workflow version, read the first time a step of it is looked up. */
+  /** Runs a step's work with what it writes put down to its job, as history and the audit log name it. */
+  #asJob<T>(w: Working, fn: () => T): T {
+    if (!w.def) return fn();
+    return asActor(this.#service.db, { via: 'workflow', id: w.job.id, name: `Workflow “${w.def.name}”` }, fn);
+  }
+
   async #def(w: Working): Promise<WorkflowDefinition> {
     return (w.def ??= await this.#definition(w.ctx, w.row.workflow_id, w.row.workflow_version));
   }
@@ -663,7 +670,7 @@ export class JobRunner {
     const stepCtx = makeStepContext(w.ctx, w.job, { id: step.id, name: step.name }, attempt, abort.signal, w.reads);
     let answer: StepResult | Promise<StepResult>;
     try {
-      answer = provider.run(stepCtx, config.data);
+      answer = this.#asJob(w, () => provider.run(stepCtx, config.data));
     } catch (err) {
       return failure(err);
     }
@@ -699,7 +706,7 @@ export class JobRunner {
     if (outcome.apply && (outcome.status === 'OK' || outcome.status === 'SKIP' || outcome.status === 'KO')) {
       try {
         await db.tx(async () => {
-          await outcome.apply!();
+          await this.#asJob(w, () => outcome.apply!());
         }, OWN);
       } catch (err) {
         result = { status: 'ERR', code: 'apply-failed', message: String((err as Error)?.message ?? err).slice(0, 500) };
