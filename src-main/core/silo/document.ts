@@ -1,7 +1,7 @@
 import { newUuidV7 as uuidv7 } from '../new-uuid.ts';
 import { digestOf, isEnvelope, mentionsOf, searchTextOf, wrapDocument } from '../gobl/index.ts';
 import { checkDocument } from '../gobl/engine/index.ts';
-import { faultOf, SILO_PROVIDER, type Fault } from '../gobl/fault.ts';
+import { faultOf, parseFaults, SILO_PROVIDER, type Fault } from '../gobl/fault.ts';
 import { identityOf, referencesOf, type DocumentIdentity, type DocumentReference } from '../gobl/references.ts';
 import { validationError } from '../api/errors.ts';
 import { refuseFaults } from './faults-error.ts';
@@ -31,6 +31,8 @@ export interface DerivedDocument {
   faults: Fault[];
   /** `faults` are what GOBL's engine found checking this envelope, nothing carried or assumed (check-mark.ts) */
   checked: boolean;
+  /** the stored text this envelope was read from, unchanged since: written back as it is */
+  text?: string;
   snippet: Record<string, string>;
   mentions: Array<{ uuid: string; context: string }>;
   identity: DocumentIdentity;
@@ -152,6 +154,20 @@ export function deriveDocument(envelope: Envelope, knownDigest?: { alg: string; 
       return (parts.searchText ??= searchTextOf(doc));
     },
   };
+}
+
+/**
+ * An entry's document as stored, for a write that changes only its labels: the faults
+ * and digest it has, and its text kept (written back byte for byte, not re-serialised).
+ */
+export function storedDocument(
+  row: { data: string; digest_alg: string; digest_val: string; faults: string },
+  envelope: Envelope = JSON.parse(row.data) as Envelope,
+): DerivedDocument {
+  const doc = deriveDocument(envelope, { alg: row.digest_alg, val: row.digest_val }, parseFaults(row.faults));
+  // Set, not spread: a spread would work out every lazy part.
+  doc.text = row.data;
+  return doc;
 }
 
 /** A document that fails validation is refused (422) with its faults, and `fields` by JSON path under `data`. */

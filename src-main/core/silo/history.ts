@@ -3,9 +3,8 @@ import { keysetPage } from '../api/keyset-page.ts';
 import type { Ctx } from '../api/handler.ts';
 import type { Db } from '../db/engine.ts';
 import { LOCAL } from '../db/write-scopes.ts';
-import { parseFaults } from '../gobl/fault.ts';
 import { asAction, type Actor } from './audit-actor.ts';
-import { deriveDocument, toEnvelope, type DerivedDocument, type Envelope } from './document.ts';
+import { deriveDocument, storedDocument, toEnvelope, type DerivedDocument } from './document.ts';
 import { entryViews, type EntryView } from './entry-view.ts';
 import { findAnyEntryRow, type RowLock } from './entries.ts';
 import { writeEntryChange } from './patch.ts';
@@ -136,7 +135,7 @@ export async function restoreVersion(ctx: Ctx, id: string, version: number): Pro
       return (await entryViews(db, [row], true))[0];
     }
     const doc: DerivedDocument = sameDocument
-      ? deriveDocument(JSON.parse(row.data) as Envelope, { alg: row.digest_alg, val: row.digest_val }, parseFaults(row.faults))
+      ? storedDocument(row)
       : deriveDocument(toEnvelope(id, data).envelope);
     const updated = await asAction(db, `reverted:${version}`, () => writeEntryChange(ctx, row, doc, { state: target.state, folder: target.folder, tags }));
     return (await entryViews(db, [updated], true))[0];

@@ -3,13 +3,12 @@ import type { Operations } from '../api/contract/index.ts';
 import type { Ctx } from '../api/handler.ts';
 import type { ParsedInput } from '../api/operation.ts';
 import { nowIso } from '../clock.ts';
-import { parseFaults } from '../gobl/fault.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import { admitDocument } from './admit.ts';
 import { asWriter } from './audit-actor.ts';
 import { markOf } from './check-mark.ts';
 import { dropDerivedIndexes } from './trash-index.ts';
-import { deriveDocument, type DerivedDocument, type Envelope } from './document.ts';
+import { deriveDocument, storedDocument, type DerivedDocument, type Envelope } from './document.ts';
 import { writeDerivedIndexes } from './derived-index.ts';
 import { entryViews, type EntryRow, type EntryView } from './entry-view.ts';
 import { findAnyEntryRow, issueDateOf, requireEntryRow } from './entries.ts';
@@ -45,7 +44,7 @@ export async function patchEntry(ctx: Ctx, id: string, input: PatchEntryInput, p
     doc = deriveDocument(admitted.envelope, admitted.digest, admitted.faults, admitted.checked);
   } else {
     // Only labels change: the document, and so what GOBL found in it, stays.
-    doc = deriveDocument(current, { alg: row.digest_alg, val: row.digest_val }, parseFaults(row.faults));
+    doc = storedDocument(row, current);
   }
   const state = input.state ?? (doc.signed && row.signed !== 1 && row.state === 'draft' ? 'completed' : undefined);
   const updated = await writeEntryChange(ctx, row, doc, { folder: input.folder, tags: input.tags, state }, preconditions);
@@ -76,7 +75,7 @@ export function writeEntryChange(
     // Another request may have changed it since it was read: If-Match speaks for the version it is at now.
     checkIfMatch(row.id, fresh.version, preconditions);
     if (fresh.version !== row.version) throw conflict(`entry ${row.id} changed while this change was prepared; retry`);
-    const data = JSON.stringify(doc.envelope);
+    const data = doc.text ?? JSON.stringify(doc.envelope);
     const faults = JSON.stringify(doc.faults);
     // A document and faults that stay keep their mark, whatever carried them here; new ones are marked only when checked.
     const checked = doc.checked ? markOf(true, data, faults) : data === fresh.data && faults === fresh.faults ? fresh.checked : null;

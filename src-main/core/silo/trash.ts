@@ -4,9 +4,8 @@ import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';
 import type { Db } from '../db/engine.ts';
 import { LOCAL } from '../db/write-scopes.ts';
-import { parseFaults } from '../gobl/fault.ts';
 import type { Via } from './audit-actor.ts';
-import { deriveDocument, type Envelope } from './document.ts';
+import { storedDocument } from './document.ts';
 import { entryViews, type EntryRow, type EntryView } from './entry-view.ts';
 import { findAnyEntryRow, requireEntryRow } from './entries.ts';
 import { writeEntryChange } from './patch.ts';
@@ -39,7 +38,7 @@ export const purgeAt = (trashedAt: string, days: number): string => new Date(Dat
 
 /** The document as it is, for a write that changes only labels (no check, no rebuild). */
 function unchangedDocument(row: EntryRow) {
-  return deriveDocument(JSON.parse(row.data) as Envelope, { alg: row.digest_alg, val: row.digest_val }, parseFaults(row.faults));
+  return storedDocument(row);
 }
 
 /**

@@ -1,8 +1,7 @@
 import type { Ctx } from '../api/handler.ts';
-import { parseFaults } from '../gobl/fault.ts';
 import { signEnvelope } from '../gobl/sign/index.ts';
 import { storeAttachment } from '../silo/attachments.ts';
-import { deriveDocument, isSigned, toEnvelope, type DerivedDocument, type Envelope } from '../silo/document.ts';
+import { deriveDocument, isSigned, storedDocument, toEnvelope, type DerivedDocument, type Envelope } from '../silo/document.ts';
 import { requireEntryRow } from '../silo/entries.ts';
 import type { EntryRow } from '../silo/entry-view.ts';
 import { writeEntryChange } from '../silo/patch.ts';
@@ -21,11 +20,13 @@ import { standingVerdict } from '../silo/check-mark.ts';
 export class EntryReads {
   #data: string | undefined;
   #envelope: Envelope | undefined;
+  #digest: { alg: string; val: string } | undefined;
 
   envelopeOf(row: EntryRow): Envelope {
     if (this.#data !== row.data || !this.#envelope) {
       this.#envelope = JSON.parse(row.data) as Envelope;
       this.#data = row.data;
+      this.#digest = { alg: row.digest_alg, val: row.digest_val };
       const verdict = standingVerdict(row);
       if (verdict) knownCheck(this.#envelope, verdict);
     }
@@ -37,10 +38,16 @@ export class EntryReads {
     return this.#envelope === envelope ? this.#data : undefined;
   }
 
-  /** After a write that stored `envelope` as `data`: an envelope parsed from text, and so plain JSON, is kept. */
-  wrote(data: string, envelope: Envelope | undefined): void {
+  /** The stored digest of `envelope`'s document, if it is the one handed out. */
+  digestOf(envelope: Envelope): { alg: string; val: string } | undefined {
+    return this.#envelope === envelope ? this.#digest : undefined;
+  }
+
+  /** After a write that stored `envelope` as `data`: an envelope parsed from text, and so plain JSON, is kept, with its digest. */
+  wrote(data: string, envelope: Envelope | undefined, digest: { alg: string; val: string }): void {
     this.#data = envelope ? data : undefined;
     this.#envelope = envelope;
+    this.#digest = envelope ? digest : undefined;
   }
 }
 
@@ -101,10 +108,10 @@ export function makeStepContext(
       const current = changes.envelope ? undefined : reads.envelopeOf(row);
       const doc = changes.envelope
         ? await documentFor(row, changes.envelope)
-        : deriveDocument(current!, { alg: row.digest_alg, val: row.digest_val }, parseFaults(row.faults));
+        : storedDocument(row, current);
       const written = await writeEntryChange(ctx, row, doc, { state: changes.state, folder: changes.folder, tags: changes.tags });
       // Only labels changed: the parsed envelope still is the stored document.
-      reads.wrote(written.data, current);
+      reads.wrote(written.data, current, doc.digest);
     },
     async attach(file) {
       const id = file.id ?? (file.name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 128) || 'file');
@@ -113,10 +120,12 @@ export function makeStepContext(
     },
     seal(envelope) {
       const { keys } = ctx.service;
-      const signed = signEnvelope(envelope, { kid: keys.kid, sign: (payload) => keys.sign(payload) }) as Envelope;
-      // Only the stored envelope as handed out, unsigned and found clean, may skip the checks (documentFor).
+      // Only the stored envelope as handed out, unsigned and found clean (its head's digest is its document's), may skip the checks.
       const from = reads.textOf(envelope);
-      if (from !== undefined && !isSigned(envelope) && checkedBefore(envelope)?.length === 0) sealed.set(signed, { from });
+      const clean = from !== undefined && !isSigned(envelope) && checkedBefore(envelope)?.length === 0;
+      const signer = { kid: keys.kid, sign: (payload: object) => keys.sign(payload) };
+      const signed = signEnvelope(envelope, signer, { docDigest: clean ? reads.digestOf(envelope) : undefined }) as Envelope;
+      if (clean) sealed.set(signed, { from });
       return signed;
     },
   };

@@ -97,6 +97,10 @@ describe('signEnvelope', () => {
     const edited = structuredClone(env);
     edited.doc.lines[0].quantity = '99';
     expect(codes(edited)).toEqual(['GOBL-ENVELOPE-11']);
+    // A digest the caller already worked out from the document stands in for the one worked out here.
+    expect(signingFaults(edited, env.head.dig).map((f) => f.code)).toEqual([]);
+    expect(signingFaults(env, { alg: 'sha256', val: '0'.repeat(64) }).map((f) => f.code)).toEqual(['GOBL-ENVELOPE-11']);
+    expect(() => signEnvelope(env, key, { docDigest: { alg: 'sha256', val: '0'.repeat(64) } })).toThrow(BuildError);
 
     const v4 = structuredClone(env);
     v4.head.uuid = '3aea7b56-59d8-4beb-90bd-f8f280d852a0';

@@ -34,8 +34,11 @@ export function documentReadyToSign(doc: Node): boolean {
   return !entry || entry[1].every((f) => present(doc[f]));
 }
 
-/** Faults that stop GOBL from signing this envelope; empty when it can be signed. */
-export function signingFaults(envelope: Node): EngineFault[] {
+/**
+ * Faults that stop GOBL from signing this envelope; empty when it can be signed.
+ * `docDigest`: the document's digest, when the caller worked it out from this very document.
+ */
+export function signingFaults(envelope: Node, docDigest?: { alg: string; val: string }): EngineFault[] {
   const faults: EngineFault[] = [];
   const add = (code: string, message: string, path: string): void => { faults.push({ code, message, paths: [path] }); };
   if (envelope.$schema !== ENVELOPE_SCHEMA) add('GOBL-ENVELOPE-01', 'envelope schema is required', '$.$schema');
@@ -51,7 +54,7 @@ export function signingFaults(envelope: Node): EngineFault[] {
   }
   if (isObject(head) && isObject(doc)) {
     const dig = head.dig;
-    const actual = digestOf(doc);
+    const actual = docDigest ?? digestOf(doc);
     if (!isObject(dig) || dig.alg !== actual.alg || dig.val !== actual.val) {
       add('GOBL-ENVELOPE-11', 'envelope digest does not match document contents', '$.head.dig');
     }

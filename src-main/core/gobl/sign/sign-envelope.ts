@@ -25,6 +25,8 @@ export interface SignOptions {
   scope?: string;
   /** The document's schema and rule faults: GOBL validates the whole envelope before keeping a signature. */
   validate?: (envelope: Node) => EngineFault[];
+  /** The document's digest, when the caller worked it out from this very document (it is not worked out again). */
+  docDigest?: { alg: string; val: string };
 }
 
 function compactJws(key: EnvelopeSigner, payload: SigningPayload): string {
@@ -40,7 +42,7 @@ function compactJws(key: EnvelopeSigner, payload: SigningPayload): string {
 /** The envelope with one more signature; throws BuildError when GOBL would refuse to sign it. */
 export function signEnvelope(envelope: Node, key: EnvelopeSigner, options: SignOptions = {}): Node {
   if (!key.kid) throw new BuildError([{ code: 'signing-key', message: 'a signing key needs a kid', paths: ['$'] }]);
-  const faults = signingFaults(envelope);
+  const faults = signingFaults(envelope, options.docDigest);
   if (faults.length === 0 && options.validate) faults.push(...options.validate(envelope));
   if (faults.length > 0) throw new BuildError(faults);
   const iat = Math.floor((options.now ?? new Date()).getTime() / 1000);
