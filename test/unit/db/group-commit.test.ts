@@ -95,6 +95,53 @@ describe('group commit (SQLite)', () => {
     expect(commits).toBe(1);
   });
 
+  it('the first member runs in the transaction itself: failing, it is rolled back whole and those after it still commit', async () => {
+    const savepoints: string[] = [];
+    const exec = sqlite.exec;
+    sqlite.exec = (text: string) => {
+      if (text.startsWith('SAVEPOINT')) savepoints.push(text);
+      return exec(text);
+    };
+    const nested = async () => {
+      await insertNext('first')();
+      // Its own nested transaction still has a savepoint of its own, undone with it.
+      await db.tx(insertNext('nested'), { origin: 'local' });
+      throw new Error('refused');
+    };
+    const outcomes = await Promise.allSettled([
+      db.tx(nested, { origin: 'local' }),
+      db.tx(insertNext('b'), { origin: 'local' }),
+      db.tx(insertNext('c'), { origin: 'local' }),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
+    expect(committedRows()).toEqual(['1:b', '2:c']);
+    expect(commits).toBe(1);
+    // The nested one's, and one each for the second and third members: none for the first.
+    expect(savepoints).toEqual(['SAVEPOINT sp2', 'SAVEPOINT sp1', 'SAVEPOINT sp1']);
+  });
+
+  it('the members after a failed first one fail when the transaction cannot begin again, and nothing is half-written', async () => {
+    const exec = sqlite.exec;
+    let begins = 0;
+    sqlite.exec = (text: string) => {
+      if (text === 'BEGIN IMMEDIATE' && ++begins === 2) throw new Error('database is locked');
+      return exec(text);
+    };
+    const outcomes = await Promise.allSettled([
+      db.tx(async () => {
+        await insertNext('a')();
+        throw new Error('refused');
+      }, { origin: 'local' }),
+      db.tx(insertNext('b'), { origin: 'local' }),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+    expect((outcomes[1] as PromiseRejectedResult).reason.message).toBe('database is locked');
+    expect(sqlite.inTransaction).toBe(false);
+    expect(committedRows()).toEqual([]);
+    sqlite.exec = exec;
+    expect(await db.tx(insertNext('d'), { origin: 'local' })).toBe(1);
+  });
+
   it('a COMMIT that fails fails every member, and nothing of theirs is kept', async () => {
     failCommit = true;
     const outcomes = await Promise.allSettled(['a', 'b', 'c'].map((who) => db.tx(insertNext(who), { origin: 'local' })));
