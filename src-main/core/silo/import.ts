@@ -94,10 +94,13 @@ export async function importEntriesSliced(ctx: Ctx, items: ImportItem[], onDupli
     slice.push(await prepareItem(ctx, items[index], index));
     const last = index === items.length - 1;
     if (last || performance.now() - started + slice.length * writeMsPerItem >= sliceMs) {
+      // GOBL's work and the write are two turns: a request that came meanwhile waits for one of them, not both.
+      await letOthersIn();
       const writing = performance.now();
       results.push(...(await commit(ctx, slice, onDuplicate, seenFiles)));
-      // Followed closely, so one slow write (a checkpoint) does not shrink the slices for good.
-      writeMsPerItem = 0.5 * writeMsPerItem + 0.5 * ((performance.now() - writing) / slice.length);
+      // A slow write (a commit at a million entries, a checkpoint) shrinks the next slices at once; a fast one lets them grow back slowly.
+      const measured = (performance.now() - writing) / slice.length;
+      writeMsPerItem = Math.max(measured, 0.75 * writeMsPerItem + 0.25 * measured);
       slice = [];
       if (!last) await letOthersIn();
       started = performance.now();

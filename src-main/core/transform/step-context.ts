@@ -1,6 +1,7 @@
 import type { Ctx } from '../api/handler.ts';
 import { signEnvelope } from '../gobl/sign/index.ts';
 import { storeAttachment } from '../silo/attachments.ts';
+import { standingVerdict } from '../silo/check-mark.ts';
 import { deriveDocument, isSigned, storedDocument, toEnvelope, type DerivedDocument, type Envelope } from '../silo/document.ts';
 import { requireEntryRow } from '../silo/entries.ts';
 import type { EntryRow } from '../silo/entry-view.ts';
@@ -8,7 +9,6 @@ import { writeEntryChange } from '../silo/patch.ts';
 import { sameSignatures, sigsCheckFor } from '../silo/signatures.ts';
 import type { StepContext } from './provider.ts';
 import { checkedBefore, knownCheck } from './providers/checked-document.ts';
-import { standingVerdict } from '../silo/check-mark.ts';
 
 /**
  * The entry's envelope as the steps of one job read it, parsed once while its stored text
