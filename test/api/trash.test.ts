@@ -21,6 +21,32 @@ afterAll(() => t.close());
 
 const DAY = 24 * 60 * 60_000;
 
+/**
+ * Makes every entry deleted from the database take at least `ms` more, so a purge
+ * of 100 spans several time slices however fast the machine; answers how to undo it.
+ * SQLite: a TEMP trigger of this connection calling a function that waits; PostgreSQL:
+ * a trigger on the suite's own database calling pg_sleep.
+ */
+async function slowDeletes(ms: number): Promise<() => Promise<void>> {
+  const { db } = t.service;
+  if (db.dialect === 'postgres') {
+    await db.sqlRun(`CREATE FUNCTION slow_delete() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(${ms / 1000}); RETURN OLD; END $$`);
+    await db.sqlRun('CREATE TRIGGER slow_delete AFTER DELETE ON entries FOR EACH ROW EXECUTE FUNCTION slow_delete()');
+    return async () => {
+      await db.sqlRun('DROP TRIGGER slow_delete ON entries');
+      await db.sqlRun('DROP FUNCTION slow_delete()');
+    };
+  }
+  const sqlite = db.sqlite!;
+  sqlite.function('test_wait', () => {
+    const until = performance.now() + ms;
+    while (performance.now() < until);
+    return 0;
+  });
+  sqlite.exec('CREATE TEMP TRIGGER slow_delete AFTER DELETE ON main.entries BEGIN SELECT test_wait(); END');
+  return async () => void sqlite.exec('DROP TRIGGER temp.slow_delete');
+}
+
 /** An invoice of its own (own uuid, own code), in its own folder and tag so counts can be read. */
 async function invoice(code: string, extra: Record<string, unknown> = {}): Promise<any> {
   const envelope = loadEnvelope('es-invoice-es-es.json');
@@ -255,9 +281,10 @@ describe('the trash', () => {
       expect((await purge).body).toEqual({ purged });
       return seen;
     };
-    // the last 100 trashed
+    // the last 100 trashed, each taking a while (so the purge spans several slices, however fast it is)
     const newest = imported.slice(200).map(({ id }) => id);
-    const named = await whilePurging({ items: newest.map((id) => ({ kind: 'entry', id })) }, 100, new Set(newest));
+    const quick = await slowDeletes(0.5);
+    const named = await whilePurging({ items: newest.map((id) => ({ kind: 'entry', id })) }, 100, new Set(newest)).finally(quick);
     expect(named.some((n) => n > 0 && n < 100), `named ones seen: ${named.join(', ')}`).toBe(true);
     expect(await inTrash()).toBe(200);
     const rest = imported.slice(0, 200).map(({ id }) => id);
@@ -270,7 +297,11 @@ describe('the trash', () => {
       if (/FROM entries WHERE company_id = \? AND trashed_at IS NOT NULL AND trashed_at <= \?/.test(text)) listings.push({ text, rows: rows.length });
       return rows;
     }) as typeof db.sql;
-    const all = await whilePurging({}, 200, new Set(rest)).finally(() => (db.sql = sql));
+    const slow = await slowDeletes(0.5);
+    const all = await whilePurging({}, 200, new Set(rest)).finally(async () => {
+      db.sql = sql;
+      await slow();
+    });
     expect(listings.length, JSON.stringify(listings)).toBeGreaterThanOrEqual(2);
     expect(listings.every((l) => /LIMIT \d+/.test(l.text) && l.rows <= 200), JSON.stringify(listings)).toBe(true);
     expect(all.some((n) => n > 0 && n < 200), `the others seen: ${all.join(', ')}`).toBe(true);
