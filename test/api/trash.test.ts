@@ -284,7 +284,12 @@ describe('the trash', () => {
     // the last 100 trashed, each taking a while (so the purge spans several slices, however fast it is)
     const newest = imported.slice(200).map(({ id }) => id);
     const quick = await slowDeletes(0.5);
-    const named = await whilePurging({ items: newest.map((id) => ({ kind: 'entry', id })) }, 100, new Set(newest)).finally(quick);
+    let named: number[];
+    try {
+      named = await whilePurging({ items: newest.map((id) => ({ kind: 'entry', id })) }, 100, new Set(newest));
+    } finally {
+      await quick();
+    }
     expect(named.some((n) => n > 0 && n < 100), `named ones seen: ${named.join(', ')}`).toBe(true);
     expect(await inTrash()).toBe(200);
     const rest = imported.slice(0, 200).map(({ id }) => id);
@@ -298,10 +303,13 @@ describe('the trash', () => {
       return rows;
     }) as typeof db.sql;
     const slow = await slowDeletes(0.5);
-    const all = await whilePurging({}, 200, new Set(rest)).finally(async () => {
+    let all: number[];
+    try {
+      all = await whilePurging({}, 200, new Set(rest));
+    } finally {
       db.sql = sql;
       await slow();
-    });
+    }
     expect(listings.length, JSON.stringify(listings)).toBeGreaterThanOrEqual(2);
     expect(listings.every((l) => /LIMIT \d+/.test(l.text) && l.rows <= 200), JSON.stringify(listings)).toBe(true);
     expect(all.some((n) => n > 0 && n < 200), `the others seen: ${all.join(', ')}`).toBe(true);
