@@ -16,7 +16,7 @@ import { loadEnvelopes } from '../test/fixtures/gobl/load.ts';
 import { coldStartFigures, coldStartNote, coldStarts, SERVE } from './lib/cold-start.ts';
 import { dataset, workingCopy, type Dataset } from './lib/dataset.ts';
 import { EntryFactory } from './lib/entries.ts';
-import { filteredReadCases, markSelective } from './lib/filtered-cases.ts';
+import { filteredReadCases, instanceIdOf, markSelective, recordReadCases } from './lib/filtered-cases.ts';
 import { importCostRound } from './lib/import-cost.ts';
 import { httpImport } from './lib/import-http.ts';
 import type { Aim, Benchmark, BenchOptions, BenchOutput, Figure } from './lib/report.ts';
@@ -82,13 +82,14 @@ async function run(options: BenchOptions): Promise<BenchOutput> {
     const servers = await startServers(copy, { yardstick: true, runJobs: false });
     try {
       await markSelective(ds, servers.apiUrl);
+      const instanceId = await instanceIdOf(ds, servers.apiUrl);
       const reads = await timeSiloReads(
         servers,
         ds,
         { runs: options.runs, reps: 300, warmup: 10, budgetMs: 8_000, minReps: 100 },
         `reads at ${ENTRIES.toLocaleString('en-US')} entries (ms; median of ${options.runs} runs)`,
         true,
-        filteredReadCases(),
+        [...filteredReadCases(), ...recordReadCases(instanceId)],
       );
       figures.push(...reads.figures);
       figures.push(

@@ -39,6 +39,31 @@ export async function markSelective(ds: Dataset, apiUrl: string): Promise<void> 
   }
 }
 
+/** The instance's own id, as its feed names it: the origin of every change of the dataset. */
+export async function instanceIdOf(ds: Dataset, apiUrl: string): Promise<string> {
+  const res = await fetch(`${apiUrl}/sync/v1/changes?limit=1`, { headers: { authorization: `Bearer ${ds.token}` } });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`GET /sync/v1/changes → ${res.status}: ${text.slice(0, 300)}`);
+  return (JSON.parse(text) as { instance_id: string }).instance_id;
+}
+
+/**
+ * The audit log filtered by what was done and where from, and the sync feed leaving out
+ * the caller's own changes: read by the desk's log and by every pull. At a million
+ * entries the feed leaving out this instance's own changes finds none to serve (all a
+ * million are its own), the costliest page it has.
+ */
+export function recordReadCases(instanceId: string): ReadCase[] {
+  return [
+    // The dataset's million creations are on record as its builder's (no token: "workflow"); the marks' PATCHes came over HTTP.
+    { name: 'audit log, "entry.created" (a million), 50', path: () => '/silo/v1/audit?limit=50&action=entry.created', yardstick: false },
+    { name: `audit log, the "entry" family from HTTP (${3 * MARKED} changes), 50`, path: () => '/silo/v1/audit?limit=50&action=entry&via=http', yardstick: false },
+    { name: 'audit log, from sync (none)', path: () => '/silo/v1/audit?limit=50&via=sync', yardstick: false },
+    { name: 'sync feed, first page (100)', path: () => '/sync/v1/changes?limit=100', yardstick: false },
+    { name: 'sync feed, leaving out its own changes (all of them)', path: () => `/sync/v1/changes?limit=100&exclude_origin=${instanceId}`, yardstick: false },
+  ];
+}
+
 export function filteredReadCases(): ReadCase[] {
   const list = (query: string) => `/silo/v1/entries?limit=20&${query}`;
   const none = 'date_from=1990-01-01&date_to=1990-12-31';
