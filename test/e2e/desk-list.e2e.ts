@@ -51,6 +51,11 @@ test.describe('the list, in German number format', () => {
     for (const name of ['Issued', 'Due', 'Number', 'Net', 'Tax', 'Total']) await expect(header(page, name)).toBeVisible();
     await expect(header(page, 'Tags')).toHaveCount(0);
 
+    // Down at the end of the list, with its last row active: a new order shows its own top, not where that row went.
+    await page.locator('.entry-grid').focus();
+    await page.keyboard.press('End');
+    await expect(page.locator('.entry-grid')).toHaveAttribute('aria-activedescendant', /^entry-row-/);
+    await expect(gridRows(page).first()).not.toHaveAttribute('aria-rowindex', '2');
     // Sorting asks the service for the order (a keyset walk), not the page already loaded.
     const asked = page.waitForRequest((r) => r.url().includes('/silo/v1/entries?') && r.url().includes('sort=total'));
     await header(page, 'Total').getByRole('button').click();

@@ -48,6 +48,8 @@ export function EntriesScreen({ route }: { route?: Extract<Route, { screen: 'ent
   const source = useEntrySource(effective);
   const selection = useSelection();
   const [activeId, setActiveId] = useState<string>();
+  const openIdRef = useRef(openId);
+  openIdRef.current = openId;
   const [bulk, setBulk] = useState<BulkAction>();
   const searchRef = useRef<HTMLInputElement>(null);
   const [chosenColumns, setChosenColumns] = useState<ColumnId[]>(rememberedColumns);
@@ -77,10 +79,14 @@ export function EntriesScreen({ route }: { route?: Extract<Route, { screen: 'ent
   const folders = useApiQuery('listFolders');
   const folderList = folders.data?.list ?? [];
 
-  // A new set of results starts with nothing selected.
+  // A new set of results (another filter, search or order) starts with nothing selected, and at its top:
+  // the row active before would keep the grid scrolled to wherever that entry now falls.
   const filterKey = JSON.stringify(effective);
   const { clear } = selection;
-  useEffect(() => clear(), [filterKey, clear]);
+  useEffect(() => {
+    clear();
+    if (!openIdRef.current) setActiveId(undefined);
+  }, [filterKey, clear]);
 
   const rows = source.rows;
 
@@ -246,6 +252,7 @@ export function EntriesScreen({ route }: { route?: Extract<Route, { screen: 'ent
             </div>
           )}
           <EntryGrid
+            resultsKey={filterKey}
             rows={rows}
             hasMore={source.hasMore}
             loading={source.loading}

@@ -20,6 +20,8 @@ const HEADER_HEIGHT = 34;
 const PREFETCH_ROWS = 40;
 
 interface EntryGridProps {
+  /** names the set of results shown: when it changes, the grid goes back to its top */
+  resultsKey: string;
   rows: Entry[];
   hasMore: boolean;
   loading: boolean;
@@ -50,7 +52,7 @@ interface EntryGridProps {
  * the active row is named by aria-activedescendant.
  */
 export function EntryGrid(props: EntryGridProps) {
-  const { rows, hasMore, loading, ready, error, total, selection, activeId, onActivate, onOpen, loadMore, retry, empty, columns, sort, onSort, words, footer } = props;
+  const { resultsKey, rows, hasMore, loading, ready, error, total, selection, activeId, onActivate, onOpen, loadMore, retry, empty, columns, sort, onSort, words, footer } = props;
   const layout = useMemo(() => gridLayout(columns), [columns]);
   // The grid is its own scroll container (so it is the one focusable, scrollable element), with a sticky header.
   const gridRef = useRef<HTMLDivElement>(null);
@@ -78,6 +80,10 @@ export function EntryGrid(props: EntryGridProps) {
   useEffect(() => {
     if (activeIndex >= 0) virtualizer.scrollToIndex(activeIndex, { align: 'auto' });
   }, [activeIndex, virtualizer]);
+
+  useEffect(() => {
+    virtualizer.scrollToOffset(0);
+  }, [resultsKey, virtualizer]);
 
   const move = useCallback(
     (delta: number, extend: boolean) => {
