@@ -68,12 +68,15 @@ const NONE: WriteContext = { writer: undefined, actor: undefined, action: undefi
  */
 const writeScopes = new AsyncLocalStorage<ReadonlyMap<Db, WriteContext>>();
 
-function scoped<T>(db: Db, change: (now: WriteContext) => WriteContext, fn: () => T | Promise<T>): Promise<T> {
+/** Runs `fn` with `db`'s write context changed, answering what `fn` answers (a value or a promise, as it is). */
+function within<T>(db: Db, change: (now: WriteContext) => WriteContext, fn: () => T): T {
   const all = writeScopes.getStore();
   const next = new Map(all);
   next.set(db, change(all?.get(db) ?? NONE));
-  return Promise.resolve(writeScopes.run(next, fn));
+  return writeScopes.run(next, fn);
 }
+
+const scoped = <T>(db: Db, change: (now: WriteContext) => WriteContext, fn: () => T | Promise<T>): Promise<T> => Promise.resolve(within(db, change, fn));
 
 /** A write path that has its caller at hand (ctx) says so: it outranks whatever request is around it. */
 export const asWriter = <T>(db: Db, caller: Caller, fn: () => T | Promise<T>): Promise<T> => scoped(db, (now) => ({ ...now, writer: caller }), fn);
@@ -82,12 +85,7 @@ export const asWriter = <T>(db: Db, caller: Caller, fn: () => T | Promise<T>): P
 export const withActor = <T>(db: Db, actor: Actor, fn: () => T | Promise<T>): Promise<T> => scoped(db, (now) => ({ ...now, actor }), fn);
 
 /** withActor for a caller that tells a synchronous answer from a promise (the job runner's steps): `fn`'s own answer. */
-export function asActor<T>(db: Db, actor: Actor, fn: () => T): T {
-  const all = writeScopes.getStore();
-  const next = new Map(all);
-  next.set(db, { ...(all?.get(db) ?? NONE), actor });
-  return writeScopes.run(next, fn);
-}
+export const asActor = <T>(db: Db, actor: Actor, fn: () => T): T => within(db, (now) => ({ ...now, actor }), fn);
 
 /** Names what the changes `fn` makes are (`trashed`, `restored`, `purged`, `reverted`), for history and the log. */
 export const asAction = <T>(db: Db, action: string, fn: () => T | Promise<T>): Promise<T> => scoped(db, (now) => ({ ...now, action }), fn);

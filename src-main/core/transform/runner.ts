@@ -306,13 +306,13 @@ export class JobRunner {
     return def;
   }
 
-  /** The job's workflow version, read the first time a step of it is looked up. */
   /** Runs a step's work with what it writes put down to its job, as history and the audit log name it. */
   #asJob<T>(w: Working, fn: () => T): T {
     if (!w.def) return fn();
     return asActor(this.#service.db, { via: 'workflow', id: w.job.id, name: `Workflow “${w.def.name}”` }, fn);
   }
 
+  /** The job's workflow version, read the first time a step of it is looked up. */
   async #def(w: Working): Promise<WorkflowDefinition> {
     return (w.def ??= await this.#definition(w.ctx, w.row.workflow_id, w.row.workflow_version));
   }
