@@ -4,7 +4,7 @@ import { nowIso } from '../clock.ts';
 import { defaultFolderOf } from '../gobl/index.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import { asWriter } from './audit-actor.ts';
-import { markOf } from './check-mark.ts';
+import { documentColumns } from './check-mark.ts';
 import { writeDerivedIndexes } from './derived-index.ts';
 import { findTwin, scannedFileHash, type Twin } from './duplicates.ts';
 import { commitEntry, issueDateOf, type PreparedEntry } from './entries.ts';
@@ -100,13 +100,12 @@ export async function commitSlice(ctx: Ctx, items: PreparedItem[], onDuplicate: 
     const folder = p.input.folder ?? defaultFolderOf(p.doc.docSchema);
     const sortKeys = sortKeysOf(p.doc.snippet);
     const { doc } = p;
-    const data = JSON.stringify(doc.envelope);
-    const faults = JSON.stringify(doc.faults);
+    const stored = documentColumns(doc);
     const inserted = await db.sqlFirst<{ seq: number }>(INSERT_ENTRY, [
       p.id, company, key ?? null, folder, p.input.state ?? (doc.signed ? 'completed' : 'draft'), '', doc.signed ? 0 : 1,
       doc.faults.length > 0 ? 1 : 0, doc.signed ? 1 : 0, doc.docSchema, doc.docUuid, issueDateOf(doc), doc.envSchema,
-      doc.digest.alg, doc.digest.val, JSON.stringify(doc.snippet), JSON.stringify(tags), faults,
-      data, markOf(doc.checked, data, faults), p.requestHash, 1, at, at, ...SORT_KEY_COLUMNS.map((c) => sortKeys[c]),
+      doc.digest.alg, doc.digest.val, JSON.stringify(doc.snippet), JSON.stringify(tags), stored.faults,
+      stored.data, stored.checked, p.requestHash, 1, at, at, ...SORT_KEY_COLUMNS.map((c) => sortKeys[c]),
     ]);
     const seq = Number(inserted!.seq);
     await writeDerivedIndexes(db, { seq, id: p.id, company_id: company, created_at: at, folder, tags, fresh: true, sortKeysWritten: true }, doc);

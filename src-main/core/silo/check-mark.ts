@@ -31,5 +31,13 @@ export function standingVerdict(row: { data: string; faults: string; checked: st
   }));
 }
 
-/** The mark to store with a document written as `data` with `faults`: only when they are the engine's verdict on it. */
-export const markOf = (checked: boolean, data: string, faults: string): string | null => (checked ? checkMark(data, faults) : null);
+/**
+ * What an entry row stores of a derived document: its text (the stored one when it was
+ * read unchanged), its faults, and the mark, made only when the faults are the engine's
+ * verdict on it (null otherwise: a writer keeping a stored mark decides that itself).
+ */
+export function documentColumns(doc: { envelope: unknown; faults: unknown; checked: boolean; text?: string }): { data: string; faults: string; checked: string | null } {
+  const data = doc.text ?? JSON.stringify(doc.envelope);
+  const faults = JSON.stringify(doc.faults);
+  return { data, faults, checked: doc.checked ? checkMark(data, faults) : null };
+}

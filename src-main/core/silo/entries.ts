@@ -14,7 +14,7 @@ import { writeDerivedIndexes } from './derived-index.ts';
 import { entryView, entryViews, type EntryRow, type EntryView } from './entry-view.ts';
 import { optionsAt, underData } from './faults-error.ts';
 import { checkIfMatch, type EntryPreconditions } from './if-match.ts';
-import { markOf } from './check-mark.ts';
+import { documentColumns } from './check-mark.ts';
 import { sigsCheckFor } from './signatures.ts';
 import { sortKeysOf } from './sort-keys.ts';
 
@@ -207,8 +207,6 @@ async function insertEntry(ctx: Ctx, { id, doc, input, requestHash, createdAt }:
   const at = nowIso();
   const created = createdAt ?? at;
   const tags = [...new Set(input.tags ?? [])];
-  const data = JSON.stringify(doc.envelope);
-  const faults = JSON.stringify(doc.faults);
   const values = {
     id,
     company_id: ctx.caller.companyId,
@@ -227,9 +225,7 @@ async function insertEntry(ctx: Ctx, { id, doc, input, requestHash, createdAt }:
     digest_val: doc.digest.val,
     snippet: JSON.stringify(doc.snippet),
     tags: JSON.stringify(tags),
-    faults,
-    data,
-    checked: markOf(doc.checked, data, faults),
+    ...documentColumns(doc),
     request_hash: requestHash,
     version: 1,
     created_at: created,

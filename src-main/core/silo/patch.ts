@@ -6,7 +6,7 @@ import { nowIso } from '../clock.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import { admitDocument } from './admit.ts';
 import { asWriter } from './audit-actor.ts';
-import { markOf } from './check-mark.ts';
+import { documentColumns } from './check-mark.ts';
 import { dropDerivedIndexes } from './trash-index.ts';
 import { deriveDocument, storedDocument, type DerivedDocument, type Envelope } from './document.ts';
 import { writeDerivedIndexes } from './derived-index.ts';
@@ -75,10 +75,9 @@ export function writeEntryChange(
     // Another request may have changed it since it was read: If-Match speaks for the version it is at now.
     checkIfMatch(row.id, fresh.version, preconditions);
     if (fresh.version !== row.version) throw conflict(`entry ${row.id} changed while this change was prepared; retry`);
-    const data = doc.text ?? JSON.stringify(doc.envelope);
-    const faults = JSON.stringify(doc.faults);
+    const { data, faults, checked: made } = documentColumns(doc);
     // A document and faults that stay keep their mark, whatever carried them here; new ones are marked only when checked.
-    const checked = doc.checked ? markOf(true, data, faults) : data === fresh.data && faults === fresh.faults ? fresh.checked : null;
+    const checked = made ?? (data === fresh.data && faults === fresh.faults ? fresh.checked : null);
     const values = {
       key: labels.key !== undefined ? labels.key : fresh.key,
       folder,
