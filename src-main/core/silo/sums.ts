@@ -1,4 +1,5 @@
 import type { Ctx } from '../api/handler.ts';
+import { daysInMonth } from '../gobl/shape/days.ts';
 import { filterSql, type EntryFilter } from './entry-filters.ts';
 import { companyTsQuery, ftsQueryOf } from './search.ts';
 import { SUM_COLUMNS } from './entry-sums.ts';
@@ -100,7 +101,7 @@ async function readAll(ctx: Ctx, q: EntryFilter): Promise<SumRow[]> {
 const monthStart = (month: string) => `${month}-01`;
 const monthEnd = (month: string) => {
   const [y, m] = month.split('-').map(Number);
-  return `${month}-${String(new Date(Date.UTC(y, m, 0)).getUTCDate()).padStart(2, '0')}`;
+  return `${month}-${String(daysInMonth(y, m)).padStart(2, '0')}`;
 };
 const nextMonth = (month: string) => {
   const [y, m] = month.split('-').map(Number);
