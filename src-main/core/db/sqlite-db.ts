@@ -256,50 +256,51 @@ class SqliteDb implements Db {
    * before, so a failure rolls it back whole and begins it again for the members after
    * (should that BEGIN fail, they fail with it, and so does the group's COMMIT).
    */
-  async #alone<T>(group: Group, fn: () => Promise<T>, origin: string): Promise<T> {
-    const scopes = this.#writeScopes();
+  #alone<T>(group: Group, fn: () => Promise<T>, origin: string): Promise<T> {
     const frame: Frame = { db: this, origin, depth: group.frame.depth + 1, parent: frames.current, open: true };
-    let scope;
-    try {
-      scope = scopes.open(origin);
-      const result = await frames.run(frame, fn);
-      await frames.run(frame, () => scopes.keep(scope!));
-      return result;
-    } catch (err) {
-      if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK');
-      group.begun = Promise.resolve().then(() => {
-        try {
-          this.sqlite.exec('BEGIN IMMEDIATE');
-        } catch (beginErr) {
-          // As when a group cannot begin at all: it takes no more members.
-          this.#endGroup(group);
-          throw beginErr;
-        }
-      });
-      group.begun.catch(() => undefined);
-      throw err;
-    } finally {
-      frame.open = false;
-      if (scope) scopes.close(scope);
-    }
+    return this.#written(frame, fn, {
+      undo: () => {
+        if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK');
+        group.begun = Promise.resolve().then(() => {
+          try {
+            this.sqlite.exec('BEGIN IMMEDIATE');
+          } catch (beginErr) {
+            // As when a group cannot begin at all: it takes no more members.
+            this.#endGroup(group);
+            throw beginErr;
+          }
+        });
+        group.begun.catch(() => undefined);
+      },
+    });
   }
 
-  async #savepoint<T>(outer: Frame, fn: () => Promise<T>, origin: string): Promise<T> {
-    const sqlite = this.sqlite;
-    const scopes = this.#writeScopes();
+  #savepoint<T>(outer: Frame, fn: () => Promise<T>, origin: string): Promise<T> {
     const name = `sp${outer.depth}`;
-    sqlite.exec(`SAVEPOINT ${name}`);
+    this.sqlite.exec(`SAVEPOINT ${name}`);
     const frame: Frame = { db: this, origin, depth: outer.depth + 1, parent: frames.current, open: true };
+    return this.#written(frame, fn, {
+      done: () => this.sqlite.exec(`RELEASE ${name}`),
+      undo: () => this.sqlite.exec(`ROLLBACK TO ${name}; RELEASE ${name}`),
+    });
+  }
+
+  /**
+   * Runs `fn` in `frame` with its origin in force for the triggers (the outer one is back
+   * when it ends) and what it wrote put on record before it ends; then `done`, or, when
+   * either throws, `undo`.
+   */
+  async #written<T>(frame: Frame, fn: () => Promise<T>, end: { done?: () => void; undo: () => void }): Promise<T> {
+    const scopes = this.#writeScopes();
     let scope;
     try {
-      // Another origin is in force for the triggers while it runs; the outer one is back when it ends.
-      scope = scopes.open(origin);
+      scope = scopes.open(frame.origin);
       const result = await frames.run(frame, fn);
       await frames.run(frame, () => scopes.keep(scope!));
-      sqlite.exec(`RELEASE ${name}`);
+      end.done?.();
       return result;
     } catch (err) {
-      sqlite.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
+      end.undo();
       throw err;
     } finally {
       frame.open = false;
