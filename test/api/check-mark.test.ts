@@ -5,6 +5,7 @@ import { checkDocument } from '../../src-main/core/gobl/engine/index.ts';
 import { checkMark, standingVerdict } from '../../src-main/core/silo/check-mark.ts';
 import { loadEnvelopes } from '../fixtures/gobl/load.ts';
 import { startTestServer, type TestServer } from './harness.ts';
+import { documentText, type StoredDocument } from '../../src-main/core/silo/packed-document.ts';
 
 /**
  * An entry keeps whether its faults are GOBL's verdict on its document as stored
@@ -21,7 +22,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 type Row = { id: string; data: string; faults: string; checked: string | null };
-const rowOf = async (id: string) => (await t.service.db.sqlFirst<Row>('SELECT id, data, faults, checked FROM entries WHERE id = ?', [id]))!;
+// The document's text, whether the row holds it packed or not.
+const rowOf = async (id: string): Promise<Row> => {
+  const row = (await t.service.db.sqlFirst<Row & { data: StoredDocument }>('SELECT id, data, faults, checked FROM entries WHERE id = ?', [id]))!;
+  return { ...row, data: documentText(row.data) };
+};
 
 async function workflow(steps: unknown[]): Promise<string> {
   const res = await t.call('PUT', `/transform/v1/workflows/${uuidv7()}`, { name: 'check', steps });

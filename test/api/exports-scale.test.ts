@@ -6,6 +6,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { loadEnvelope } from '../fixtures/gobl/load.ts';
 import { startTestServer, type TestServer } from './harness.ts';
 import { zipFileCount } from './exports-helpers.ts';
+import { documentText, type StoredDocument } from '../../src-main/core/silo/packed-document.ts';
 
 const COUNT = 10_000;
 // Each stored document carries this much note text: 10,000 of them are ~240 MB of JSON. What the
@@ -33,7 +34,8 @@ beforeAll(async () => {
   // (Written with an origin, as every write to a synced table: its triggers record the changes.)
   const { db } = t.service;
   if (db.dialect === 'sqlite') {
-    await db.tx(async () => db.sqlRun(copiesSqlite(first.body.id)), { origin: 'local' });
+    const text = documentText((await db.sqlFirst<{ data: StoredDocument }>('SELECT data FROM entries WHERE id = ?', [first.body.id]))!.data);
+    await db.tx(async () => db.sqlRun(copiesSqlite(first.body.id), [text]), { origin: 'local' });
     // That one statement held the event loop for seconds: the keep-alive timers that expired meanwhile close their idle
     // sockets now, before the first download, which would otherwise go out on a socket the server is about to close.
     await nextTimers(1);
@@ -50,13 +52,17 @@ afterAll(() => t.close());
 const COPIED_COLUMNS = `id, company_id, key, folder, state, context, draft, invalid, signed, doc_schema, doc_uuid, env_schema,
   digest_alg, digest_val, snippet, tags, faults, data, issue_date, request_hash, version, created_at, updated_at`;
 
-/** COUNT - 1 copies of entry `id`, each with a code and the long note of its own, on SQLite… */
+/**
+ * COUNT - 1 copies of entry `id`, each with a code and the long note of its own, on SQLite…
+ * The first entry's document is passed in as its text (`?`): SQL's JSON functions cannot
+ * read a packed one, and the copies are stored as text, as entries stored before 0022 are.
+ */
 const copiesSqlite = (id: string) => `
   WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${COUNT - 1})
   INSERT INTO entries (${COPIED_COLUMNS})
   SELECT printf('00000000-0000-7000-8000-%012d', i), company_id, NULL, folder, state, context, draft, invalid, signed, doc_schema, NULL,
     env_schema, digest_alg, digest_val, snippet, tags, faults,
-    json_set(data, '$.doc.code', printf('BULK-%05d', i), '$.doc.notes', json_array(json_object('text', '${NOTE}'))),
+    json_set(?, '$.doc.code', printf('BULK-%05d', i), '$.doc.notes', json_array(json_object('text', '${NOTE}'))),
     issue_date, request_hash || i, version, created_at, updated_at
   FROM entries, n WHERE id = '${id}'`;
 

@@ -10,6 +10,7 @@ import { openService } from '../../src-main/core/service.ts';
 import { listRelated } from '../../src-main/core/silo/list.ts';
 import { partialInvoice } from './gobl-helpers.ts';
 import { startTestServer, type TestServer } from './harness.ts';
+import { documentText } from '../../src-main/core/silo/packed-document.ts';
 
 /**
  * SQLite only: a laptop's database file from before migration 0007 updated in place.
@@ -50,7 +51,7 @@ describe('migration 0007_document_references', () => {
              snippet, tags, faults, data, request_hash, version, created_at, updated_at)
            VALUES (?, 'c1', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(id, r.folder, r.state, r.draft, r.invalid, r.signed, r.doc_schema, r.doc_uuid, r.env_schema, r.digest_alg, r.digest_val, r.snippet, r.tags, faults, r.data, r.request_hash, r.version, r.created_at, r.updated_at);
+        .run(id, r.folder, r.state, r.draft, r.invalid, r.signed, r.doc_schema, r.doc_uuid, r.env_schema, r.digest_alg, r.digest_val, r.snippet, r.tags, faults, documentText(r.data), r.request_hash, r.version, r.created_at, r.updated_at);
     }
     sqlite.close();
 

@@ -19,6 +19,7 @@ import { loadEnvelope } from '../fixtures/gobl/load.ts';
 import { postgresBinDir } from '../../scripts/pg-cluster.ts';
 import { serverDatabase } from '../support/server-database.ts';
 import { typedClient } from './harness.ts';
+import { documentText, type StoredDocument } from '../../src-main/core/silo/packed-document.ts';
 
 /** Retries short enough for tests, long enough to outlast a restart of the remote. */
 export const FAST_SYNC: Partial<SyncOptions> = {
@@ -273,7 +274,7 @@ async function snapshotWith(read: Reader, c: string, blobPath: (hash: string) =>
   const entries = ordered(
     await read(`SELECT id, key, folder, state, tags, digest_val, data FROM entries WHERE company_id = ? AND folder != 'conflicts'`, [c]),
     'id',
-  );
+  ).map((e) => ({ ...e, data: documentText(e.data as StoredDocument) }));
   const attachments = ordered(
     await read(
       `SELECT a.entry_id, a.id, a.name, a.hash, a.size FROM attachments a JOIN entries e ON e.company_id = a.company_id AND e.id = a.entry_id

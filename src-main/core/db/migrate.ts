@@ -46,10 +46,14 @@ export async function migrateToLatest(
   // only takes effect outside a transaction) and every reference is checked after.
   const enforced = sqlite.pragma('foreign_keys', { simple: true }) === 1;
   sqlite.pragma('foreign_keys = OFF');
+  // Defensive mode forbids writing the schema's text, which loosening a column's type
+  // takes (loosen-column-types.ts); only the migrations' own statements run meanwhile.
+  sqlite.unsafeMode(true);
   let outcome: Awaited<ReturnType<typeof migrator.migrateToLatest>>;
   try {
     outcome = await migrator.migrateToLatest();
   } finally {
+    sqlite.unsafeMode(false);
     if (enforced) sqlite.pragma('foreign_keys = ON');
   }
   const { error, results } = outcome;

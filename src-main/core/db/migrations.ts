@@ -9,6 +9,8 @@ import { moveSearchIndex, SCALE_SCHEMA } from '../silo/scale-migration.ts';
 import { ENTRY_SUMS_SCHEMA } from '../silo/entry-sums.ts';
 import { ENTRY_TAGS_SCHEMA } from '../silo/entry-tags.ts';
 import { ENTRY_CHECK_MARK } from '../silo/check-mark.ts';
+import { loosenPackedDocumentColumns } from './loosen-column-types.ts';
+import { documentText, type StoredDocument } from '../silo/packed-document.ts';
 import { SEARCH_TERMS_SCHEMA } from '../silo/search-terms.ts';
 import { COPIES_AND_SIGNERS } from '../sync/migration-copies-signers.ts';
 import { HOSTED_SILO_SCHEMA } from '../silo/hosted-migration.ts';
@@ -401,13 +403,13 @@ const FAULT_PATHS = [
 async function backfillReferences(db: Kysely<any>): Promise<void> {
   let after = 0;
   for (;;) {
-    const page = await sql<{ seq: number; id: string; company_id: string; data: string }>`
+    const page = await sql<{ seq: number; id: string; company_id: string; data: StoredDocument }>`
       SELECT seq, id, company_id, data FROM entries WHERE seq > ${after} ORDER BY seq LIMIT 500`.execute(db);
     if (page.rows.length === 0) return;
     for (const row of page.rows) {
       let doc: unknown;
       try {
-        doc = (JSON.parse(row.data) as { doc?: unknown }).doc;
+        doc = (JSON.parse(documentText(row.data)) as { doc?: unknown }).doc;
       } catch {
         continue;
       }
@@ -561,4 +563,6 @@ export const migrations: Record<string, Migration> = {
   '0020_audit_streams': statements(AUDIT_STREAMS_SCHEMA),
   // Whether an entry's faults are GOBL's verdict on its document as stored, so a workflow does not check it again (issue 13).
   '0021_entry_check_mark': statements([ENTRY_CHECK_MARK]),
+  // An entry's document may be stored packed (deflated against GOBL's vocabulary), a third of its text (issue 13).
+  '0022_packed_documents': { up: loosenPackedDocumentColumns },
 };

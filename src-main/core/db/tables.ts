@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { StoredDocument } from '../silo/packed-document.ts';
 
 /** Row types as SQLite stores them: booleans are 0/1, JSON columns are text. */
 export interface CompaniesTable {
@@ -48,7 +49,8 @@ export interface EntriesTable {
   snippet: string;
   tags: string;
   faults: string;
-  data: string;
+  /** the envelope: its JSON text, or packed (silo/packed-document.ts) */
+  data: StoredDocument;
   /** that `faults` are GOBL's verdict on `data` at this engine revision (silo/check-mark.ts); null when unknown */
   checked: Generated<string | null>;
   /** the document's issue date (YYYY-MM-DD) when it has one, for date filters */
@@ -242,8 +244,8 @@ export interface JobsTable {
   /** epoch ms when the job may run next (retry backoff) */
   run_at: number;
   cancel_requested: Generated<number>;
-  /** the document as the job left it, kept when the job ends */
-  envelope: string | null;
+  /** the document as the job left it, kept when the job ends (as the entry stored it) */
+  envelope: StoredDocument | null;
   created_at: string;
   updated_at: string;
   completed_at: string | null;

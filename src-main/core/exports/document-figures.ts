@@ -5,6 +5,7 @@
 import { documentNumber, obj, objects, str } from '../pdf/gobl-read.ts';
 import type { EntryRow } from '../silo/entry-view.ts';
 import { isDecimal, negateDecimal, percentNumber } from './decimal-text.ts';
+import { documentText } from '../silo/packed-document.ts';
 
 export interface RateFigures {
   category: string;
@@ -73,7 +74,7 @@ function dueDateOf(doc: Record<string, unknown>): string {
 export function documentFigures(row: EntryRow): DocumentFigures {
   let doc: Record<string, unknown> = {};
   try {
-    doc = obj((JSON.parse(row.data) as Record<string, unknown>).doc) ?? {};
+    doc = obj((JSON.parse(documentText(row.data)) as Record<string, unknown>).doc) ?? {};
   } catch {
     // a row the database holds is JSON; should it not be, the row still has its place, empty
   }

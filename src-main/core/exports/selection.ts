@@ -6,6 +6,7 @@ import type { EntryRow } from '../silo/entry-view.ts';
 import { letOthersIn } from '../let-others-in.ts';
 import { byIssueDate, listedParts, listedWhere, type Key } from './selection-keys.ts';
 import { indexPageQuery, indexWindows, PAGE, windowWhere, type Window } from './selection-windows.ts';
+import { packedTextBytes } from '../silo/packed-document.ts';
 
 export { indexPageQuery, type Position } from './selection-windows.ts';
 
@@ -88,8 +89,9 @@ export async function measureSelection(ctx: Ctx, selection: ExportSelection, upT
   const total = { entries: 0, files: 0, bytes: 0 };
   for await (const part of parts) {
     const { from, where, params } = 'seqs' in part ? listedWhere(ctx, selection, { seqs: part.seqs }) : windowWhere(ctx, selection, part);
-    // octet_length: the stored bytes (length() counts characters, reading each value whole).
-    const counted = await db.sqlFirst<{ n: number; bytes: number }>(`SELECT count(*) AS n, ${sum('octet_length(e.data)')} AS bytes FROM ${from} WHERE ${where}`, params);
+    // octet_length: the text's bytes (length() counts characters, reading each value whole); a packed one says its own.
+    const envelopeBytes = pg ? 'octet_length(e.data)' : packedTextBytes('e.data');
+    const counted = await db.sqlFirst<{ n: number; bytes: number }>(`SELECT count(*) AS n, ${sum(envelopeBytes)} AS bytes FROM ${from} WHERE ${where}`, params);
     total.entries += Number(counted?.n ?? 0);
     if (total.entries > upTo) return { entries: upTo + 1, files: 0, bytes: 0 };
     const files = await db.sqlFirst<{ n: number; bytes: number }>(

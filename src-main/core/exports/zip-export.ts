@@ -12,6 +12,7 @@ import { writeCsv } from './csv-export.ts';
 import { exportFileName } from './export-name.ts';
 import { measureSelection, selectedEntries, type ExportSelection } from './selection.ts';
 import { entryFolderName, safeSegment, UniqueNames } from './zip-entry-names.ts';
+import { documentText } from '../silo/packed-document.ts';
 
 /**
  * A ZIP without ZIP64 (fflate writes none) holds at most 65,535 files and 4 GiB; an export
@@ -108,7 +109,7 @@ export async function exportZip(ctx: Ctx, selection: ExportSelection): Promise<B
       const figures = documentFigures(row);
       const folder = folders.take(entryFolderName(figures.issue_date, figures.number, row.id));
       const changed = new Date(row.updated_at);
-      await zip.addBytes(`${folder}/envelope.json`, new TextEncoder().encode(row.data), changed);
+      await zip.addBytes(`${folder}/envelope.json`, new TextEncoder().encode(documentText(row.data)), changed);
       // By company and entry: an entry id is only unique within its company (issue 12).
       const attachments = await db.all(
         db.q

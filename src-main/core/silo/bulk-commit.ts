@@ -100,7 +100,7 @@ export async function commitSlice(ctx: Ctx, items: PreparedItem[], onDuplicate: 
     const folder = p.input.folder ?? defaultFolderOf(p.doc.docSchema);
     const sortKeys = sortKeysOf(p.doc.snippet);
     const { doc } = p;
-    const stored = documentColumns(doc);
+    const stored = documentColumns(doc, db.dialect);
     const inserted = await db.sqlFirst<{ seq: number }>(INSERT_ENTRY, [
       p.id, company, key ?? null, folder, p.input.state ?? (doc.signed ? 'completed' : 'draft'), '', doc.signed ? 0 : 1,
       doc.faults.length > 0 ? 1 : 0, doc.signed ? 1 : 0, doc.docSchema, doc.docUuid, issueDateOf(doc), doc.envSchema,

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import type { EngineFault } from '../gobl/engine/index.ts';
 import { ENGINE_REVISION } from '../gobl/engine/revision.ts';
 import { parseFaults } from '../gobl/fault.ts';
+import type { Dialect } from '../db/engine.ts';
+import { documentText, packDocument, type StoredDocument } from './packed-document.ts';
 
 /** Migration 0021 (PostgreSQL 0006): a nullable column, so adding it rewrites no row on either engine. */
 export const ENTRY_CHECK_MARK = 'ALTER TABLE entries ADD COLUMN checked TEXT';
@@ -20,8 +22,8 @@ export function checkMark(data: string, faults: string, revision: string = ENGIN
 }
 
 /** What the engine found in the stored document, when the entry's mark says so; undefined when it must be checked. */
-export function standingVerdict(row: { data: string; faults: string; checked: string | null }): EngineFault[] | undefined {
-  if (!row.checked || row.checked !== checkMark(row.data, row.faults)) return undefined;
+export function standingVerdict(row: { data: StoredDocument; faults: string; checked: string | null }): EngineFault[] | undefined {
+  if (!row.checked || row.checked !== checkMark(documentText(row.data), row.faults)) return undefined;
   return parseFaults(row.faults).map(({ code, message, paths, stated, calculated }) => ({
     code,
     message,
@@ -32,12 +34,17 @@ export function standingVerdict(row: { data: string; faults: string; checked: st
 }
 
 /**
- * What an entry row stores of a derived document: its text (the stored one when it was
- * read unchanged), its faults, and the mark, made only when the faults are the engine's
- * verdict on it (null otherwise: a writer keeping a stored mark decides that itself).
+ * What an entry row of `dialect` stores of a derived document: its text packed (the
+ * stored bytes as they are when it was read unchanged), its faults, and the mark over
+ * the text, made only when the faults are the engine's verdict on it (null otherwise:
+ * a writer keeping a stored mark decides that itself).
  */
-export function documentColumns(doc: { envelope: unknown; faults: unknown; checked: boolean; text?: string }): { data: string; faults: string; checked: string | null } {
-  const data = doc.text ?? JSON.stringify(doc.envelope);
+export function documentColumns(
+  doc: { envelope: unknown; faults: unknown; checked: boolean; text?: string; stored?: StoredDocument },
+  dialect: Dialect,
+): { data: StoredDocument; faults: string; checked: string | null } {
+  const text = doc.text ?? JSON.stringify(doc.envelope);
   const faults = JSON.stringify(doc.faults);
-  return { data, faults, checked: doc.checked ? checkMark(data, faults) : null };
+  const data = doc.text !== undefined && doc.stored !== undefined ? doc.stored : packDocument(dialect, text);
+  return { data, faults, checked: doc.checked ? checkMark(text, faults) : null };
 }

@@ -10,12 +10,13 @@ import { ENVELOPE_SCHEMA } from '../gobl/index.ts';
 import { requireEntryRow } from './entries.ts';
 import { optionsAt, refuseFaults } from './faults-error.ts';
 import { applyPatch, type JsonPatchOperation, type PatchContentType } from './patch-apply.ts';
+import { documentText } from './packed-document.ts';
 
 /** The corrective document of entry `previousId` (of the caller's company: 404 otherwise). Throws 422 with GOBL's faults. */
 export async function correctiveDocument(ctx: Ctx, previousId: string, options: unknown, now: Date, member = 'correct'): Promise<Record<string, unknown>> {
   const previous = await requireEntryRow(ctx, previousId);
   try {
-    return correctInvoice(JSON.parse(previous.data) as Record<string, unknown>, options, now);
+    return correctInvoice(JSON.parse(documentText(previous.data)) as Record<string, unknown>, options, now);
   } catch (err) {
     if (!(err instanceof BuildError)) throw err;
     const faults = err.faults.map((f) => faultOf(f));

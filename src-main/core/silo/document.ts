@@ -1,4 +1,5 @@
 import { newUuidV7 as uuidv7 } from '../new-uuid.ts';
+import { documentText, type StoredDocument } from './packed-document.ts';
 import { digestOf, isEnvelope, mentionsOf, searchTextOf, wrapDocument } from '../gobl/index.ts';
 import { checkDocument } from '../gobl/engine/index.ts';
 import { faultOf, parseFaults, SILO_PROVIDER, type Fault } from '../gobl/fault.ts';
@@ -33,6 +34,8 @@ export interface DerivedDocument {
   checked: boolean;
   /** the stored text this envelope was read from, unchanged since: written back as it is */
   text?: string;
+  /** that text in the form its row holds it (packed-document.ts), so it is not packed again */
+  stored?: StoredDocument;
   snippet: Record<string, string>;
   mentions: Array<{ uuid: string; context: string }>;
   identity: DocumentIdentity;
@@ -161,12 +164,13 @@ export function deriveDocument(envelope: Envelope, knownDigest?: { alg: string; 
  * and digest it has, and its text kept (written back byte for byte, not re-serialised).
  */
 export function storedDocument(
-  row: { data: string; digest_alg: string; digest_val: string; faults: string },
-  envelope: Envelope = JSON.parse(row.data) as Envelope,
+  row: { data: StoredDocument; digest_alg: string; digest_val: string; faults: string },
+  envelope: Envelope = JSON.parse(documentText(row.data)) as Envelope,
 ): DerivedDocument {
   const doc = deriveDocument(envelope, { alg: row.digest_alg, val: row.digest_val }, parseFaults(row.faults));
   // Set, not spread: a spread would work out every lazy part.
-  doc.text = row.data;
+  doc.text = documentText(row.data);
+  doc.stored = row.data;
   return doc;
 }
 

@@ -225,7 +225,7 @@ async function insertEntry(ctx: Ctx, { id, doc, input, requestHash, createdAt }:
     digest_val: doc.digest.val,
     snippet: JSON.stringify(doc.snippet),
     tags: JSON.stringify(tags),
-    ...documentColumns(doc),
+    ...documentColumns(doc, db.dialect),
     request_hash: requestHash,
     version: 1,
     created_at: created,

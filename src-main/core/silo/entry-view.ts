@@ -3,12 +3,13 @@ import type { AttachmentsTable, EntriesTable, EntryMetaTable } from '../db/table
 import type { Db } from '../db/engine.ts';
 import { parseFaults } from '../gobl/fault.ts';
 import { hostedSnippet } from './hosted-snippet.ts';
+import { documentText, type StoredDocument } from './packed-document.ts';
 
 export type EntryRow = Selectable<EntriesTable>;
 const VIEWED = ['id', 'company_id', 'key', 'created_at', 'updated_at', 'version', 'context', 'digest_alg', 'digest_val', 'doc_schema', 'doc_uuid', 'env_schema',
   'draft', 'invalid', 'signed', 'faults', 'step_faults', 'folder', 'snippet', 'state', 'tags'] as const;
 /** What a view is made of: a list reads the row without its document (`data`), an entry with it. */
-export type ViewRow = Pick<EntryRow, (typeof VIEWED)[number]> & { data?: string };
+export type ViewRow = Pick<EntryRow, (typeof VIEWED)[number]> & { data?: StoredDocument };
 /** The columns a view reads, the document aside (`e.` is the entries row): lists select these, not `e.*`. */
 export const VIEW_COLUMNS = VIEWED.map((c) => `e.${c}`).join(', ');
 type HostedFileColumns = 'key' | 'category' | 'embeddable' | 'private';
@@ -85,7 +86,7 @@ export function entryView(
     version: String(row.version),
     attachments: attachments.map(attachmentView),
     context: context ?? row.context,
-    ...(withData || data ? { data: data ?? (JSON.parse(row.data!) as Record<string, unknown>) } : {}),
+    ...(withData || data ? { data: data ?? (JSON.parse(documentText(row.data!)) as Record<string, unknown>) } : {}),
     digest: { alg: row.digest_alg, val: row.digest_val },
     doc_schema: row.doc_schema,
     env_schema: row.env_schema,

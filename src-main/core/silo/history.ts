@@ -9,6 +9,7 @@ import { entryViews, type EntryView } from './entry-view.ts';
 import { findAnyEntryRow, type RowLock } from './entries.ts';
 import { writeEntryChange } from './patch.ts';
 import { VERSION_COLUMNS, type VersionRow } from './version-keeping.ts';
+import { documentText, type StoredDocument } from './packed-document.ts';
 
 /** A version's document: the first one kept at or after it; none kept means the entry's own. */
 const DOCUMENT_OF = 'SELECT data FROM entry_versions WHERE company_id = ? AND entry_id = ? AND version >= ? AND data IS NOT NULL ORDER BY version LIMIT 1';
@@ -88,8 +89,8 @@ async function versionRow(ctx: Ctx, id: string, version: number): Promise<Versio
 /** The envelope as it was at a version (kept, or the entry's own when no later version replaced it). */
 export async function documentAt(ctx: Ctx, id: string, version: number): Promise<Record<string, unknown>> {
   const { db } = ctx.service;
-  const kept = await db.sqlFirst<{ data: string }>(DOCUMENT_OF, [ctx.caller.companyId, id, version]);
-  return JSON.parse(kept?.data ?? (await entryOfCompany(ctx, id)).data) as Record<string, unknown>;
+  const kept = await db.sqlFirst<{ data: StoredDocument }>(DOCUMENT_OF, [ctx.caller.companyId, id, version]);
+  return JSON.parse(documentText(kept?.data ?? (await entryOfCompany(ctx, id)).data)) as Record<string, unknown>;
 }
 
 /** One version: its envelope (the hosted SiloEntryData, `{version, data}`) with its labels and who made it. */

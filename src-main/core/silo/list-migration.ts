@@ -1,3 +1,4 @@
+import { documentText, type StoredDocument } from './packed-document.ts';
 import { sql, type Kysely } from 'kysely';
 import { snippetOf } from '../gobl/snippet.ts';
 import { SORT_KEY_COLUMNS, sortKeysOf } from './sort-keys.ts';
@@ -44,13 +45,13 @@ export const LIST_SCHEMA = [
 export async function backfillListColumns(db: Kysely<any>): Promise<void> {
   let after = 0;
   for (;;) {
-    const page = await sql<{ seq: number; data: string }>`
+    const page = await sql<{ seq: number; data: StoredDocument }>`
       SELECT seq, data FROM entries WHERE seq > ${after} ORDER BY seq LIMIT 500`.execute(db);
     if (page.rows.length === 0) return;
     for (const row of page.rows) {
       let envelope: unknown;
       try {
-        envelope = JSON.parse(row.data);
+        envelope = JSON.parse(documentText(row.data));
       } catch {
         continue;
       }

@@ -7,6 +7,7 @@ import { LOCAL } from '../db/write-scopes.ts';
 import { admitDocument } from './admit.ts';
 import { asWriter } from './audit-actor.ts';
 import { documentColumns } from './check-mark.ts';
+import { documentText, sameStored } from './packed-document.ts';
 import { dropDerivedIndexes } from './trash-index.ts';
 import { deriveDocument, storedDocument, type DerivedDocument, type Envelope } from './document.ts';
 import { writeDerivedIndexes } from './derived-index.ts';
@@ -32,7 +33,7 @@ export async function patchEntry(ctx: Ctx, id: string, input: PatchEntryInput, p
   const row = await requireEntryRow(ctx, id);
   // A stale version is refused before GOBL does any work; the write checks it again in its transaction.
   checkIfMatch(id, row.version, preconditions);
-  const current = JSON.parse(row.data) as Envelope;
+  const current = JSON.parse(documentText(row.data)) as Envelope;
 
   let doc: DerivedDocument;
   if (input.data !== undefined || (input.sign && row.signed !== 1)) {
@@ -75,9 +76,10 @@ export function writeEntryChange(
     // Another request may have changed it since it was read: If-Match speaks for the version it is at now.
     checkIfMatch(row.id, fresh.version, preconditions);
     if (fresh.version !== row.version) throw conflict(`entry ${row.id} changed while this change was prepared; retry`);
-    const { data, faults, checked: made } = documentColumns(doc);
+    const { data, faults, checked: made } = documentColumns(doc, db.dialect);
     // A document and faults that stay keep their mark, whatever carried them here; new ones are marked only when checked.
-    const checked = made ?? (data === fresh.data && faults === fresh.faults ? fresh.checked : null);
+    const sameData = sameStored(data, fresh.data);
+    const checked = made ?? (sameData && faults === fresh.faults ? fresh.checked : null);
     const values = {
       key: labels.key !== undefined ? labels.key : fresh.key,
       folder,
@@ -100,7 +102,7 @@ export function writeEntryChange(
       trashed_at: labels.trashed !== undefined ? labels.trashed : fresh.trashed_at,
     };
     // Only what changed is set: an index whose columns are not set is not touched (a state change rewrites no sort index).
-    const changed = Object.fromEntries(Object.entries(values).filter(([column, value]) => fresh[column as keyof EntryRow] !== value));
+    const changed = Object.fromEntries(Object.entries(values).filter(([column, value]) => (column === 'data' ? !sameData : fresh[column as keyof EntryRow] !== value)));
     await db.run(db.q.updateTable('entries').set(changed).where('company_id', '=', row.company_id).where('id', '=', row.id));
     // Its derived rows are in place, built from the same document, snippet and tags as far as those did not change.
     const kept = fresh.trashed_at === null

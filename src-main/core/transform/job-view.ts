@@ -3,6 +3,7 @@ import type { AttachmentsTable, IntentsTable, JobsTable } from '../db/tables.ts'
 import type { Db } from '../db/engine.ts';
 import { parseFaults } from '../gobl/fault.ts';
 import { attachmentUrl } from '../silo/entry-view.ts';
+import { documentText, type StoredDocument } from '../silo/packed-document.ts';
 
 export type JobRow = Selectable<JobsTable>;
 export type IntentRow = Selectable<IntentsTable>;
@@ -33,8 +34,8 @@ export async function jobView(db: Db, row: JobRow, withEnvelope = true) {
   const attachments = await db.sql<Selectable<AttachmentsTable>>(SQL.attachments, [company, row.silo_entry_id]);
   let envelope: Record<string, unknown> | undefined;
   if (withEnvelope) {
-    const text = row.envelope ?? (await db.sqlFirst<{ data: string }>(SQL.data, [company, row.silo_entry_id]))?.data;
-    envelope = text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
+    const stored = row.envelope ?? (await db.sqlFirst<{ data: StoredDocument }>(SQL.data, [company, row.silo_entry_id]))?.data;
+    envelope = stored ? (JSON.parse(documentText(stored)) as Record<string, unknown>) : undefined;
   }
   return {
     id: row.id,

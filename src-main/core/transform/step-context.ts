@@ -9,6 +9,7 @@ import { writeEntryChange } from '../silo/patch.ts';
 import { sameSignatures, sigsCheckFor } from '../silo/signatures.ts';
 import type { StepContext } from './provider.ts';
 import { checkedBefore, knownCheck } from './providers/checked-document.ts';
+import { documentText, sameStored, type StoredDocument } from '../silo/packed-document.ts';
 
 /**
  * The entry's envelope as the steps of one job read it, parsed once while its stored text
@@ -18,13 +19,13 @@ import { checkedBefore, knownCheck } from './providers/checked-document.ts';
  * between, a changed text is parsed anew.
  */
 export class EntryReads {
-  #data: string | undefined;
+  #data: StoredDocument | undefined;
   #envelope: Envelope | undefined;
   #digest: { alg: string; val: string } | undefined;
 
   envelopeOf(row: EntryRow): Envelope {
-    if (this.#data !== row.data || !this.#envelope) {
-      this.#envelope = JSON.parse(row.data) as Envelope;
+    if (!sameStored(this.#data, row.data) || !this.#envelope) {
+      this.#envelope = JSON.parse(documentText(row.data)) as Envelope;
       this.#data = row.data;
       this.#digest = { alg: row.digest_alg, val: row.digest_val };
       const verdict = standingVerdict(row);
@@ -33,8 +34,8 @@ export class EntryReads {
     return this.#envelope;
   }
 
-  /** The stored text `envelope` was parsed from, if it is the one handed out (not a copy a step made). */
-  textOf(envelope: Envelope): string | undefined {
+  /** The stored document `envelope` was parsed from, if it is the one handed out (not a copy a step made). */
+  storedOf(envelope: Envelope): StoredDocument | undefined {
     return this.#envelope === envelope ? this.#data : undefined;
   }
 
@@ -44,7 +45,7 @@ export class EntryReads {
   }
 
   /** After a write that stored `envelope` as `data`: an envelope parsed from text, and so plain JSON, is kept, with its digest. */
-  wrote(data: string, envelope: Envelope | undefined, digest: { alg: string; val: string }): void {
+  wrote(data: StoredDocument, envelope: Envelope | undefined, digest: { alg: string; val: string }): void {
     this.#data = envelope ? data : undefined;
     this.#envelope = envelope;
     this.#digest = envelope ? digest : undefined;
@@ -52,7 +53,7 @@ export class EntryReads {
 }
 
 /** An envelope this context signed (seal), with the stored text it was made from. */
-type Sealed = { from: string };
+type Sealed = { from: StoredDocument };
 
 /** The silo as a step sees it: reads of its job's entry, and writes for `apply`. */
 export function makeStepContext(
@@ -74,7 +75,7 @@ export function makeStepContext(
    */
   const documentFor = async (row: EntryRow, next: Envelope): Promise<DerivedDocument> => {
     const seal = sealed.get(next);
-    if (seal && seal.from === row.data) {
+    if (seal && sameStored(seal.from, row.data)) {
       return deriveDocument(next, { alg: row.digest_alg, val: row.digest_val }, []);
     }
     const { envelope } = toEnvelope(entryId, next as Record<string, unknown>);
@@ -121,7 +122,7 @@ export function makeStepContext(
     seal(envelope) {
       const { keys } = ctx.service;
       // Only the stored envelope as handed out, unsigned and found clean (its head's digest is its document's), may skip the checks.
-      const from = reads.textOf(envelope);
+      const from = reads.storedOf(envelope);
       const clean = from !== undefined && !isSigned(envelope) && checkedBefore(envelope)?.length === 0;
       const signer = { kid: keys.kid, sign: (payload: object) => keys.sign(payload) };
       const signed = signEnvelope(envelope, signer, { docDigest: clean ? reads.digestOf(envelope) : undefined }) as Envelope;

@@ -6,6 +6,7 @@ import { documentCheck } from '../../../src-main/core/transform/providers/checke
 import { siloClose } from '../../../src-main/core/transform/providers/silo-close.ts';
 import { loadEnvelope } from '../../fixtures/gobl/load.ts';
 import { openProviderTestBed, type ProviderTestBed } from './provider-test-context.ts';
+import { documentText, type StoredDocument } from '../../../src-main/core/silo/packed-document.ts';
 
 /**
  * A step's context signs with the instance key (seal), and takes back, without checking it
@@ -43,14 +44,16 @@ beforeAll(async () => {
 });
 afterAll(() => bed.close());
 
-const stored = (id: string) =>
-  bed.service.db.sqlite!.prepare('SELECT data, faults, invalid, signed, digest_val FROM entries WHERE id = ?').get(id) as {
-    data: string;
+const stored = (id: string) => {
+  const row = bed.service.db.sqlite!.prepare('SELECT data, faults, invalid, signed, digest_val FROM entries WHERE id = ?').get(id) as {
+    data: StoredDocument;
     faults: string;
     invalid: number;
     signed: number;
     digest_val: string;
   };
+  return { ...row, data: documentText(row.data) };
+};
 
 /** Counts what `fn` costs in checks and verifications. */
 async function counted(fn: () => Promise<void> | void): Promise<{ checks: number; verifies: number }> {

@@ -1,0 +1,72 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { Dialect } from '../db/engine.ts';
+import { DOCUMENT_DICTIONARY_1 } from './document-dictionary.ts';
+
+/**
+ * An entry's document as a row holds it (entries.data, entry_versions.data, jobs.envelope):
+ * its JSON text, or packed. On SQLite a document is stored deflated against a dictionary
+ * of GOBL's vocabulary (document-dictionary.ts, made from GOBL's schemas alone): 1,658
+ * bytes of an average envelope become about 580, which is most of an entry's row. Rows
+ * written before migration 0022 keep their text, and both forms read the same.
+ * PostgreSQL keeps the text: it compresses long values itself (TOAST).
+ */
+export type StoredDocument = string | Uint8Array;
+
+/**
+ * A packed document is a format byte, the text's length in bytes (32-bit, big-endian:
+ * what SQL reads to size an export without unpacking, packedTextBytes) and the text
+ * deflated against the dictionary of that format. A new dictionary is a new format,
+ * never a change to this one.
+ */
+const FORMAT_1 = 0x01;
+const HEADER = 5;
+const DICTIONARY_1 = Buffer.from(DOCUMENT_DICTIONARY_1, 'utf8');
+
+/** The document text in the form a row of `dialect` stores it. */
+export function packDocument(dialect: Dialect, text: string): StoredDocument {
+  if (dialect !== 'sqlite') return text;
+  const bytes = Buffer.from(text, 'utf8');
+  const packed = deflateRawSync(bytes, { dictionary: DICTIONARY_1 });
+  const stored = Buffer.allocUnsafe(HEADER + packed.length);
+  stored[0] = FORMAT_1;
+  stored.writeUInt32BE(bytes.length, 1);
+  packed.copy(stored, HEADER);
+  return stored;
+}
+
+// One fetched row is often read more than once (its text hashed for the check mark, then
+// parsed); its bytes are unpacked once.
+const unpacked = new WeakMap<Uint8Array, string>();
+
+/** The JSON text of a stored document, whichever form the row holds. */
+export function documentText(stored: StoredDocument): string {
+  if (typeof stored === 'string') return stored;
+  const known = unpacked.get(stored);
+  if (known !== undefined) return known;
+  const bytes = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
+  if (bytes.length < HEADER || bytes[0] !== FORMAT_1) throw new Error(`a stored document of unknown format ${bytes[0]}`);
+  const length = bytes.readUInt32BE(1);
+  const out = inflateRawSync(bytes.subarray(HEADER), { dictionary: DICTIONARY_1, maxOutputLength: Math.max(length, 1) });
+  if (out.length !== length) throw new Error(`a stored document unpacks to ${out.length} bytes, not the ${length} it says`);
+  const text = out.toString('utf8');
+  unpacked.set(stored, text);
+  return text;
+}
+
+/** Whether two stored forms hold the same bytes (each fetch of a row makes new ones). */
+export function sameStored(a: StoredDocument | undefined, b: StoredDocument | undefined): boolean {
+  if (a === b) return true;
+  if (typeof a === 'string' || typeof b === 'string' || a === undefined || b === undefined) return false;
+  return Buffer.compare(a, b) === 0;
+}
+
+/**
+ * SQLite's expression for the byte length of the text a stored document holds, packed
+ * or not (an export is sized by it): the packed form's header, read digit by digit from
+ * its hex, as SQL has no function that reads an integer out of a blob.
+ */
+export function packedTextBytes(column: string): string {
+  const hex = `hex(substr(${column}, 2, 4))`;
+  const digits = Array.from({ length: 8 }, (_, i) => `(instr('0123456789ABCDEF', substr(${hex}, ${i + 1}, 1)) - 1) * ${16 ** (7 - i)}`);
+  return `(CASE WHEN typeof(${column}) = 'blob' THEN ${digits.join(' + ')} ELSE octet_length(${column}) END)`;
+}
