@@ -86,11 +86,11 @@ export async function measureSelection(ctx: Ctx, selection: ExportSelection, upT
   const parts: AsyncIterable<Part> = listed ? seqsOf(listed) : indexWindows(ctx, selection, signal);
   // PostgreSQL's sum() of bigint is numeric, text to the client: cast back so the sizes add up as numbers.
   const sum = (expr: string) => `coalesce(sum(${expr}), 0)${pg ? '::bigint' : ''}`;
+  // octet_length: the text's bytes (length() counts characters, reading each value whole); a packed one says its own.
+  const envelopeBytes = pg ? 'octet_length(e.data)' : packedTextBytes('e.data');
   const total = { entries: 0, files: 0, bytes: 0 };
   for await (const part of parts) {
     const { from, where, params } = 'seqs' in part ? listedWhere(ctx, selection, { seqs: part.seqs }) : windowWhere(ctx, selection, part);
-    // octet_length: the text's bytes (length() counts characters, reading each value whole); a packed one says its own.
-    const envelopeBytes = pg ? 'octet_length(e.data)' : packedTextBytes('e.data');
     const counted = await db.sqlFirst<{ n: number; bytes: number }>(`SELECT count(*) AS n, ${sum(envelopeBytes)} AS bytes FROM ${from} WHERE ${where}`, params);
     total.entries += Number(counted?.n ?? 0);
     if (total.entries > upTo) return { entries: upTo + 1, files: 0, bytes: 0 };

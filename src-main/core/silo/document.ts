@@ -165,11 +165,12 @@ export function deriveDocument(envelope: Envelope, knownDigest?: { alg: string; 
  */
 export function storedDocument(
   row: { data: StoredDocument; digest_alg: string; digest_val: string; faults: string },
-  envelope: Envelope = JSON.parse(documentText(row.data)) as Envelope,
+  envelope?: Envelope,
 ): DerivedDocument {
-  const doc = deriveDocument(envelope, { alg: row.digest_alg, val: row.digest_val }, parseFaults(row.faults));
+  const text = documentText(row.data);
+  const doc = deriveDocument(envelope ?? (JSON.parse(text) as Envelope), { alg: row.digest_alg, val: row.digest_val }, parseFaults(row.faults));
   // Set, not spread: a spread would work out every lazy part.
-  doc.text = documentText(row.data);
+  doc.text = text;
   doc.stored = row.data;
   return doc;
 }

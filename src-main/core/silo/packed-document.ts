@@ -46,7 +46,7 @@ const recent: Array<{ stored: Buffer; text: string }> = [];
 export function documentText(stored: StoredDocument): string {
   if (typeof stored === 'string') return stored;
   const bytes = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
-  for (const seen of recent) if (seen.stored.length === bytes.length && seen.stored.equals(bytes)) return seen.text;
+  for (const seen of recent) if (seen.stored.equals(bytes)) return seen.text;
   if (bytes.length < HEADER || bytes[0] !== FORMAT_1) throw new Error(`a stored document of unknown format ${bytes[0]}`);
   const length = bytes.readUInt32BE(1);
   const out = inflateRawSync(bytes.subarray(HEADER), { dictionary: DICTIONARY_1, maxOutputLength: Math.max(length, 1) });
