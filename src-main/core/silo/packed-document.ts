@@ -21,12 +21,17 @@ export type StoredDocument = string | Uint8Array;
 const FORMAT_1 = 0x01;
 const HEADER = 5;
 const DICTIONARY_1 = Buffer.from(DOCUMENT_DICTIONARY_1, 'utf8');
+// Packing looks back 8 KiB, not 32: deflate then primes itself with the dictionary's last
+// 8 KiB only, and sets up a quarter of the memory, which is most of what a call costs for a
+// document this small (a job's write: about a fifth less, for 1% more bytes). Unpacking, with
+// the whole dictionary and the full window, reads either, as deflate's distances are relative.
+const PACKING = { dictionary: DICTIONARY_1, windowBits: 13, memLevel: 5 } as const;
 
 /** The document text in the form a row of `dialect` stores it. */
 export function packDocument(dialect: Dialect, text: string): StoredDocument {
   if (dialect !== 'sqlite') return text;
   const bytes = Buffer.from(text, 'utf8');
-  const packed = deflateRawSync(bytes, { dictionary: DICTIONARY_1 });
+  const packed = deflateRawSync(bytes, PACKING);
   const stored = Buffer.allocUnsafe(HEADER + packed.length);
   stored[0] = FORMAT_1;
   stored.writeUInt32BE(bytes.length, 1);

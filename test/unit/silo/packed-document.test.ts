@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { deflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { DOCUMENT_DICTIONARY_1 } from '../../../src-main/core/silo/document-dictionary.ts';
@@ -61,6 +62,17 @@ describe('a stored document packed', () => {
   it('is read with the dictionary it was made with: format 1 never changes', () => {
     // Every document stored as format 1 needs these exact bytes; a new dictionary is a new format.
     expect(createHash('sha256').update(DOCUMENT_DICTIONARY_1).digest('hex')).toBe('0d6ac621643a43adcb5b3e930da738f3a05ed493f40118f9813571086b6ab897');
+  });
+
+  it('reads format 1 as any deflate against the whole dictionary made it, as rows packed with the full window were', () => {
+    const text = JSON.stringify(loadEnvelopes()[3].envelope);
+    const bytes = Buffer.from(text);
+    const header = Buffer.from([1, 0, 0, 0, 0]);
+    header.writeUInt32BE(bytes.length, 1);
+    const fullWindow = Buffer.concat([header, deflateRawSync(bytes, { dictionary: Buffer.from(DOCUMENT_DICTIONARY_1) })]);
+    // Not the bytes packDocument makes now (it looks back 8 KiB), and read the same.
+    expect(sameStored(fullWindow, packDocument('sqlite', text))).toBe(false);
+    expect(documentText(Buffer.from(fullWindow))).toBe(text);
   });
 
   it('tells SQL the text length of a packed or plain document without unpacking it', () => {
