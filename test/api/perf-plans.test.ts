@@ -7,6 +7,8 @@ import { pendingSignersSql } from '../../src-main/core/sync/signers.ts';
 import { streamsPageSql } from '../../src-main/core/silo/audit-streams.ts';
 import { filterSql } from '../../src-main/core/silo/entry-filters.ts';
 import { entrySource, type Walk } from '../../src-main/core/silo/filter-plan.ts';
+import { SEQ_TIED_SORTS } from '../../src-main/core/silo/sort-ties.ts';
+import { SORTS, sortedPageQueries } from '../../src-main/core/silo/sorted-page.ts';
 import { relatedQuery } from '../../src-main/core/silo/list.ts';
 import { companyToken } from '../../src-main/core/silo/scale-migration.ts';
 import { exactNumberQuery, searchSql } from '../../src-main/core/silo/search.ts';
@@ -211,6 +213,20 @@ describe('the sorted entry list (desk-list.test.ts)', () => {
       const lines = plan(text, (text.match(/\?/g) ?? []).map(() => 'x'), s).join('\n');
       expect(lines, text).not.toMatch(/TEMP B-TREE|SCAN e\b(?! USING)/);
       expect(lines, text).toMatch(/USING INDEX entries_sort_/);
+    }
+  });
+
+  it('starts a page inside a run of equal values at the seq after the cursor, not at the top of the run', async () => {
+    const company = (await ensureDefaultCompany(s.service.db)).id;
+    for (const sort of Object.keys(SEQ_TIED_SORTS) as Array<keyof typeof SEQ_TIED_SORTS>) {
+      for (const ascending of [true, false]) {
+        const source = await entrySource(s.service.db, company, {}, [{ index: SORTS[sort].index }], 11);
+        const [inRun, beyond] = sortedPageQueries(source, { sort, ascending }, ['v', 'x', 7]);
+        const lines = plan(inRun.sql, [...inRun.params, 11], s).join('\n');
+        // The run's value fixed, then the rowid (seq) bound: the index is entered right after the cursor's entry.
+        expect(lines, inRun.sql).toMatch(new RegExp(`SEARCH e USING INDEX entries_sort_${sort} \\(company_id=\\? AND ${SEQ_TIED_SORTS[sort]}=\\? AND rowid${ascending ? '>' : '<'}\\?\\)`));
+        expect(plan(beyond.sql, [...beyond.params, 11], s).join('\n')).not.toMatch(/TEMP B-TREE|SCAN e\b(?! USING)/);
+      }
     }
   });
 });

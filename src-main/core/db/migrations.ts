@@ -9,6 +9,7 @@ import { moveSearchIndex, SCALE_SCHEMA } from '../silo/scale-migration.ts';
 import { ENTRY_SUMS_SCHEMA } from '../silo/entry-sums.ts';
 import { ENTRY_TAGS_SCHEMA } from '../silo/entry-tags.ts';
 import { ENTRY_CHECK_MARK } from '../silo/check-mark.ts';
+import { SORTS_TIED_BY_SEQ } from '../silo/sort-ties.ts';
 import { loosenPackedDocumentColumns } from './loosen-column-types.ts';
 import { documentText, type StoredDocument } from '../silo/packed-document.ts';
 import { SEARCH_TERMS_SCHEMA } from '../silo/search-terms.ts';
@@ -565,4 +566,6 @@ export const migrations: Record<string, Migration> = {
   '0021_entry_check_mark': statements([ENTRY_CHECK_MARK]),
   // An entry's document may be stored packed (deflated against GOBL's vocabulary), a third of its text (issue 13).
   '0022_packed_documents': { up: loosenPackedDocumentColumns },
+  // The sorts by due date, number, party and amount break ties by seq, which every SQLite index entry ends with already (issue 13).
+  '0023_sorts_tied_by_seq': statements(SORTS_TIED_BY_SEQ),
 };

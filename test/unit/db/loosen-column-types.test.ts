@@ -31,7 +31,8 @@ describe('loosening a column of a STRICT table to ANY', () => {
     sqlite.close();
 
     const reopened = openSqlite(join(dir, 'silodesk.db'));
-    const { applied } = await migrateToLatest(reopened, sqliteDb(reopened).q, join(dir, 'backups'));
+    const through0022 = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0023'));
+    const { applied } = await migrateToLatest(reopened, sqliteDb(reopened).q, join(dir, 'backups'), through0022);
     expect(applied).toEqual(['0022_packed_documents']);
     for (const [table, column] of PACKED_DOCUMENT_COLUMNS) {
       const text = declared(reopened, table);

@@ -1,5 +1,6 @@
 import { AUDIT_STREAMS_SCHEMA } from '../../silo/audit-streams.ts';
 import { ENTRY_CHECK_MARK } from '../../silo/check-mark.ts';
+import { SORTS_TIED_BY_SEQ_PG } from '../../silo/sort-ties.ts';
 import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import { ENTRY_SUMS_SCHEMA_PG } from '../../silo/entry-sums.ts';
@@ -28,6 +29,7 @@ export const pgMigrations: Record<string, Migration> = {
   '0004_entry_sums': statements(ENTRY_SUMS_SCHEMA_PG),
   '0005_audit_streams': statements(AUDIT_STREAMS_SCHEMA),
   '0006_entry_check_mark': statements([ENTRY_CHECK_MARK]),
+  '0007_sorts_tied_by_seq': statements(SORTS_TIED_BY_SEQ_PG),
 };
 
 export async function migratePostgres(db: Kysely<any>): Promise<string[]> {
