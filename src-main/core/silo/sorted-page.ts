@@ -71,8 +71,9 @@ export async function sortedPage(ctx: Ctx, scope: string, filter: EntryFilter, q
     limit: q.limit,
     shape: ['string', 'any?', ...ties.shape],
     key(row) {
-      const value = (row as ViewRow & Record<string, unknown>)[column] as KeyValue;
-      return [value === null ? 'n' : 'v', value, ...ties.of(row as ViewRow & Record<string, unknown>)];
+      const read = row as ViewRow & Record<string, unknown>;
+      const value = read[column] as KeyValue;
+      return [value === null ? 'n' : 'v', value, ...ties.of(read)];
     },
     async fetch(after, take) {
       if (after && !(after[0] === 'v' ? after[1] !== null : after[0] === 'n' && after[1] === null)) throw invalidCursor();
