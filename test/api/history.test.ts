@@ -7,6 +7,8 @@ import { openSqlite } from '../../src-main/core/db/connection.ts';
 import { migrateToLatest } from '../../src-main/core/db/migrate.ts';
 import { migrations } from '../../src-main/core/db/migrations.ts';
 import { sqliteDb } from '../../src-main/core/db/sqlite-db.ts';
+import { LOCAL } from '../../src-main/core/db/write-scopes.ts';
+import { outsideHistory } from '../../src-main/core/silo/audit-actor.ts';
 import { recordKeeping } from '../../src-main/core/silo/record-keeping.ts';
 import { callService } from '../../src-main/service-process/host.ts';
 import { desktopCaller } from '../../src-main/desktop/desktop-caller.ts';
@@ -169,6 +171,45 @@ describe('entry history', () => {
     expect(list[1].actor).toEqual({ via: 'ipc', id: 'desktop', name: 'Desktop app' });
     // The step's change is the workflow's (named by its job), never the token's that queued the job.
     expect(list[2]).toMatchObject({ state: 'paid', actor: { via: 'workflow', id: job.body.id, name: 'Workflow “Mark paid”' } });
+  });
+
+  it('a write that changes nothing history tracks (a signature) is kept without a version; with another write in its transaction, the version is kept', async () => {
+    const logged = async (id: string) => (await t.call('GET', `/silo/v1/audit?limit=100&target_id=${id}`)).body.list.length;
+    const e = await created('HIST-SEAL');
+    const before = (await versions(e.id)).list;
+    const logBefore = await logged(e.id);
+    const wf = await t.call('PUT', `/transform/v1/workflows/${uuidv7()}`, { name: 'Seal', steps: [{ provider: 'silo.close' }] });
+    const job = await t.call('POST', '/transform/v1/jobs?wait=10', { workflow_id: wf.body.id, silo_entry_id: e.id });
+    expect(job.body.status, JSON.stringify(job.body)).toBe('OK');
+    const sealed = (await t.call('GET', `/silo/v1/entries/${e.id}`)).body;
+    expect(sealed.data.sigs).toHaveLength(1);
+    expect(Number(sealed.version)).toBeGreaterThan(Number(e.version));
+    expect((await versions(e.id)).list).toEqual(before);
+    expect(await logged(e.id)).toBe(logBefore);
+
+    // A write said to be outside history is kept without looking history up (the flag is taken at its word,
+    // which is why only writeEntryChange, knowing the columns it sets, says it). Written in the same
+    // transaction as a write that says nothing, in either order, the entry's version is kept.
+    const { db } = t.service;
+    const companyId = (await t.call('GET', '/access/v1/session')).body.company.id;
+    const setState = (state: string) => db.sqlRun('UPDATE entries SET state = ?, version = version + 1 WHERE company_id = ? AND id = ?', [state, companyId, e.id]);
+    const setFolder = (folder: string) => outsideHistory(db, () => db.sqlRun('UPDATE entries SET folder = ?, version = version + 1 WHERE company_id = ? AND id = ?', [folder, companyId, e.id]));
+    await db.tx(() => setFolder('unseen'), { origin: LOCAL });
+    expect((await versions(e.id)).list).toEqual(before);
+    await db.tx(async () => {
+      await setState('sent');
+      await setFolder('filed');
+    }, { origin: LOCAL });
+    await db.tx(async () => {
+      await setFolder('archive');
+      await setState('paid');
+    }, { origin: LOCAL });
+    const list = (await versions(e.id)).list;
+    expect(list.slice(0, 2).map((v: any) => [v.action, v.changed, v.state, v.folder])).toEqual([
+      ['changed', ['state', 'folder'], 'paid', 'archive'],
+      ['changed', ['state', 'folder'], 'sent', 'filed'],
+    ]);
+    expect(list.slice(2)).toEqual(before);
   });
 
   it('answers only the caller company\'s entries', async () => {

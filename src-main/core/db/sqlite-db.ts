@@ -63,7 +63,7 @@ class SqliteDb implements Db {
   }
 
   hook<C>(hooks: WriteHooks<C> | undefined): void {
-    this.#scopes = new WriteScopes<C>(this.sqlite, hooks?.context ?? (() => undefined as C), hooks?.keep ?? (async () => undefined)) as WriteScopes<unknown>;
+    this.#scopes = new WriteScopes<C>(this.sqlite, hooks?.context ?? (() => undefined as C), hooks?.keep ?? (async () => undefined), hooks?.merge) as WriteScopes<unknown>;
   }
 
   get origin(): string | undefined {

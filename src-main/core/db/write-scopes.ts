@@ -30,6 +30,8 @@ export type KeepRecords<C> = (records: WrittenRecord<C>[], origin: Origin) => Pr
 export interface WriteHooks<C> {
   context(): C;
   keep: KeepRecords<C>;
+  /** a record written again in the same scope: the context it is kept with (by default the later write's) */
+  merge?: (earlier: C, later: C) => C;
 }
 
 /** One transaction or savepoint that writes: its origin, its mark in the change log, what it changed. */
@@ -53,8 +55,8 @@ export class WriteScopes<C> {
   #mark: Database.Statement<unknown[], unknown> | undefined;
   readonly #sqlite: Sqlite;
 
-  /** `context`: taken at each write, handed back with its record to `keep`. */
-  constructor(sqlite: Sqlite, context: () => C, keep: KeepRecords<C>) {
+  /** `context`: taken at each write, handed back with its record to `keep` (`merge`d when a record is written again). */
+  constructor(sqlite: Sqlite, context: () => C, keep: KeepRecords<C>, merge?: (earlier: C, later: C) => C) {
     this.#sqlite = sqlite;
     this.#keep = keep;
     const fn = { deterministic: false, directOnly: false } as const;
@@ -71,6 +73,8 @@ export class WriteScopes<C> {
       };
       const key = writtenKey(record);
       // Written twice by one transaction: kept once, as it ended up (a file replaced: deleted, then inserted).
+      const earlier = scope.written.get(key);
+      if (earlier && merge) record.context = merge(earlier.context, record.context);
       scope.written.delete(key);
       scope.written.set(key, record);
       return scope.origin;

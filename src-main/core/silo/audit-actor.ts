@@ -57,6 +57,8 @@ export interface WriteContext {
   writer: Caller | undefined;
   actor: Actor | undefined;
   action: string | undefined;
+  /** the write changed nothing an entry's history tracks (version-keeping.ts: a signature added, a mark, derived columns) */
+  outsideHistory?: boolean;
 }
 
 const NONE: WriteContext = { writer: undefined, actor: undefined, action: undefined };
@@ -91,6 +93,18 @@ export const asActor = <T>(db: Db, actor: Actor, fn: () => T): T => within(db, (
 export const asAction = <T>(db: Db, action: string, fn: () => T | Promise<T>): Promise<T> => scoped(db, (now) => ({ ...now, action }), fn);
 
 export const currentAction = (db: Db): string | undefined => writeScopes.getStore()?.get(db)?.action;
+
+/**
+ * Runs `fn`, a write that changes none of what an entry's history tracks, saying so:
+ * the record kept of it then needs no look-up of the entry's last version, unless the
+ * same transaction also wrote the entry otherwise (mergeWriteContexts).
+ */
+export const outsideHistory = <T>(db: Db, fn: () => T): T => within(db, (now) => ({ ...now, outsideHistory: true }), fn);
+
+/** A record written twice by one transaction is kept with its last write's context, outside history only if both writes were. */
+export const mergeWriteContexts = (earlier: WriteContext | undefined, later: WriteContext): WriteContext =>
+  // A PostgreSQL write made before any context was handed to the connection has none (pg-db.ts).
+  (later as WriteContext | undefined)?.outsideHistory && !earlier?.outsideHistory ? { ...later, outsideHistory: false } : later;
 
 /**
  * Taken when the database records a change (db/write-scopes.ts), so the record kept

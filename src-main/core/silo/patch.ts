@@ -5,13 +5,14 @@ import type { ParsedInput } from '../api/operation.ts';
 import { nowIso } from '../clock.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import { admitDocument } from './admit.ts';
-import { asWriter } from './audit-actor.ts';
+import { asWriter, outsideHistory } from './audit-actor.ts';
 import { documentColumns } from './check-mark.ts';
 import { documentText, sameStored } from './packed-document.ts';
 import { dropDerivedIndexes } from './trash-index.ts';
 import { deriveDocument, storedDocument, type DerivedDocument, type Envelope } from './document.ts';
 import { writeDerivedIndexes } from './derived-index.ts';
 import { entryViews, type EntryRow, type EntryView } from './entry-view.ts';
+import { HISTORY_COLUMNS } from './version-keeping.ts';
 import { findAnyEntryRow, issueDateOf, requireEntryRow } from './entries.ts';
 import { checkIfMatch, type EntryPreconditions } from './if-match.ts';
 import { applyPatch } from './patch-apply.ts';
@@ -103,7 +104,9 @@ export function writeEntryChange(
     };
     // Only what changed is set: an index whose columns are not set is not touched (a state change rewrites no sort index).
     const changed = Object.fromEntries(Object.entries(values).filter(([column, value]) => (column === 'data' ? !sameData : fresh[column as keyof EntryRow] !== value)));
-    await db.run(db.q.updateTable('entries').set(changed).where('company_id', '=', row.company_id).where('id', '=', row.id));
+    const update = () => db.run(db.q.updateTable('entries').set(changed).where('company_id', '=', row.company_id).where('id', '=', row.id));
+    // A write history has nothing to say of (a signature, a mark) says so, and is kept without looking history up.
+    await (Object.keys(changed).some((column) => HISTORY_COLUMNS.has(column)) ? update() : outsideHistory(db, update));
     // Its derived rows are in place, built from the same document, snippet and tags as far as those did not change.
     const kept = fresh.trashed_at === null
       ? { document: fresh.digest_alg === values.digest_alg && fresh.digest_val === values.digest_val, snippet: fresh.snippet === values.snippet, tags: fresh.tags === values.tags }

@@ -1,6 +1,6 @@
 import type { Db } from '../db/engine.ts';
 import type { WriteHooks, WrittenRecord } from '../db/write-scopes.ts';
-import { currentAction, currentActor, inWriteContext, writeContext, type WriteContext } from './audit-actor.ts';
+import { currentAction, currentActor, inWriteContext, mergeWriteContexts, writeContext, type WriteContext } from './audit-actor.ts';
 import { appendAudit } from './audit-log.ts';
 import { keepEntryVersion } from './version-keeping.ts';
 
@@ -24,6 +24,8 @@ const VERB: Record<string, [put: string, deleted: string]> = {
 export async function keepRecordOf(db: Db, change: WrittenRecord, origin: string): Promise<void> {
   const deleted = change.deleted;
   if (change.kind === 'entry') {
+    // Nothing history tracks changed: the version kept last still is the entry as it stands.
+    if (!deleted && (change.context as WriteContext | undefined)?.outsideHistory) return;
     await keepEntryVersion(db, change.record_id, change.company_id, origin, deleted);
     return;
   }
@@ -48,6 +50,7 @@ export async function keepRecordOf(db: Db, change: WrittenRecord, origin: string
 export function recordKeeping(db: Db): WriteHooks<WriteContext> {
   return {
     context: () => writeContext(db),
+    merge: mergeWriteContexts,
     async keep(records, origin) {
       for (const record of records) await inWriteContext(db, record.context, () => keepRecordOf(db, record, origin));
     },

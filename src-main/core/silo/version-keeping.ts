@@ -58,6 +58,12 @@ const LAST_TITLE_SQLITE = `SELECT json_extract(detail, '$.title') AS title FROM 
 const LAST_TITLE_PG = `SELECT detail::jsonb ->> 'title' AS title FROM audit_log
   WHERE company_id = ? AND target_id = ? AND detail::jsonb ->> 'title' IS NOT NULL ORDER BY seq DESC LIMIT 1`;
 
+/**
+ * The entries columns a version is told by (changesBetween): a write that sets none of
+ * them makes no version, and can say so (outsideHistory, audit-actor.ts).
+ */
+export const HISTORY_COLUMNS: ReadonlySet<string> = new Set(['digest_val', 'state', 'folder', 'tags', 'key', 'trashed_at']);
+
 /** What a change touched, in the order a person reads it. */
 function changesBetween(last: LastVersion, now: EntryState): string[] {
   const changed: string[] = [];

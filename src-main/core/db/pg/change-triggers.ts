@@ -30,7 +30,13 @@ const distinct = (t: SyncedTable, column: string): string => {
   return `OLD.${quote(column)} IS DISTINCT FROM NEW.${quote(column)}`;
 };
 
-const RECORD_CHANGE = `CREATE FUNCTION silodesk_record_change(p_company text, p_kind text, p_record text, p_entry text, p_deleted bigint) RETURNS void
+/**
+ * The function every change trigger calls. As migration 0002 made it, a record's note
+ * in `silodesk_written` replaced its earlier one in the same scope; since 0008 every
+ * write leaves its own note, so the transaction's end sees each write's context and
+ * combines them (WriteHooks.merge: a record is outside history only if every write was).
+ */
+const recordChange = (notes: 'last' | 'every') => `CREATE ${notes === 'every' ? 'OR REPLACE ' : ''}FUNCTION silodesk_record_change(p_company text, p_kind text, p_record text, p_entry text, p_deleted bigint) RETURNS void
   LANGUAGE plpgsql AS $$
   DECLARE
     v_origin text := current_setting('silodesk.origin', true);
@@ -42,7 +48,7 @@ const RECORD_CHANGE = `CREATE FUNCTION silodesk_record_change(p_company text, p_
       RAISE EXCEPTION '${NO_ORIGIN.replaceAll("'", "''")}';
     END IF;
     PERFORM pg_advisory_xact_lock(${CHANGE_LOG_LOCK});
-    DELETE FROM silodesk_written w WHERE w.company_id = p_company AND w.kind = p_kind AND w.record_id = p_record AND w.scope = v_scope;
+    ${notes === 'last' ? 'DELETE FROM silodesk_written w WHERE w.company_id = p_company AND w.kind = p_kind AND w.record_id = p_record AND w.scope = v_scope;' : '-- each write leaves a note of its own'}
     INSERT INTO silodesk_written (company_id, kind, record_id, entry_id, deleted, scope, context)
       VALUES (p_company, p_kind, p_record, p_entry, p_deleted, v_scope, current_setting('silodesk.context', true));
     SELECT * INTO v_previous FROM sync_changes c WHERE c.company_id = p_company AND c.kind = p_kind AND c.record_id = p_record;
@@ -84,7 +90,7 @@ export const CHANGE_TRIGGERS = [
   `ALTER TABLE sync_parked ADD COLUMN entry_id text`,
   `CREATE INDEX sync_changes_children ON sync_changes(company_id, entry_id) WHERE entry_id IS NOT NULL`,
   `CREATE INDEX sync_parked_children ON sync_parked(company_id, entry_id) WHERE entry_id IS NOT NULL`,
-  RECORD_CHANGE,
+  recordChange('last'),
   ...SYNCED_TABLES.flatMap((t) => [
     triggerFunction(t),
     `CREATE TRIGGER ${t.table}_changed_insert AFTER INSERT ON ${t.table} FOR EACH ROW EXECUTE FUNCTION ${t.table}_changed()`,
@@ -92,6 +98,9 @@ export const CHANGE_TRIGGERS = [
     `CREATE TRIGGER ${t.table}_changed_delete AFTER DELETE ON ${t.table} FOR EACH ROW EXECUTE FUNCTION ${t.table}_changed()`,
   ]),
 ];
+
+/** Migration 0008 on PostgreSQL: each write of a record leaves its own note (recordChange). */
+export const EVERY_WRITE_NOTED = [recordChange('every')];
 
 /** The session's note of what its transaction changed (created on each pooled connection). */
 export const WRITTEN_TABLE = `CREATE TEMP TABLE IF NOT EXISTS silodesk_written (
@@ -105,5 +114,5 @@ export const WRITTEN_TABLE = `CREATE TEMP TABLE IF NOT EXISTS silodesk_written (
   context text
 ) ON COMMIT DELETE ROWS`;
 
-/** Each write finds its record's earlier note in the same scope by this (a bulk write would otherwise be quadratic). */
+/** Before migration 0008, each write found its record's earlier note in the same scope by this (a bulk write would otherwise be quadratic). */
 export const WRITTEN_INDEX = `CREATE INDEX IF NOT EXISTS silodesk_written_record ON silodesk_written (company_id, kind, record_id, scope)`;

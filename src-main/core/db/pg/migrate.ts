@@ -5,7 +5,7 @@ import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import { ENTRY_SUMS_SCHEMA_PG } from '../../silo/entry-sums.ts';
 import { ENTRY_TAGS_SCHEMA_PG } from '../../silo/entry-tags.ts';
-import { CHANGE_TRIGGERS } from './change-triggers.ts';
+import { CHANGE_TRIGGERS, EVERY_WRITE_NOTED } from './change-triggers.ts';
 import { SEARCH } from './search.ts';
 import { TABLES } from './schema.ts';
 import { TRIGGERS } from './triggers.ts';
@@ -30,6 +30,7 @@ export const pgMigrations: Record<string, Migration> = {
   '0005_audit_streams': statements(AUDIT_STREAMS_SCHEMA),
   '0006_entry_check_mark': statements([ENTRY_CHECK_MARK]),
   '0007_sorts_tied_by_seq': statements(SORTS_TIED_BY_SEQ_PG),
+  '0008_every_write_noted': statements(EVERY_WRITE_NOTED),
 };
 
 export async function migratePostgres(db: Kysely<any>): Promise<string[]> {

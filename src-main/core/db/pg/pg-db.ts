@@ -212,20 +212,17 @@ class PgDb implements Db {
     ).rows.sort((a, b) => a.n - b.n);
     if (written.length === 0 || !this.#hooks) return;
     // Written in two of the frame's scopes (before a savepoint and after it): kept once, as it ended up, where it was last written.
-    const last = new Map<string, WrittenRow>();
-    for (const row of written) {
-      const key = writtenKey(row);
+    const contextOf = (r: WrittenRow) => (r.context === null || r.context === '' ? undefined : frame.contexts[Number(r.context)]);
+    const merge = this.#hooks.merge;
+    const last = new Map<string, WrittenRecord<unknown>>();
+    for (const r of written) {
+      const key = writtenKey(r);
+      const earlier = last.get(key);
+      const context = earlier && merge ? merge(earlier.context, contextOf(r)) : contextOf(r);
       last.delete(key);
-      last.set(key, row);
+      last.set(key, { company_id: r.company_id, kind: r.kind, record_id: r.record_id, entry_id: r.entry_id, deleted: Number(r.deleted) === 1, context });
     }
-    const records: WrittenRecord<unknown>[] = [...last.values()].map((r) => ({
-      company_id: r.company_id,
-      kind: r.kind,
-      record_id: r.record_id,
-      entry_id: r.entry_id,
-      deleted: Number(r.deleted) === 1,
-      context: r.context === null || r.context === '' ? undefined : frame.contexts[Number(r.context)],
-    }));
+    const records = [...last.values()];
     await frames.run(frame, () => this.#hooks!.keep(records, frame.origin));
   }
 
