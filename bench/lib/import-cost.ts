@@ -34,7 +34,7 @@ const cpuMs = (): number => {
 const insertSql = (table: string, row: Row) =>
   `INSERT INTO ${table} (${Object.keys(row).join(', ')}) VALUES (${Object.keys(row).map(() => '?').join(', ')})`;
 
-// Every row an import writes for an entry, by the table it goes to (entry_states is written by a trigger on entries).
+// Every row an import writes for an entry, by the table it goes to (an entry_states row only once its state changes: none here).
 const CAPTURED: Array<[table: string, select: string, remove: string]> = [
   ['entries', 'SELECT * FROM entries WHERE id IN (SELECT value FROM json_each(?)) ORDER BY seq', 'DELETE FROM entries WHERE id IN (SELECT value FROM json_each(?))'],
   ['mentions', 'SELECT * FROM mentions WHERE entry_id IN (SELECT value FROM json_each(?))', 'DELETE FROM mentions WHERE entry_id IN (SELECT value FROM json_each(?))'],

@@ -139,10 +139,13 @@ describe.each(engines)('on %s', (_name, open) => {
     // A write to a synced table names its origin, or is refused (change-triggers.ts).
     await db.tx(() => db.sql(`DELETE FROM entries WHERE company_id = 'c1' AND id = 'e5'`), { origin: 'local' });
     expect(await counts()).toEqual({ folders: [{ folder: 'purchases', count: 1 }], tags: [{ tag: 'b', count: 1 }] });
-    // each entry got its first state
-    expect(await db.sql(`SELECT entry_id, key FROM entry_states ORDER BY entry_id`)).toEqual([
-      { entry_id: 'e1', key: 'draft' },
-      { entry_id: 'e3', key: 'draft' },
+    // An entry's first state is implied (implied-first-state.ts): stored, with the new one, once its state changes.
+    expect(await db.sql(`SELECT entry_id, key FROM entry_states ORDER BY entry_id`)).toEqual([]);
+    await db.tx(() => db.sql(`UPDATE entries SET state = 'sent', updated_at = ? WHERE company_id = 'c1' AND id = 'e3'`, ['2026-02-01T00:00:00.000Z']), { origin: 'local' });
+    const created = (await db.sql<{ created_at: string }>(`SELECT created_at FROM entries WHERE id = 'e3'`))[0].created_at;
+    expect(await db.sql(`SELECT entry_id, key, at FROM entry_states ORDER BY seq`)).toEqual([
+      { entry_id: 'e3', key: 'draft', at: created },
+      { entry_id: 'e3', key: 'sent', at: '2026-02-01T00:00:00.000Z' },
     ]);
   });
 

@@ -21,6 +21,9 @@ describe('entry states', () => {
     const res = await t.call('GET', `/silo/v1/entries/${e.id}/states`);
     expect(res.status).toBe(200);
     expect(res.body.list).toEqual([{ id: `${e.id}:${e.created_at}`, key: 'draft', created_at: e.created_at, src: 'silo', meta: {}, faults: [] }]);
+    // Implied by the entry until its state changes (implied-first-state.ts): no row of its own.
+    const stored = await t.service.db.sql<{ n: number | string }>('SELECT count(*) AS n FROM entry_states WHERE entry_id = ?', [e.id]);
+    expect(Number(stored[0].n)).toBe(0);
   });
 
   it('POST sets the state now, with notes and meta, and the entry takes it', async () => {

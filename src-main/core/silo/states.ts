@@ -7,8 +7,9 @@ import type { EntryStatesTable } from '../db/tables.ts';
 import { parseFaults } from '../gobl/fault.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import { requireEntryRow } from './entries.ts';
+import { impliedFirstState, storeImpliedFirstState, type StateRowLike } from './implied-first-state.ts';
 
-type StateRow = Selectable<EntryStatesTable>;
+type StateRow = Selectable<EntryStatesTable> | StateRowLike;
 
 export interface StateInput {
   key: string;
@@ -40,7 +41,7 @@ export type StateView = ReturnType<typeof stateView>;
 /** The entry's states, newest first: its current state, then each one before it. */
 export async function listEntryStates(ctx: Ctx, entryId: string): Promise<{ list: StateView[] }> {
   const { db } = ctx.service;
-  await requireEntryRow(ctx, entryId);
+  const entry = await requireEntryRow(ctx, entryId);
   // By company and entry (the index's order): an entry id is only unique within its company (issue 12).
   const rows = await db.all(
     db.q
@@ -52,7 +53,8 @@ export async function listEntryStates(ctx: Ctx, entryId: string): Promise<{ list
       .orderBy('seq', 'desc')
       .limit(MAX_STATES),
   );
-  return { list: rows.map(stateView) };
+  // None stored: its state never changed, and the one it has is its first (implied-first-state.ts).
+  return { list: (rows.length > 0 ? rows : [impliedFirstState(entry)]).map(stateView) };
 }
 
 /**
@@ -89,6 +91,8 @@ export function putEntryState(ctx: Ctx, entryId: string, input: StateInput, at?:
         throw conflict(`entry ${entryId} already has a state at ${when}, with another body`);
       }
     }
+    // Recorded beside it, the first state stops being implied: it is stored first, as it was.
+    await storeImpliedFirstState(db, entry.company_id, entryId);
     const values = {
       entry_id: entryId,
       company_id: entry.company_id,

@@ -1,6 +1,8 @@
 import { AUDIT_STREAMS_SCHEMA } from '../../silo/audit-streams.ts';
 import { ENTRY_CHECK_MARK } from '../../silo/check-mark.ts';
 import { SORTS_TIED_BY_SEQ_PG } from '../../silo/sort-ties.ts';
+import { IDENTITY_UUID_INDEX_GONE } from '../../silo/identity-uuid-index.ts';
+import { IMPLIED_FIRST_STATE_PG } from '../../silo/implied-first-state.ts';
 import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import { ENTRY_SUMS_SCHEMA_PG } from '../../silo/entry-sums.ts';
@@ -31,6 +33,8 @@ export const pgMigrations: Record<string, Migration> = {
   '0006_entry_check_mark': statements([ENTRY_CHECK_MARK]),
   '0007_sorts_tied_by_seq': statements(SORTS_TIED_BY_SEQ_PG),
   '0008_every_write_noted': statements(EVERY_WRITE_NOTED),
+  '0009_implied_first_state': statements(IMPLIED_FIRST_STATE_PG),
+  '0010_identity_uuid_index_gone': statements(IDENTITY_UUID_INDEX_GONE),
 };
 
 export async function migratePostgres(db: Kysely<any>): Promise<string[]> {
