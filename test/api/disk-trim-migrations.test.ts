@@ -18,6 +18,7 @@ import { freshDatabase } from '../support/pg-database.ts';
  * until its state changes (implied-first-state.ts); a database from before keeps the
  * states that say something and loses the rows the rule now implies, and entries after
  * it store none. 0025 (0010): the identities' uuid index, made again by mistake, goes.
+ * 0026 (0011): likewise an entry's first version (implied-created-version.ts).
  */
 const CREATED = '2026-01-01T00:00:00.000Z';
 
@@ -28,11 +29,11 @@ interface Engine {
   close(): Promise<void>;
 }
 
-async function sqliteBefore0024(): Promise<Engine> {
+async function sqliteBefore(cut: string): Promise<Engine> {
   const dir = mkdtempSync(join(tmpdir(), 'silodesk-states-'));
   const sqlite = openSqlite(join(dir, 'silodesk.db'));
   const db = sqliteDb(sqlite);
-  await migrateToLatest(sqlite, db.q, join(dir, 'backups'), Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0024')));
+  await migrateToLatest(sqlite, db.q, join(dir, 'backups'), Object.fromEntries(Object.entries(migrations).filter(([name]) => name < cut)));
   return {
     db,
     migrateRest: async () => void (await migrateToLatest(sqlite, db.q, join(dir, 'backups'))),
@@ -43,7 +44,7 @@ async function sqliteBefore0024(): Promise<Engine> {
   };
 }
 
-async function postgresBefore0009(): Promise<Engine> {
+async function postgresBefore(cut: string): Promise<Engine> {
   const database = await freshDatabase(inject('pgUrl'));
   const db = pgDb(database.url);
   const upTo = (last: string) => new Migrator({ db: db.q, provider: { getMigrations: async () => Object.fromEntries(Object.entries(pgMigrations).filter(([name]) => name <= last)) } });
@@ -51,7 +52,7 @@ async function postgresBefore0009(): Promise<Engine> {
     const { error } = await upTo(last).migrateToLatest();
     if (error) throw error;
   };
-  await migrate('0008');
+  await migrate(String(Number(cut) - 1).padStart(4, '0'));
   return {
     db,
     migrateRest: () => migrate('9999'),
@@ -77,10 +78,14 @@ const setState = (db: Db, id: string, state: string, at: string) =>
   db.tx(() => db.sqlRun(`UPDATE entries SET state = ?, updated_at = ? WHERE company_id = 'c1' AND id = ?`, [state, at, id]), { origin: 'local' });
 const states = (db: Db) => db.sql<{ entry_id: string; key: string; at: string; src: string }>(`SELECT entry_id, key, at, src FROM entry_states ORDER BY entry_id, at, seq`);
 
-describe.each([
-  ['sqlite', sqliteBefore0024],
-  ['postgres', postgresBefore0009],
-])('an entry’s first state, implied, on %s', (_name, open) => {
+/** Each engine, migrated up to (not including) the migration each names. */
+const ENGINES: Array<[string, (cut: { sqlite: string; postgres: string }) => Promise<Engine>]> = [
+  ['sqlite', (cut) => sqliteBefore(cut.sqlite)],
+  ['postgres', (cut) => postgresBefore(cut.postgres)],
+];
+
+describe.each(ENGINES)('an entry’s first state and version, implied, on %s', (_name, before) => {
+  const open = () => before({ sqlite: '0024', postgres: '0009' });
   it('goes from a database made before where nothing followed it, stays where something did, and is not stored for new entries', async () => {
     const engine = await open();
     const { db } = engine;
@@ -116,8 +121,54 @@ describe.each([
     }
   });
 
+  it('drops a first version the entry and the log imply, and keeps one that says more', async () => {
+    const engine = await before({ sqlite: '0026', postgres: '0011' });
+    const { db } = engine;
+    const version = (id: string, v: number, action: string, state: string, actorId: string, data: string | null) =>
+      db.sqlRun(
+        `INSERT INTO entry_versions (entry_id, version, company_id, action, changed, state, folder, tags, key, digest, signed, invalid, trashed, data,
+           reverted_from, via, actor_id, actor_name, at) VALUES (?, ?, 'c1', ?, '[]', ?, 'sales', '[]', NULL, ?, 0, 0, 0, ?, NULL, 'http', ?, 'clerk', ?)`,
+        [id, v, action, state, id, data, actorId, CREATED],
+      );
+    const logged = (id: string, action: string, v: string) =>
+      db.sqlRun(
+        `INSERT INTO audit_log (company_id, at, via, actor_id, actor_name, operation, action, target_kind, target_id, detail, hash)
+         VALUES ('c1', ?, 'http', 't1', 'clerk', NULL, ?, 'entry', ?, ?, 'h')`,
+        [CREATED, action, id, JSON.stringify({ version: v })],
+      );
+    try {
+      await db.sql(`INSERT INTO companies (id, name, created_at, updated_at) VALUES ('c1', 'C', ?, ?)`, [CREATED, CREATED]);
+      for (const id of ['e1', 'e2', 'e3', 'e4']) await insertEntry(db, id);
+      await db.tx(async () => {
+        // e1: never changed; e2: changed since; e3: its row names another maker than the log; e4: the log's last word is a purge.
+        await version('e1', 1, 'created', 'draft', 't1', null);
+        await logged('e1', 'entry.created', '1');
+        await version('e2', 1, 'created', 'draft', 't1', '{"old":true}');
+        await version('e2', 2, 'changed', 'draft', 't1', null);
+        await logged('e2', 'entry.created', '1');
+        await version('e3', 1, 'created', 'draft', 't2', null);
+        await logged('e3', 'entry.created', '1');
+        await version('e4', 1, 'created', 'draft', 't1', null);
+        await logged('e4', 'entry.created', '1');
+        await logged('e4', 'entry.purged', '1');
+      }, { origin: 'local' });
+      await engine.migrateRest();
+      const kept = await db.sql<{ entry_id: string; version: number }>(`SELECT entry_id, version FROM entry_versions ORDER BY entry_id, version`);
+      expect(kept.map((r) => [r.entry_id, Number(r.version)])).toEqual([['e2', 1], ['e2', 2], ['e3', 1], ['e4', 1]]);
+
+      // e1 changes: its first version is stored again from the entry as it was and the log's row, with the document it replaces.
+      await db.tx(() => db.sqlRun(`UPDATE entries SET folder = 'filed', data = '{"new":true}' WHERE company_id = 'c1' AND id = 'e1'`), { origin: 'local' });
+      const first = await db.sql<Record<string, unknown>>(`SELECT version, action, folder, actor_id, data FROM entry_versions WHERE entry_id = 'e1'`);
+      expect(first.map((r) => ({ ...r, version: Number(r.version), data: String(r.data) }))).toEqual([
+        { version: 1, action: 'created', folder: 'sales', actor_id: 't1', data: '{}' },
+      ]);
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('drops the identities’ uuid index 0015 made again, and finds a document by its uuid through the entries', async () => {
-    const engine = await open();
+    const engine = await before({ sqlite: '0025', postgres: '0010' });
     const { db } = engine;
     try {
       const indexes = async () =>

@@ -9,6 +9,9 @@ import { migrations } from '../../src-main/core/db/migrations.ts';
 import { sqliteDb } from '../../src-main/core/db/sqlite-db.ts';
 import { LOCAL } from '../../src-main/core/db/write-scopes.ts';
 import { outsideHistory } from '../../src-main/core/silo/audit-actor.ts';
+import { commitSlice } from '../../src-main/core/silo/bulk-commit.ts';
+import { createEntry, prepareNewEntry } from '../../src-main/core/silo/entries.ts';
+import { patchEntry } from '../../src-main/core/silo/patch.ts';
 import { recordKeeping } from '../../src-main/core/silo/record-keeping.ts';
 import { callService } from '../../src-main/service-process/host.ts';
 import { desktopCaller } from '../../src-main/desktop/desktop-caller.ts';
@@ -210,6 +213,71 @@ describe('entry history', () => {
       ['changed', ['state', 'folder'], 'sent', 'filed'],
     ]);
     expect(list.slice(2)).toEqual(before);
+  });
+
+  it('an entry that never changed stores no version: its first is implied by it and the log, and stored as it was by its first change', async () => {
+    const stored = async (id: string) =>
+      Number((await t.service.db.sql<{ n: number | string }>('SELECT count(*) AS n FROM entry_versions WHERE entry_id = ?', [id]))[0].n);
+    const e = await created('HIST-LAZY');
+    expect(await stored(e.id)).toBe(0);
+    const implied = (await versions(e.id)).list;
+    expect(implied).toEqual([
+      expect.objectContaining({ version: '1', action: 'created', changed: ['document', 'state', 'folder', 'tags'], state: 'draft', signed: false, actor: { via: 'http', id: clerk.id, name: 'clerk (user token)' } }),
+    ]);
+    expect((await version(e.id, 1)).data).toEqual((await t.call('GET', `/silo/v1/entries/${e.id}`)).body.data);
+    expect((await t.call('GET', `/silo/v1/entries/${e.id}/versions/2`)).status).toBe(404);
+
+    const patched = await t.call('PATCH', `/silo/v1/entries/${e.id}`, {
+      content_type: 'application/json-patch+json',
+      data: [{ op: 'replace', path: '/doc/lines/0/item/price', value: '90.00' }, { op: 'remove', path: '/doc/totals' }],
+    });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    expect(await stored(e.id)).toBe(2);
+    const list = (await versions(e.id)).list;
+    expect(list.map((v: any) => [v.version, v.action])).toEqual([[String(patched.body.version), 'changed'], ['1', 'created']]);
+    // Stored by the change exactly as it was implied, with the document it replaced.
+    expect(list[1]).toEqual(implied[0]);
+    expect((await version(e.id, 1)).data.doc.lines[0].item.price).toBe('100.00');
+  });
+
+  it('an entry created and changed in one transaction, or purged and its id used again, has one creation on record each time', async () => {
+    const { db } = t.service;
+    const session = (await t.call('GET', '/access/v1/session')).body;
+    const ctx = { service: t.service, caller: { companyId: session.company.id, kind: 'owner' as const } };
+    const creations = async (id: string) => (await t.call('GET', `/silo/v1/audit?limit=100&target_id=${id}`)).body.list.filter((r: any) => r.action === 'entry.created');
+    // Stored by an import's slice and changed in that same write scope: kept once, as the scope leaves it.
+    const id = uuidv7();
+    const prepared = [{ index: 0, p: await prepareNewEntry(ctx, id, { data: oneLineInvoice('HIST-ONE-TX') }) }];
+    await db.tx(async () => {
+      await commitSlice(ctx, prepared, 'store', new Map());
+      await db.sqlRun(`UPDATE entries SET state = 'sent' WHERE company_id = ? AND id = ?`, [ctx.caller.companyId, id]);
+    }, { origin: LOCAL });
+    expect(await creations(id)).toHaveLength(1);
+    expect((await versions(id)).list.map((v: any) => [v.version, v.action, v.state])).toEqual([['1', 'created', 'sent']]);
+    // Stored by a slice and changed by a write with a scope of its own inside it: that scope puts the creation on record, the slice's none.
+    const nested = uuidv7();
+    const slice = [{ index: 0, p: await prepareNewEntry(ctx, nested, { data: oneLineInvoice('HIST-NESTED') }) }];
+    await db.tx(async () => {
+      await commitSlice(ctx, slice, 'store', new Map());
+      await patchEntry(ctx, nested, { content_type: 'application/json', folder: 'filed' });
+    }, { origin: LOCAL });
+    expect(await creations(nested)).toHaveLength(1);
+    expect((await versions(nested)).list.map((v: any) => [v.action, v.folder])).toEqual([['created', 'filed']]);
+    // Created in a scope inside the transaction, then changed: each is on record once, in order.
+    const other = uuidv7();
+    await db.tx(async () => {
+      await createEntry(ctx, other, { data: oneLineInvoice('HIST-TWO-SCOPES') });
+      await patchEntry(ctx, other, { content_type: 'application/json', state: 'sent' });
+    }, { origin: LOCAL });
+    expect(await creations(other)).toHaveLength(1);
+    expect((await versions(other)).list.map((v: any) => [v.version, v.action, v.state])).toEqual([['2', 'changed', 'sent'], ['1', 'created', 'draft']]);
+
+    await t.call('DELETE', `/silo/v1/entries/${id}`);
+    expect((await t.call('POST', '/silo/v1/trash/purge', { items: [{ kind: 'entry', id }] })).body.purged).toBe(1);
+    const again = await callAs(t, clerk.token, 'PUT', `/silo/v1/entries/${id}`, { data: oneLineInvoice('HIST-AGAIN') });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(await creations(id)).toHaveLength(2);
+    expect((await versions(id)).list).toEqual([expect.objectContaining({ version: '1', action: 'created', state: 'draft', actor: expect.objectContaining({ id: clerk.id }) })]);
   });
 
   it('answers only the caller company\'s entries', async () => {

@@ -8,6 +8,7 @@ import { deriveDocument, storedDocument, toEnvelope, type DerivedDocument } from
 import { entryViews, type EntryView } from './entry-view.ts';
 import { findAnyEntryRow, type RowLock } from './entries.ts';
 import { writeEntryChange } from './patch.ts';
+import { impliedCreatedVersion } from './implied-created-version.ts';
 import { VERSION_COLUMNS, type VersionRow } from './version-keeping.ts';
 import { documentText, type StoredDocument } from './packed-document.ts';
 
@@ -68,21 +69,26 @@ export async function listVersions(ctx: Ctx, id: string, q: { cursor?: string; l
         [entry.company_id, id, after ? after[0] : Number.MAX_SAFE_INTEGER, take],
       ),
   });
+  // None stored: the entry never changed, and its first version is implied (implied-created-version.ts).
+  const implied = rows.length === 0 && q.cursor === undefined ? await impliedCreatedVersion(db, entry) : undefined;
   return {
     entry_id: id,
     version: String(entry.version),
-    list: rows.map(versionView),
+    list: (implied ? [implied] : rows).map(versionView),
     limit: q.limit,
     ...(nextCursor ? { next_cursor: nextCursor } : {}),
   };
 }
 
 async function versionRow(ctx: Ctx, id: string, version: number): Promise<VersionRow> {
-  const row = await ctx.service.db.sqlFirst<VersionRow>(
-    `SELECT ${VERSION_COLUMNS} FROM entry_versions WHERE company_id = ? AND entry_id = ? AND version = ?`,
-    [ctx.caller.companyId, id, version],
-  );
-  if (!row) throw notFound(`version ${version} of entry ${id}`);
+  const { db } = ctx.service;
+  const row =
+    (await db.sqlFirst<VersionRow>(`SELECT ${VERSION_COLUMNS} FROM entry_versions WHERE company_id = ? AND entry_id = ? AND version = ?`, [
+      ctx.caller.companyId,
+      id,
+      version,
+    ])) ?? (await impliedCreatedVersion(db, await entryOfCompany(ctx, id)));
+  if (!row || row.version !== version) throw notFound(`version ${version} of entry ${id}`);
   return row;
 }
 

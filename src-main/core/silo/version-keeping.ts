@@ -1,6 +1,7 @@
 import type { Db } from '../db/engine.ts';
 import { currentAction, currentActor } from './audit-actor.ts';
 import { appendAudit } from './audit-log.ts';
+import { creationOf } from './implied-created-version.ts';
 
 /** What a version row holds (entry_versions); `data` only once a later version replaced its document. */
 export interface VersionRow {
@@ -115,13 +116,17 @@ export async function keepEntryVersion(db: Db, entryId: string, companyId: strin
   const now = await db.sqlFirst<EntryState>(ENTRY_STATE, [companyId, entryId]);
   if (!now) return;
   const last = await db.sqlFirst<LastVersion>(LAST_VERSION, [companyId, entryId]);
+  // No version stored and the creation on record: the first version is implied, and nothing it records changed since
+  // (a change would have stored it, implied-created-version.ts). A scope inside the one that created the entry put it there.
+  if (!last && (await creationOf(db, companyId, entryId))) return;
   const changed = last ? changesBetween(last, now) : ['document', 'state', 'folder', 'tags'];
   if (last && changed.length === 0) return;
   const { action, revertedFrom } = actionOf(hint, last, now);
   const actor = await currentActor(db, { origin, companyId, entryId });
   // A version number is the entry's `version` (what If-Match names); one that did not move still gets a row of its own.
   const version = last && now.version <= last.version ? last.version + 1 : now.version;
-  await db.sqlRun(INSERT_VERSION, [
+  // A new entry's first version is implied by the entry and the log's row below, and stored once it changes (implied-created-version.ts).
+  if (last) await db.sqlRun(INSERT_VERSION, [
     entryId, version, now.company_id, action, JSON.stringify(changed), now.state, now.folder, now.tags, now.key, now.digest_val,
     now.signed, now.invalid, now.trashed_at !== null ? 1 : 0, revertedFrom, actor.via, actor.id, actor.name, now.updated_at,
   ]);

@@ -2,6 +2,7 @@ import { AUDIT_STREAMS_SCHEMA } from '../../silo/audit-streams.ts';
 import { ENTRY_CHECK_MARK } from '../../silo/check-mark.ts';
 import { SORTS_TIED_BY_SEQ_PG } from '../../silo/sort-ties.ts';
 import { IDENTITY_UUID_INDEX_GONE } from '../../silo/identity-uuid-index.ts';
+import { IMPLIED_CREATED_VERSION_PG } from '../../silo/implied-created-version.ts';
 import { IMPLIED_FIRST_STATE_PG } from '../../silo/implied-first-state.ts';
 import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
@@ -35,6 +36,7 @@ export const pgMigrations: Record<string, Migration> = {
   '0008_every_write_noted': statements(EVERY_WRITE_NOTED),
   '0009_implied_first_state': statements(IMPLIED_FIRST_STATE_PG),
   '0010_identity_uuid_index_gone': statements(IDENTITY_UUID_INDEX_GONE),
+  '0011_implied_created_version': statements(IMPLIED_CREATED_VERSION_PG),
 };
 
 export async function migratePostgres(db: Kysely<any>): Promise<string[]> {
