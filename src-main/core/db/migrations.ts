@@ -18,6 +18,7 @@ import { HOSTED_SILO_SCHEMA } from '../silo/hosted-migration.ts';
 import { IDENTITY_UUID_INDEX_GONE } from '../silo/identity-uuid-index.ts';
 import { IMPLIED_CREATED_VERSION } from '../silo/implied-created-version.ts';
 import { IMPLIED_FIRST_STATE } from '../silo/implied-first-state.ts';
+import { searchIndexByColumn } from '../silo/search-index-columns.ts';
 import { RECORD_KEEPING_SCHEMA } from '../silo/record-keeping-schema.ts';
 
 const INITIAL = [
@@ -577,4 +578,6 @@ export const migrations: Record<string, Migration> = {
   '0025_identity_uuid_index_gone': statements(IDENTITY_UUID_INDEX_GONE),
   // An entry's first version is implied until it changes: no row for it, 370 bytes of every entry (issue 13).
   '0026_implied_created_version': statements(IMPLIED_CREATED_VERSION),
+  // The full-text index keeps the column of each word, not its place in it: no query reads positions (issue 13).
+  '0027_search_index_columns': { up: searchIndexByColumn },
 };

@@ -76,7 +76,7 @@ export async function dropSearchRow(db: Db, seq: number): Promise<void> {
 }
 
 /** The full-text row's title and body: the snippet's values, and the document's text with the tags. */
-export function searchRowOf(doc: DerivedDocument, tags: string[]): [title: string, body: string] {
+export function searchRowOf(doc: { snippet: Record<string, unknown>; searchText: string }, tags: string[]): [title: string, body: string] {
   return [Object.values(doc.snippet).join(' '), `${doc.searchText} ${tags.join(' ')}`];
 }
 
