@@ -26,8 +26,10 @@ import { EntryFactory } from './entries.ts';
  * text, so a dataset brought up from 1 would measure the old form, not what an import stores.
  * 3: seven sort indexes without created_at and id (migration 0023). Dropping them leaves their
  * pages free inside the file, so a dataset brought up from 2 is no smaller on disk than before.
+ * 4: no first state or first version stored, no identities' uuid index, the search index by
+ * column (migrations 0024–0027): the same, rows and an index deleted leave their pages free.
  */
-const DATASET_VERSION = 3;
+const DATASET_VERSION = 4;
 const BATCH = 1000;
 
 export const CACHE_DIR = fileURLToPath(new URL('../.cache/', import.meta.url));
