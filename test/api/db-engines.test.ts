@@ -22,12 +22,12 @@ interface Engine {
 }
 
 /** What the engines hand the service to put on record as a transaction ends (the service's is record-keeping.ts). */
-const kept: Array<{ origin: string; records: Array<{ record_id: string; deleted: boolean; context: unknown }> }> = [];
+const kept: Array<{ origin: string; records: Array<{ record_id: string; deleted: boolean; context: unknown; keptInside?: true }> }> = [];
 let writing = 'nobody';
 const hooks = (): WriteHooks<string> => ({
   context: () => writing,
   async keep(records, origin) {
-    kept.push({ origin, records: records.map((r) => ({ record_id: r.record_id, deleted: r.deleted, context: r.context })) });
+    kept.push({ origin, records: records.map((r) => ({ record_id: r.record_id, deleted: r.deleted, context: r.context, ...(r.keptInside ? { keptInside: true as const } : {}) })) });
   },
 });
 
@@ -264,6 +264,28 @@ describe.each(engines)('on %s', (_name, open) => {
           { record_id: 's0', deleted: false, context: 'before' },
           { record_id: 's3', deleted: false, context: 'after' },
           { record_id: 's1', deleted: false, context: 'after' },
+        ],
+      },
+    ]);
+  });
+
+  it('tells a scope which of its records a scope inside it put on record already, however deep', async () => {
+    kept.length = 0;
+    await db.tx(async () => {
+      writing = 'outer';
+      await entry(db, 'k0', 'sales', []);
+      await entry(db, 'k1', 'sales', []);
+      // A savepoint that writes nothing itself, around one that writes k0.
+      await db.tx(() => db.tx(() => db.sql(`UPDATE entries SET folder = 'inner' WHERE company_id = 'c1' AND id = 'k0'`), { origin: 'local' }), { origin: 'local' });
+    }, { origin: 'local' });
+    writing = 'nobody';
+    expect(kept).toEqual([
+      { origin: 'local', records: [{ record_id: 'k0', deleted: false, context: 'outer' }] },
+      {
+        origin: 'local',
+        records: [
+          { record_id: 'k0', deleted: false, context: 'outer', keptInside: true },
+          { record_id: 'k1', deleted: false, context: 'outer' },
         ],
       },
     ]);

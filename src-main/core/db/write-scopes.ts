@@ -18,6 +18,11 @@ export interface WrittenRecord<C = unknown> {
   deleted: boolean;
   /** what the write path had said about itself when it wrote (who for, as what: audit-actor.ts), taken then */
   context: C;
+  /**
+   * A scope inside this one wrote the record too, and put it on record as it ended: what
+   * this scope keeps may be there already (an entry created here, changed in there).
+   */
+  keptInside?: boolean;
 }
 
 /** What names a record among those one transaction changed: written twice, it is kept once, as it ended up. */
@@ -40,6 +45,8 @@ export interface WriteScope {
   /** the change log's highest seq when the scope began (or when a scope inside it ended): rows past it are this write's */
   mark: number;
   readonly written: Map<string, WrittenRecord<any>>;
+  /** the records scopes inside this one put on record as they ended (writtenKey) */
+  readonly keptInside: Set<string>;
 }
 
 /**
@@ -92,7 +99,7 @@ export class WriteScopes<C> {
   /** A transaction or savepoint has just begun: its writes are `origin`'s until it ends. */
   open(origin: Origin): WriteScope {
     if (typeof origin !== 'string' || origin === '') throw new TypeError('a transaction names its origin: db.tx(fn, { origin })');
-    const scope: WriteScope = { origin, mark: this.#markNow(), written: new Map() };
+    const scope: WriteScope = { origin, mark: this.#markNow(), written: new Map(), keptInside: new Set() };
     this.#stack.push(scope);
     return scope;
   }
@@ -103,10 +110,13 @@ export class WriteScopes<C> {
    * counts what this one wrote as written before its own later writes.
    */
   async keep(scope: WriteScope): Promise<void> {
-    if (scope.written.size === 0) return;
-    await this.#keep([...scope.written.values()], scope.origin);
-    const outer = this.#stack.at(-2);
-    if (outer && this.#stack.at(-1) === scope) outer.mark = this.#markNow();
+    const outer = this.#stack.at(-1) === scope ? this.#stack.at(-2) : undefined;
+    if (scope.written.size > 0) {
+      for (const [key, record] of scope.written) if (scope.keptInside.has(key)) record.keptInside = true;
+      await this.#keep([...scope.written.values()], scope.origin);
+      if (outer) outer.mark = this.#markNow();
+    }
+    for (const key of [...scope.keptInside, ...scope.written.keys()]) outer?.keptInside.add(key);
   }
 
   /** The scope ended (committed, or rolled back when its work threw): the one around it is in force again. */

@@ -26,7 +26,7 @@ export async function keepRecordOf(db: Db, change: WrittenRecord, origin: string
   if (change.kind === 'entry') {
     // Nothing history tracks changed: the version kept last still is the entry as it stands.
     if (!deleted && (change.context as WriteContext | undefined)?.outsideHistory) return;
-    await keepEntryVersion(db, change.record_id, change.company_id, origin, deleted);
+    await keepEntryVersion(db, change.record_id, change.company_id, origin, deleted, change.keptInside === true);
     return;
   }
   const entryId = change.entry_id ?? undefined;

@@ -101,9 +101,10 @@ const titleOf = (snippet: string): string => {
  * the write's own transaction, whichever path wrote it (a POST, an import, a PATCH,
  * a workflow step, sync). The document the write replaced was already kept by the
  * `entries_keep_superseded` trigger, in the same statement. A write that changed
- * nothing history tracks (a replay) keeps nothing.
+ * nothing history tracks (a replay) keeps nothing. `keptInside`: a scope inside the
+ * writing one put the entry on record already (WrittenRecord.keptInside).
  */
-export async function keepEntryVersion(db: Db, entryId: string, companyId: string, origin: string | null, deleted: boolean): Promise<void> {
+export async function keepEntryVersion(db: Db, entryId: string, companyId: string, origin: string | null, deleted: boolean, keptInside = false): Promise<void> {
   const hint = currentAction(db);
   if (deleted) {
     const actor = await currentActor(db, { origin });
@@ -117,8 +118,8 @@ export async function keepEntryVersion(db: Db, entryId: string, companyId: strin
   if (!now) return;
   const last = await db.sqlFirst<LastVersion>(LAST_VERSION, [companyId, entryId]);
   // No version stored and the creation on record: the first version is implied, and nothing it records changed since
-  // (a change would have stored it, implied-created-version.ts). A scope inside the one that created the entry put it there.
-  if (!last && (await creationOf(db, companyId, entryId))) return;
+  // (a change would have stored it, implied-created-version.ts). Only a scope inside this one can have put it there.
+  if (!last && keptInside && (await creationOf(db, companyId, entryId))) return;
   const changed = last ? changesBetween(last, now) : ['document', 'state', 'folder', 'tags'];
   if (last && changed.length === 0) return;
   const { action, revertedFrom } = actionOf(hint, last, now);

@@ -34,6 +34,8 @@ interface Frame extends TxFrame<Frame> {
   readonly contexts: unknown[];
   /** the context last handed to the connection */
   context: unknown;
+  /** the records frames inside this one put on record as they ended (writtenKey; WrittenRecord.keptInside) */
+  readonly keptInside: Set<string>;
 }
 
 interface WrittenRow {
@@ -158,7 +160,7 @@ class PgDb implements Db {
         prepared.add(client);
       }
       const frame: Frame = {
-        db: this, client, origin: opts.origin, depth: 1, parent: frames.current, scopes: [randomUUID()], wrote: false, contexts: [], context: NO_CONTEXT, open: true,
+        db: this, client, origin: opts.origin, depth: 1, parent: frames.current, scopes: [randomUUID()], wrote: false, contexts: [], context: NO_CONTEXT, open: true, keptInside: new Set(),
       };
       try {
         await client.query(`${opts.snapshot ? 'BEGIN ISOLATION LEVEL REPEATABLE READ' : 'BEGIN'}; ${PLANS}; ${setScope(client, opts.origin, frame.scopes[0])}`);
@@ -181,15 +183,16 @@ class PgDb implements Db {
     const { client } = outer;
     const name = `sp${outer.depth}`;
     const frame: Frame = {
-      db: this, client, origin, depth: outer.depth + 1, parent: frames.current, scopes: [randomUUID()], wrote: false, contexts: outer.contexts, context: NO_CONTEXT, open: true,
+      db: this, client, origin, depth: outer.depth + 1, parent: frames.current, scopes: [randomUUID()], wrote: false, contexts: outer.contexts, context: NO_CONTEXT, open: true, keptInside: new Set(),
     };
     // One round trip to begin it, one to end it: the statement and the scope in force after it, together.
     await client.query(`SAVEPOINT ${name}; ${setScope(client, origin, frame.scopes[0])}`);
     const next = randomUUID();
     try {
       const result = await frames.run(frame, fn);
-      await this.#keep(frame);
+      const kept = await this.#keep(frame);
       await client.query(`RELEASE SAVEPOINT ${name}; ${setScope(client, outer.origin, next)}`);
+      for (const key of [...frame.keptInside, ...kept]) outer.keptInside.add(key);
       return result;
     } catch (err) {
       await client.query(`ROLLBACK TO SAVEPOINT ${name}; RELEASE SAVEPOINT ${name}; ${setScope(client, outer.origin, next)}`);
@@ -202,15 +205,15 @@ class PgDb implements Db {
   }
 
   /** Puts what a write scope changed on record, inside it, each record with the context of its write (write-scopes.ts). */
-  async #keep(frame: Frame): Promise<void> {
-    if (!frame.wrote) return;
+  async #keep(frame: Frame): Promise<string[]> {
+    if (!frame.wrote) return [];
     const written = (
       await frame.client.query<WrittenRow>(
         `DELETE FROM silodesk_written WHERE scope = ANY($1::text[]) RETURNING n, company_id, kind, record_id, entry_id, deleted, context`,
         [frame.scopes],
       )
     ).rows.sort((a, b) => a.n - b.n);
-    if (written.length === 0 || !this.#hooks) return;
+    if (written.length === 0 || !this.#hooks) return [];
     // Written in two of the frame's scopes (before a savepoint and after it): kept once, as it ended up, where it was last written.
     const contextOf = (r: WrittenRow) => (r.context === null || r.context === '' ? undefined : frame.contexts[Number(r.context)]);
     const merge = this.#hooks.merge;
@@ -220,10 +223,13 @@ class PgDb implements Db {
       const earlier = last.get(key);
       const context = earlier && merge ? merge(earlier.context, contextOf(r)) : contextOf(r);
       last.delete(key);
-      last.set(key, { company_id: r.company_id, kind: r.kind, record_id: r.record_id, entry_id: r.entry_id, deleted: Number(r.deleted) === 1, context });
+      last.set(key, {
+        company_id: r.company_id, kind: r.kind, record_id: r.record_id, entry_id: r.entry_id, deleted: Number(r.deleted) === 1, context, keptInside: frame.keptInside.has(key),
+      });
     }
     const records = [...last.values()];
     await frames.run(frame, () => this.#hooks!.keep(records, frame.origin));
+    return [...last.keys()];
   }
 
   wrote(): void {
