@@ -18,7 +18,8 @@ import type { VersionRow } from './version-keeping.ts';
 
 /** The columns a version records: a change of any of them ends the implied first version. */
 const RECORDED = ['key', 'folder', 'state', 'tags', 'data', 'digest_val', 'signed', 'invalid'];
-const CREATED_CHANGED = '["document","state","folder","tags"]';
+/** What history says a creation changed (version-keeping.ts writes it into the log's row). */
+export const CREATED_CHANGED: readonly string[] = Object.freeze(['document', 'state', 'folder', 'tags']);
 
 const differs = (distinct: string, name: (c: string) => string = (c) => c) =>
   [...RECORDED.map((c) => `OLD.${name(c)} ${distinct} NEW.${name(c)}`), `(OLD.trashed_at IS NULL) ${distinct} (NEW.trashed_at IS NULL)`].join(' OR ');
@@ -39,7 +40,7 @@ const creationRow = (company: string, entry: string) => `(SELECT * FROM audit_lo
 const storeFirstVersion = (versionOf: string, trashed: string, distinct: string) => `
   INSERT INTO entry_versions (entry_id, version, company_id, action, changed, state, folder, tags, key, digest, signed, invalid, trashed, data,
     reverted_from, via, actor_id, actor_name, at)
-  SELECT OLD.id, coalesce(${versionOf}, 1), OLD.company_id, 'created', '${CREATED_CHANGED}', OLD.state, OLD.folder, OLD.tags, OLD.key,
+  SELECT OLD.id, coalesce(${versionOf}, 1), OLD.company_id, 'created', '${JSON.stringify(CREATED_CHANGED)}', OLD.state, OLD.folder, OLD.tags, OLD.key,
     OLD.digest_val, OLD.signed, OLD.invalid, ${trashed}, CASE WHEN OLD.data ${distinct} NEW.data THEN OLD.data END, NULL,
     a.via, a.actor_id, a.actor_name, a.at
   FROM ${creationRow('OLD.company_id', 'OLD.id')} a WHERE a.action = 'entry.created'`;
@@ -113,7 +114,7 @@ export async function impliedCreatedVersion(db: Db, entry: CreatedEntry): Promis
     version: Number.isSafeInteger(version) && version > 0 ? version : 1,
     company_id: entry.company_id,
     action: 'created',
-    changed: CREATED_CHANGED,
+    changed: JSON.stringify(CREATED_CHANGED),
     state: entry.state,
     folder: entry.folder,
     tags: entry.tags,

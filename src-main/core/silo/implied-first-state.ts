@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { Db } from '../db/engine.ts';
+import type { EntryStatesTable } from '../db/tables.ts';
 
 /**
  * An entry's first state is implied until its state first changes: it is the state the
@@ -56,22 +58,8 @@ function dropImpliedRows(): string {
       AND NOT EXISTS (SELECT 1 FROM entry_states o WHERE o.company_id = s.company_id AND o.entry_id = s.entry_id AND o.seq <> s.seq))`;
 }
 
-/** A state row as stored, or as implied. */
-export interface StateRowLike {
-  seq: number;
-  entry_id: string;
-  company_id: string;
-  at: string;
-  key: string;
-  src: string;
-  src_id: string;
-  notes: string;
-  meta: string;
-  faults: string;
-}
-
-/** The first state of an entry with no stored states: the state it has, since it was created. */
-export const impliedFirstState = (entry: { id: string; company_id: string; state: string; created_at: string }): StateRowLike => ({
+/** The first state of an entry with no stored states, as its row would read: the state it has, since it was created. */
+export const impliedFirstState = (entry: { id: string; company_id: string; state: string; created_at: string }): Selectable<EntryStatesTable> => ({
   seq: 0,
   entry_id: entry.id,
   company_id: entry.company_id,

@@ -7,9 +7,9 @@ import type { EntryStatesTable } from '../db/tables.ts';
 import { parseFaults } from '../gobl/fault.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import { requireEntryRow } from './entries.ts';
-import { impliedFirstState, storeImpliedFirstState, type StateRowLike } from './implied-first-state.ts';
+import { impliedFirstState, storeImpliedFirstState } from './implied-first-state.ts';
 
-type StateRow = Selectable<EntryStatesTable> | StateRowLike;
+type StateRow = Selectable<EntryStatesTable>;
 
 export interface StateInput {
   key: string;

@@ -1,7 +1,7 @@
 import type { Db } from '../db/engine.ts';
 import { currentAction, currentActor } from './audit-actor.ts';
 import { appendAudit } from './audit-log.ts';
-import { creationOf } from './implied-created-version.ts';
+import { CREATED_CHANGED, creationOf } from './implied-created-version.ts';
 
 /** What a version row holds (entry_versions); `data` only once a later version replaced its document. */
 export interface VersionRow {
@@ -120,7 +120,7 @@ export async function keepEntryVersion(db: Db, entryId: string, companyId: strin
   // No version stored and the creation on record: the first version is implied, and nothing it records changed since
   // (a change would have stored it, implied-created-version.ts). Only a scope inside this one can have put it there.
   if (!last && keptInside && (await creationOf(db, companyId, entryId))) return;
-  const changed = last ? changesBetween(last, now) : ['document', 'state', 'folder', 'tags'];
+  const changed = last ? changesBetween(last, now) : CREATED_CHANGED;
   if (last && changed.length === 0) return;
   const { action, revertedFrom } = actionOf(hint, last, now);
   const actor = await currentActor(db, { origin, companyId, entryId });
