@@ -82,6 +82,18 @@ describe('the audit log', () => {
     expect(pdf.operation).toBeUndefined();
   });
 
+  it('names an entry in the log by its title as shown, quotes, backslashes and all', async () => {
+    const doc = oneLineInvoice('AUDIT-TITLE', { customer: { name: 'The "Quoted" \\ Café' } });
+    const entry = (await t.call('POST', '/silo/v1/entries', { data: doc })).body;
+    await t.call('PATCH', `/silo/v1/entries/${entry.id}`, { state: 'sent' });
+    const title = (await t.call('GET', '/silo/v1/entries/' + entry.id)).body.snippet.title;
+    expect(title).toContain('The "Quoted" \\ Café');
+    expect((await about(entry.id)).map((r) => [r.action, r.detail.title])).toEqual([
+      ['entry.created', title],
+      ['entry.changed', title],
+    ]);
+  });
+
   it('puts a step\'s change down to the job that ran it, with another job queued on the same entry', async () => {
     const entry = (await t.call('POST', '/silo/v1/entries', { data: oneLineInvoice('AUDIT-JOBS') })).body;
     const first = (await t.call('PUT', `/transform/v1/workflows/${uuidv7()}`, { name: 'First', steps: [{ provider: 'silo.state', config: { state: 'sent' } }] })).body;

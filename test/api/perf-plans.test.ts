@@ -12,6 +12,7 @@ import { SORTS, sortedPageQueries } from '../../src-main/core/silo/sorted-page.t
 import { relatedQuery } from '../../src-main/core/silo/list.ts';
 import { companyToken } from '../../src-main/core/silo/scale-migration.ts';
 import { exactNumberQuery, searchSql } from '../../src-main/core/silo/search.ts';
+import { JOB_VIEW_SQL } from '../../src-main/core/transform/job-view.ts';
 import { importAll, invoice } from './desk-list-helpers.ts';
 import { creditNote, invoiceDoc } from './perf-helpers.ts';
 import { openCompany, startTestServer, type TestServer } from './harness.ts';
@@ -170,6 +171,12 @@ describe.each(statistics)('with %s', (_name, prepare) => {
     expect(lines.join('\n')).not.toMatch(/entries\b/);
     const folders = (await t.call('GET', '/silo/v1/folders')).body.list;
     expect(folders).toEqual([{ folder: 'invoices', count: 4 }]);
+  });
+
+  it('reads a job’s files in the order they were stored along their index, with no sort, even when there are none', () => {
+    const lines = plan(JOB_VIEW_SQL.attachments, [company, invoiceId]);
+    expect(lines.join('\n')).toMatch(/SEARCH attachments USING INDEX attachments_entry_created \(company_id=\? AND entry_id=\?\)/);
+    expect(lines.join('\n')).not.toMatch(/TEMP B-TREE/);
   });
 });
 

@@ -15,6 +15,7 @@ import { documentText, type StoredDocument } from '../silo/packed-document.ts';
 import { SEARCH_TERMS_SCHEMA } from '../silo/search-terms.ts';
 import { COPIES_AND_SIGNERS } from '../sync/migration-copies-signers.ts';
 import { HOSTED_SILO_SCHEMA } from '../silo/hosted-migration.ts';
+import { ATTACHMENTS_IN_ORDER } from '../silo/attachments-in-order.ts';
 import { IDENTITY_UUID_INDEX_GONE } from '../silo/identity-uuid-index.ts';
 import { IMPLIED_CREATED_VERSION } from '../silo/implied-created-version.ts';
 import { IMPLIED_FIRST_STATE } from '../silo/implied-first-state.ts';
@@ -580,4 +581,6 @@ export const migrations: Record<string, Migration> = {
   '0026_implied_created_version': statements(IMPLIED_CREATED_VERSION),
   // The full-text index keeps the column of each word, not its place in it: no query reads positions (issue 13).
   '0027_search_index_columns': { up: searchIndexByColumn },
+  // An entry's files read in the order they were stored without a sort, however few (issue 13).
+  '0028_attachments_in_order': statements(ATTACHMENTS_IN_ORDER),
 };

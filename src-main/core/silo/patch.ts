@@ -104,7 +104,10 @@ export function writeEntryChange(
     };
     // Only what changed is set: an index whose columns are not set is not touched (a state change rewrites no sort index).
     const changed = Object.fromEntries(Object.entries(values).filter(([column, value]) => (column === 'data' ? !sameData : fresh[column as keyof EntryRow] !== value)));
-    const update = () => db.run(db.q.updateTable('entries').set(changed).where('company_id', '=', row.company_id).where('id', '=', row.id));
+    // Written-out SQL (the column names are this function's own): no query built and compiled per write.
+    const columns = Object.keys(changed);
+    const update = () =>
+      db.sqlRun(`UPDATE entries SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE company_id = ? AND id = ?`, [...Object.values(changed), row.company_id, row.id]);
     // A write history has nothing to say of (a signature, a mark) says so, and is kept without looking history up.
     await (Object.keys(changed).some((column) => HISTORY_COLUMNS.has(column)) ? update() : outsideHistory(db, update));
     // Its derived rows are in place, built from the same document, snippet and tags as far as those did not change.

@@ -87,9 +87,14 @@ function actionOf(hint: string | undefined, last: LastVersion | undefined, now: 
   return { action: 'changed', revertedFrom: null };
 }
 
+// A stored snippet begins with its title: that string alone is read, not the whole snippet, every write.
+const LEADING_TITLE = /^\{"title":("(?:[^"\\]|\\.)*")/;
+
 const titleOf = (snippet: string): string => {
   try {
-    return String((JSON.parse(snippet) as Record<string, unknown>).title ?? '').slice(0, 200);
+    const leading = LEADING_TITLE.exec(snippet);
+    const title: unknown = leading ? JSON.parse(leading[1]) : (JSON.parse(snippet) as Record<string, unknown>).title;
+    return String(title ?? '').slice(0, 200);
   } catch {
     return '';
   }

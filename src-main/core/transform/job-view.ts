@@ -9,7 +9,7 @@ export type JobRow = Selectable<JobsTable>;
 export type IntentRow = Selectable<IntentsTable>;
 
 // Every job answered runs these (raw SQL: the statements stay prepared).
-const SQL = {
+export const JOB_VIEW_SQL = {
   intents: 'SELECT * FROM intents WHERE company_id = ? AND job_id = ? ORDER BY seq',
   attachments: 'SELECT * FROM attachments WHERE company_id = ? AND entry_id = ? ORDER BY created_at',
   data: 'SELECT data FROM entries WHERE company_id = ? AND id = ?',
@@ -30,11 +30,11 @@ export interface IntentEvent {
 export async function jobView(db: Db, row: JobRow, withEnvelope = true) {
   // Job and entry ids are unique only within a company: every look-up names the job's.
   const company = row.company_id;
-  const intents = await db.sql<IntentRow>(SQL.intents, [company, row.id]);
-  const attachments = await db.sql<Selectable<AttachmentsTable>>(SQL.attachments, [company, row.silo_entry_id]);
+  const intents = await db.sql<IntentRow>(JOB_VIEW_SQL.intents, [company, row.id]);
+  const attachments = await db.sql<Selectable<AttachmentsTable>>(JOB_VIEW_SQL.attachments, [company, row.silo_entry_id]);
   let envelope: Record<string, unknown> | undefined;
   if (withEnvelope) {
-    const stored = row.envelope ?? (await db.sqlFirst<{ data: StoredDocument }>(SQL.data, [company, row.silo_entry_id]))?.data;
+    const stored = row.envelope ?? (await db.sqlFirst<{ data: StoredDocument }>(JOB_VIEW_SQL.data, [company, row.silo_entry_id]))?.data;
     envelope = stored ? (JSON.parse(documentText(stored)) as Record<string, unknown>) : undefined;
   }
   return {

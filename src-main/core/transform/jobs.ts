@@ -62,7 +62,10 @@ export async function createJob(ctx: Ctx, id: string | undefined, body: JobBody,
   const requestHash = createHash('sha256').update(canonicalJson(body)).digest('hex');
   let jobId = id ?? uuidv1();
 
+  // A POST without a key names no job that could exist already: its id is made here.
+  const replayable = id !== undefined || body.key !== undefined;
   const replay = async (): Promise<boolean> => {
+    if (!replayable) return false;
     const existing = await db.sqlFirst<{ request_hash: string }>(SQL.hash, [companyId, jobId]);
     if (existing) {
       if (existing.request_hash === requestHash) return true;

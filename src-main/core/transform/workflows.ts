@@ -5,6 +5,8 @@ import { ApiError, conflict, notFound } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import type { workflowBody, workflowPatchBody } from '../api/contract/transform.ts';
 import { nowIso } from '../clock.ts';
+import type { Selectable } from 'kysely';
+import type { WorkflowsTable } from '../db/tables.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import { checkDefinition, normalizeStep, type Step, type WorkflowDefinition } from './definition.ts';
 import { checkHostedLimit } from './list-limit.ts';
@@ -35,25 +37,22 @@ function definitionOf(ctx: Ctx, body: WorkflowBody): WorkflowDefinition {
   );
 }
 
+// Every job created reads these (raw SQL: the statements stay prepared).
+const WORKFLOW_SQL = {
+  row: 'SELECT * FROM workflows WHERE company_id = ? AND id = ?',
+  definition: 'SELECT definition FROM workflow_versions WHERE company_id = ? AND workflow_id = ? AND version = ?',
+};
+
 export async function loadDefinition(
   ctx: Ctx,
   id: string,
   version?: number,
 ): Promise<{ def: WorkflowDefinition; version: number; row: WorkflowRow }> {
   const { db } = ctx.service;
-  const row = await db.first(
-    db.q.selectFrom('workflows').selectAll().where('company_id', '=', ctx.caller.companyId).where('id', '=', id),
-  );
+  const row = await db.sqlFirst<Selectable<WorkflowsTable>>(WORKFLOW_SQL.row, [ctx.caller.companyId, id]);
   if (!row) throw notFound(`workflow ${id}`);
   const v = version ?? row.version;
-  const stored = await db.first(
-    db.q
-      .selectFrom('workflow_versions')
-      .select('definition')
-      .where('company_id', '=', ctx.caller.companyId)
-      .where('workflow_id', '=', id)
-      .where('version', '=', v),
-  );
+  const stored = await db.sqlFirst<{ definition: string }>(WORKFLOW_SQL.definition, [ctx.caller.companyId, id, v]);
   if (!stored) throw notFound(`version ${v} of workflow ${id}`);
   return { def: JSON.parse(stored.definition) as WorkflowDefinition, version: v, row };
 }

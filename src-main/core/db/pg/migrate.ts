@@ -1,6 +1,7 @@
 import { AUDIT_STREAMS_SCHEMA } from '../../silo/audit-streams.ts';
 import { ENTRY_CHECK_MARK } from '../../silo/check-mark.ts';
 import { SORTS_TIED_BY_SEQ_PG } from '../../silo/sort-ties.ts';
+import { ATTACHMENTS_IN_ORDER } from '../../silo/attachments-in-order.ts';
 import { IDENTITY_UUID_INDEX_GONE } from '../../silo/identity-uuid-index.ts';
 import { IMPLIED_CREATED_VERSION_PG } from '../../silo/implied-created-version.ts';
 import { IMPLIED_FIRST_STATE_PG } from '../../silo/implied-first-state.ts';
@@ -37,6 +38,7 @@ export const pgMigrations: Record<string, Migration> = {
   '0009_implied_first_state': statements(IMPLIED_FIRST_STATE_PG),
   '0010_identity_uuid_index_gone': statements(IDENTITY_UUID_INDEX_GONE),
   '0011_implied_created_version': statements(IMPLIED_CREATED_VERSION_PG),
+  '0012_attachments_in_order': statements(ATTACHMENTS_IN_ORDER),
 };
 
 export async function migratePostgres(db: Kysely<any>): Promise<string[]> {
