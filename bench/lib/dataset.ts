@@ -28,8 +28,9 @@ import { EntryFactory } from './entries.ts';
  * pages free inside the file, so a dataset brought up from 2 is no smaller on disk than before.
  * 4: no first state or first version stored, no identities' uuid index, the search index by
  * column (migrations 0024–0027): the same, rows and an index deleted leave their pages free.
+ * 5: snippets stored packed (migration 0029): rows stored before keep the object.
  */
-const DATASET_VERSION = 4;
+const DATASET_VERSION = 5;
 const BATCH = 1000;
 
 export const CACHE_DIR = fileURLToPath(new URL('../.cache/', import.meta.url));

@@ -10,6 +10,7 @@ import { migrations } from '../../src-main/core/db/migrations.ts';
 import { pgMigrations } from '../../src-main/core/db/pg/migrate.ts';
 import { pgDb } from '../../src-main/core/db/pg/pg-db.ts';
 import { sqliteDb } from '../../src-main/core/db/sqlite-db.ts';
+import { storedSnippetText } from '../../src-main/core/silo/stored-snippet.ts';
 import { freshDatabase } from '../support/pg-database.ts';
 
 /**
@@ -182,6 +183,42 @@ describe.each(ENGINES)('an entry’s first state and version, implied, on %s', (
       expect(await indexes()).toContain('entry_identities_code');
       const plan = db.dialect === 'sqlite' ? await db.sql<{ detail: string }>(`EXPLAIN QUERY PLAN SELECT id FROM entries WHERE company_id = ? AND doc_uuid = ?`, ['c1', 'u']) : [];
       if (db.dialect === 'sqlite') expect(plan.map((p) => p.detail).join(' ')).toMatch(/entries_company_doc_uuid/);
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
+describe('snippets stored packed (0029), on sqlite', () => {
+  const sums = (db: Db) => db.sql<{ state: string; entries: number; net_e4: number; total_e4: number; net_s2: number }>(
+    `SELECT state, entries, net_e4, total_e4, net_s2 FROM entry_sums WHERE company_id = 'c1' ORDER BY state`,
+  );
+  const withSnippet = (db: Db, id: string, snippet: string) =>
+    db.tx(async () => {
+      await insertEntry(db, id);
+      await db.sqlRun(`UPDATE entries SET snippet = ? WHERE company_id = 'c1' AND id = ?`, [snippet, id]);
+    }, { origin: 'local' });
+  const members = { title: 'Invoice A-1', type: 'standard', code: 'A-1', currency: 'EUR', total: '12.10', sum: '10.00', net: '10.00', tax: '2.10', payable: '12.10' };
+
+  it('keeps the sums of rows stored as objects before, and adds and moves packed ones alike', async () => {
+    const engine = await sqliteBefore('0029');
+    const { db } = engine;
+    try {
+      await db.sql(`INSERT INTO companies (id, name, created_at, updated_at) VALUES ('c1', 'C', ?, ?)`, [CREATED, CREATED]);
+      await withSnippet(db, 'old', JSON.stringify(members));
+      const before = await sums(db);
+      expect(before).toEqual([{ state: 'draft', entries: 1, net_e4: 100_000, total_e4: 121_000, net_s2: 1 }]);
+
+      await engine.migrateRest();
+      const packed = storedSnippetText(members, 'sqlite');
+      expect(packed.startsWith('[1,')).toBe(true);
+      // The same members, packed: the row's sums stay as they were.
+      await db.tx(() => db.sqlRun(`UPDATE entries SET snippet = ? WHERE id = 'old'`, [packed]), { origin: 'local' });
+      expect(await sums(db)).toEqual(before);
+      await withSnippet(db, 'new', packed);
+      expect(await sums(db)).toEqual([{ state: 'draft', entries: 2, net_e4: 200_000, total_e4: 242_000, net_s2: 2 }]);
+      await setState(db, 'new', 'sent', '2026-01-02T00:00:00.000Z');
+      expect(await sums(db)).toEqual([...before, { state: 'sent', entries: 1, net_e4: 100_000, total_e4: 121_000, net_s2: 1 }]);
     } finally {
       await engine.close();
     }

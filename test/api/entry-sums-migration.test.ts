@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { withFreshService } from '../support/fresh-service.ts';
 import { migrations } from '../../src-main/core/db/migrations.ts';
 import { createEntry } from '../../src-main/core/silo/entries.ts';
+import { snippetFromStored } from '../../src-main/core/silo/stored-snippet.ts';
 import { keptSums, scannedSums } from '../../src-main/core/silo/sums.ts';
 import { trashEntry } from '../../src-main/core/silo/trash.ts';
 import { invoice } from './desk-list-helpers.ts';
@@ -20,7 +21,12 @@ describe('migration 0019_entry_sums', () => {
       const sqlite = service.db.sqlite!;
       for (const name of ['insert', 'delete', 'update']) sqlite.exec(`DROP TRIGGER entries_sums_${name}`);
       sqlite.exec('DROP TABLE entry_sums');
+      // Its rows' snippets as objects, the only form then (stored-snippet.ts).
+      const rows = sqlite.prepare('SELECT seq, snippet FROM entries').all() as Array<{ seq: number; snippet: string }>;
+      expect(rows.every((r) => r.snippet.startsWith('['))).toBe(true);
+      for (const r of rows) sqlite.prepare('UPDATE entries SET snippet = ? WHERE seq = ?').run(JSON.stringify(snippetFromStored(r.snippet)), r.seq);
       await migrations['0019_entry_sums'].up(service.db.q);
+      await migrations['0029_packed_snippets'].up(service.db.q);
 
       for (const f of [{}, { folder: 'a' }, { date_from: '2025-01-01', date_to: '2025-01-31' }, { date_from: '2025-01-10' }]) {
         const kept = await keptSums(ctx, f);

@@ -6,7 +6,7 @@ import type { Migration } from 'kysely/migration';
 import { identityOf, referencesOf } from '../gobl/references.ts';
 import { backfillListColumns, LIST_SCHEMA } from '../silo/list-migration.ts';
 import { moveSearchIndex, SCALE_SCHEMA } from '../silo/scale-migration.ts';
-import { ENTRY_SUMS_SCHEMA } from '../silo/entry-sums.ts';
+import { ENTRY_SUMS_READ_PACKED, ENTRY_SUMS_SCHEMA } from '../silo/entry-sums.ts';
 import { ENTRY_TAGS_SCHEMA } from '../silo/entry-tags.ts';
 import { ENTRY_CHECK_MARK } from '../silo/check-mark.ts';
 import { SORTS_TIED_BY_SEQ } from '../silo/sort-ties.ts';
@@ -583,4 +583,6 @@ export const migrations: Record<string, Migration> = {
   '0027_search_index_columns': { up: searchIndexByColumn },
   // An entry's files read in the order they were stored without a sort, however few (issue 13).
   '0028_attachments_in_order': statements(ATTACHMENTS_IN_ORDER),
+  // Snippets stored packed from now on, their members by position and repeats named, not written again (issue 13).
+  '0029_packed_snippets': statements(ENTRY_SUMS_READ_PACKED),
 };

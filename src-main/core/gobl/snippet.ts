@@ -32,9 +32,9 @@ export function snippetOf(envelope: unknown): Record<string, string> {
   const doc = asObject(isEnvelope(envelope) ? envelope.doc : envelope) ?? {};
   switch (docTypeOf(doc.$schema)) {
     case 'bill/invoice':
-      return billingSnippet(doc, INVOICE_LABELS, 'Invoice', asObject(doc.totals));
+      return billingSnippet(doc, 'invoice', asObject(doc.totals));
     case 'bill/payment':
-      return billingSnippet(doc, PAYMENT_LABELS, 'Payment', undefined);
+      return billingSnippet(doc, 'payment', undefined);
     case 'org/party':
       return { title: clip(partyName(doc) ?? labelled('Party', doc.uuid)) };
     case 'note/message':
@@ -44,13 +44,23 @@ export function snippetOf(envelope: unknown): Record<string, string> {
   }
 }
 
-function billingSnippet(doc: Json, labels: Readonly<Record<string, string>>, fallback: string, totals: Json | undefined): Record<string, string> {
-  const type = str(doc.type);
-  const series = str(doc.series);
-  const code = str(doc.code);
-  const supplier = partyName(asObject(doc.supplier));
-  const customer = partyName(asObject(doc.customer));
+/** The parts of an invoice's or payment's snippet its title is made of. */
+export interface TitleParts {
+  type?: string;
+  series?: string;
+  code?: string;
+  supplier?: string;
+  customer?: string;
+}
 
+/**
+ * The title of an invoice (`bill/invoice`) or payment with these parts, as its snippet has it.
+ * Stored snippets name it instead of repeating it (silo/stored-snippet.ts): another wording is
+ * another format of those, never a change to this function.
+ */
+export function billingTitle(kind: 'invoice' | 'payment', parts: TitleParts): string {
+  const [labels, fallback] = kind === 'invoice' ? [INVOICE_LABELS, 'Invoice'] : [PAYMENT_LABELS, 'Payment'];
+  const { type, series, code, supplier, customer } = parts;
   // GOBL presents a series as a prefix of the code, separated by a dash.
   const number = series && code ? `${series}-${code}` : code;
   let title = (type && labels[type]) || fallback;
@@ -58,8 +68,17 @@ function billingSnippet(doc: Json, labels: Readonly<Record<string, string>>, fal
   if (supplier && customer) title += ` — ${supplier} → ${customer}`;
   else if (supplier) title += ` — ${supplier}`;
   else if (customer) title += ` — → ${customer}`;
+  return clip(title);
+}
 
-  const snippet: Record<string, string> = { title: clip(title) };
+function billingSnippet(doc: Json, kind: 'invoice' | 'payment', totals: Json | undefined): Record<string, string> {
+  const type = str(doc.type);
+  const series = str(doc.series);
+  const code = str(doc.code);
+  const supplier = partyName(asObject(doc.supplier));
+  const customer = partyName(asObject(doc.customer));
+
+  const snippet: Record<string, string> = { title: billingTitle(kind, { type, series, code, supplier, customer }) };
   const fields: Array<[string, string | undefined]> = [
     ['type', type],
     ['series', series],

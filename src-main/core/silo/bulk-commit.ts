@@ -9,6 +9,7 @@ import { writeDerivedIndexes } from './derived-index.ts';
 import { findTwin, scannedFileHash, type Twin } from './duplicates.ts';
 import { commitEntry, issueDateOf, type PreparedEntry } from './entries.ts';
 import { SORT_KEY_COLUMNS, sortKeysOf } from './sort-keys.ts';
+import { storedSnippetText } from './stored-snippet.ts';
 
 export interface ImportResult {
   index: number;
@@ -104,7 +105,7 @@ export async function commitSlice(ctx: Ctx, items: PreparedItem[], onDuplicate: 
     const inserted = await db.sqlFirst<{ seq: number }>(INSERT_ENTRY, [
       p.id, company, key ?? null, folder, p.input.state ?? (doc.signed ? 'completed' : 'draft'), '', doc.signed ? 0 : 1,
       doc.faults.length > 0 ? 1 : 0, doc.signed ? 1 : 0, doc.docSchema, doc.docUuid, issueDateOf(doc), doc.envSchema,
-      doc.digest.alg, doc.digest.val, JSON.stringify(doc.snippet), JSON.stringify(tags), stored.faults,
+      doc.digest.alg, doc.digest.val, storedSnippetText(doc.snippet, db.dialect), JSON.stringify(tags), stored.faults,
       stored.data, stored.checked, p.requestHash, 1, at, at, ...SORT_KEY_COLUMNS.map((c) => sortKeys[c]),
     ]);
     const seq = Number(inserted!.seq);

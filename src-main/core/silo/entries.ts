@@ -16,6 +16,7 @@ import { optionsAt, underData } from './faults-error.ts';
 import { checkIfMatch, type EntryPreconditions } from './if-match.ts';
 import { documentColumns } from './check-mark.ts';
 import { sigsCheckFor } from './signatures.ts';
+import { storedSnippetText } from './stored-snippet.ts';
 import { sortKeysOf } from './sort-keys.ts';
 
 /**
@@ -224,7 +225,7 @@ async function insertEntry(ctx: Ctx, { id, doc, input, requestHash, createdAt }:
     env_schema: doc.envSchema,
     digest_alg: doc.digest.alg,
     digest_val: doc.digest.val,
-    snippet: JSON.stringify(doc.snippet),
+    snippet: storedSnippetText(doc.snippet, db.dialect),
     tags: JSON.stringify(tags),
     ...documentColumns(doc, db.dialect),
     request_hash: requestHash,

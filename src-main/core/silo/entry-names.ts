@@ -1,5 +1,6 @@
 import type { Ctx } from '../api/handler.ts';
 import { documentNumber } from './sort-keys.ts';
+import { snippetFromStored } from './stored-snippet.ts';
 
 export interface EntryName {
   id: string;
@@ -30,7 +31,7 @@ export async function entryNames(ctx: Ctx, ids: string[]): Promise<{ list: Entry
   for (const id of unique) {
     const row = byId.get(id);
     if (!row) continue;
-    const snippet = JSON.parse(row.snippet) as Record<string, string>;
+    const snippet = snippetFromStored(row.snippet);
     const number = documentNumber(snippet);
     list.push({ id, title: snippet.title ?? '', ...(number ? { number } : {}), ...(snippet.type ? { type: snippet.type } : {}), doc_schema: row.doc_schema });
   }

@@ -1,4 +1,5 @@
 import { NEGATIVE_TYPES } from './sort-keys.ts';
+import { snippetFieldSql, type SnippetSqlField } from './stored-snippet.ts';
 
 /**
  * Net, tax and total of the live entries kept per (company, folder, state, month of
@@ -45,11 +46,12 @@ const NEGATIVE = `(${[...NEGATIVE_TYPES].map((t) => `'${t}'`).join(', ')})`;
  * currency (cur, as the sort column takes it) and sign (neg); with `carry`'s columns of r.
  * Written inline, every use of an amount extracted it again (16 µs a row against 5).
  */
-function amounts(r: string, dialect: 'sqlite' | 'postgres', from = '', carry: readonly string[] = []): string {
+function amounts(r: string, dialect: 'sqlite' | 'postgres', from = '', carry: readonly string[] = [], forms: SnippetForms = 'objects'): string {
   const sqlite = dialect === 'sqlite';
-  const value = (key: string) => (sqlite ? `json_extract(${r}.snippet, '$.${key}')` : `(${r}.snippet::jsonb ->> '${key}')`);
+  const named = (key: SnippetSqlField) => (forms === 'either' ? snippetFieldSql(`${r}.snippet`, key) : `json_extract(${r}.snippet, '$.${key}')`);
+  const value = (key: SnippetSqlField) => (sqlite ? named(key) : `(${r}.snippet::jsonb ->> '${key}')`);
   // PostgreSQL's ->> gives text for any JSON value: whether it was a string is asked apart.
-  const stringness = (key: string) => (sqlite ? `typeof(${value(key)}) = 'text'` : `jsonb_typeof(${r}.snippet::jsonb -> '${key}') = 'string'`);
+  const stringness = (key: SnippetSqlField) => (sqlite ? `typeof(${value(key)}) = 'text'` : `jsonb_typeof(${r}.snippet::jsonb -> '${key}') = 'string'`);
   const read = `SELECT ${[
     ...carry.map((c) => `${r}.${c}`),
     ...FIELDS.map((f) => `${value(f)} AS ${f}_v, ${stringness(f)} AS ${f}_text`),
@@ -95,10 +97,10 @@ function contribution(r: string, sign: string): string[] {
 const COLUMNS = [...KEY, 'entries', 'inexact', ...SUM_COLUMNS];
 
 /** Adds one entry's amounts to its group (sign 1), or takes them away (-1) and drops the group once it is empty. */
-function follow(r: string, sign: string, dialect: 'sqlite' | 'postgres', adding = false): string {
+function follow(r: string, sign: string, dialect: 'sqlite' | 'postgres', adding = false, forms: SnippetForms = 'objects'): string {
   const sets = COLUMNS.slice(KEY.length).map((c) => `${c} = entry_sums.${c} + excluded.${c}`);
   // `WHERE true`: SQLite's parser needs it between a SELECT's FROM and ON CONFLICT.
-  const add = `INSERT INTO entry_sums (${COLUMNS.join(', ')}) SELECT ${contribution(r, sign).join(', ')} FROM ${amounts(r, dialect)} WHERE true
+  const add = `INSERT INTO entry_sums (${COLUMNS.join(', ')}) SELECT ${contribution(r, sign).join(', ')} FROM ${amounts(r, dialect, '', [], forms)} WHERE true
        ON CONFLICT (${KEY.join(', ')}) DO UPDATE SET ${sets.join(', ')};`;
   if (adding) return add;
   return `${add}
@@ -122,21 +124,30 @@ function backfill(dialect: 'sqlite' | 'postgres'): string {
 /** What moves an entry between groups or changes its amounts. */
 const WATCHED = ['company_id', 'folder', 'state', 'issue_date', 'snippet', 'trashed_at'];
 
-export const ENTRY_SUMS_SCHEMA = [
-  table('sqlite'),
-  backfill('sqlite'),
-  `CREATE TRIGGER entries_sums_insert AFTER INSERT ON entries WHEN NEW.trashed_at IS NULL BEGIN
-     ${follow('NEW', '1', 'sqlite', true)}
+/**
+ * Which forms of a stored snippet the SQLite triggers read (stored-snippet.ts): migration 0019
+ * made them for the object, every row's form then; 0029 makes them again for either.
+ */
+type SnippetForms = 'objects' | 'either';
+
+/** The SQLite triggers that keep the sums. */
+function sqliteTriggers(forms: SnippetForms): string[] {
+  return [
+    `CREATE TRIGGER entries_sums_insert AFTER INSERT ON entries WHEN NEW.trashed_at IS NULL BEGIN
+     ${follow('NEW', '1', 'sqlite', true, forms)}
    END`,
-  `CREATE TRIGGER entries_sums_delete AFTER DELETE ON entries WHEN OLD.trashed_at IS NULL BEGIN
-     ${follow('OLD', '-1', 'sqlite')}
+    `CREATE TRIGGER entries_sums_delete AFTER DELETE ON entries WHEN OLD.trashed_at IS NULL BEGIN
+     ${follow('OLD', '-1', 'sqlite', false, forms)}
    END`,
-  `CREATE TRIGGER entries_sums_update AFTER UPDATE OF ${WATCHED.join(', ')} ON entries
+    `CREATE TRIGGER entries_sums_update AFTER UPDATE OF ${WATCHED.join(', ')} ON entries
      WHEN (OLD.trashed_at IS NULL OR NEW.trashed_at IS NULL) AND (${WATCHED.map((c) => `OLD.${c} IS NOT NEW.${c}`).join(' OR ')}) BEGIN
-     ${follow('OLD', '(CASE WHEN OLD.trashed_at IS NULL THEN -1 ELSE 0 END)', 'sqlite')}
-     ${follow('NEW', '(CASE WHEN NEW.trashed_at IS NULL THEN 1 ELSE 0 END)', 'sqlite')}
+     ${follow('OLD', '(CASE WHEN OLD.trashed_at IS NULL THEN -1 ELSE 0 END)', 'sqlite', false, forms)}
+     ${follow('NEW', '(CASE WHEN NEW.trashed_at IS NULL THEN 1 ELSE 0 END)', 'sqlite', false, forms)}
    END`,
-];
+  ];
+}
+
+export const ENTRY_SUMS_SCHEMA = [table('sqlite'), backfill('sqlite'), ...sqliteTriggers('objects')];
 
 export const ENTRY_SUMS_SCHEMA_PG = [
   table('postgres'),
@@ -156,4 +167,13 @@ export const ENTRY_SUMS_SCHEMA_PG = [
   `CREATE TRIGGER entries_sums_update AFTER UPDATE OF ${WATCHED.join(', ')} ON entries FOR EACH ROW
      WHEN (${WATCHED.map((c) => `OLD.${c} IS DISTINCT FROM NEW.${c}`).join(' OR ')})
      EXECUTE FUNCTION entry_sums_follow()`,
+];
+
+/**
+ * Migration 0029: the triggers again, reading a snippet in either form a row stores it
+ * (stored-snippet.ts): the packed array from now on, the object before.
+ */
+export const ENTRY_SUMS_READ_PACKED = [
+  ...['entries_sums_insert', 'entries_sums_delete', 'entries_sums_update'].map((name) => `DROP TRIGGER ${name}`),
+  ...sqliteTriggers('either'),
 ];

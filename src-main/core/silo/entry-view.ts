@@ -4,6 +4,7 @@ import type { Db } from '../db/engine.ts';
 import { parseFaults } from '../gobl/fault.ts';
 import { hostedSnippet } from './hosted-snippet.ts';
 import { documentText, type StoredDocument } from './packed-document.ts';
+import { snippetFromStored } from './stored-snippet.ts';
 
 export type EntryRow = Selectable<EntriesTable>;
 const VIEWED = ['id', 'company_id', 'key', 'created_at', 'updated_at', 'version', 'context', 'digest_alg', 'digest_val', 'doc_schema', 'doc_uuid', 'env_schema',
@@ -96,7 +97,7 @@ export function entryView(
     faults: [...parseFaults(row.faults), ...parseFaults(row.step_faults)],
     folder: row.folder,
     meta: meta.map(metaView),
-    snippet: hostedSnippet(row.doc_schema, JSON.parse(row.snippet) as Record<string, string>, row.doc_uuid),
+    snippet: hostedSnippet(row.doc_schema, snippetFromStored(row.snippet), row.doc_uuid),
     state: row.state,
     tags: JSON.parse(row.tags) as string[],
   };

@@ -17,6 +17,7 @@ import { findAnyEntryRow, issueDateOf, requireEntryRow } from './entries.ts';
 import { checkIfMatch, type EntryPreconditions } from './if-match.ts';
 import { applyPatch } from './patch-apply.ts';
 import { sigsCheckFor } from './signatures.ts';
+import { storedSnippetText } from './stored-snippet.ts';
 
 /** A change as PATCH takes it: the contract's body, parsed (content_type defaults to application/json). */
 export type PatchEntryInput = ParsedInput<Operations['patchEntry']>['body'];
@@ -94,7 +95,7 @@ export function writeEntryChange(
       issue_date: issueDateOf(doc),
       digest_alg: doc.digest.alg,
       digest_val: doc.digest.val,
-      snippet: JSON.stringify(doc.snippet),
+      snippet: storedSnippetText(doc.snippet, db.dialect),
       faults,
       data,
       checked,

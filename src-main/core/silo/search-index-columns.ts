@@ -3,6 +3,7 @@ import { searchTextOf } from '../gobl/index.ts';
 import { searchRowOf } from './derived-index.ts';
 import { documentText, type StoredDocument } from './packed-document.ts';
 import { companyToken } from './scale-migration.ts';
+import { snippetFromStored } from './stored-snippet.ts';
 
 /**
  * Migration 0027: the full-text index keeps which column holds each word of an entry,
@@ -25,7 +26,7 @@ export async function searchIndexByColumn(db: Kysely<any>): Promise<void> {
     const values = page.rows.map((e) => {
       const envelope = JSON.parse(documentText(e.data)) as { doc?: unknown };
       const doc = typeof envelope.doc === 'object' && envelope.doc !== null ? envelope.doc : {};
-      const [title, body] = searchRowOf({ snippet: JSON.parse(e.snippet) as Record<string, unknown>, searchText: searchTextOf(doc) }, JSON.parse(e.tags) as string[]);
+      const [title, body] = searchRowOf({ snippet: snippetFromStored(e.snippet), searchText: searchTextOf(doc) }, JSON.parse(e.tags) as string[]);
       return sql`(${e.seq}, ${title}, ${body}, ${companyToken(e.company_id)})`;
     });
     await sql`INSERT INTO entries_fts_next (rowid, title, body, company) VALUES ${sql.join(values)}`.execute(db);

@@ -5,6 +5,7 @@ import { companyTsQuery, ftsQueryOf } from './search.ts';
 import { SUM_COLUMNS } from './entry-sums.ts';
 import { entrySource } from './filter-plan.ts';
 import { NEGATIVE_TYPES } from './sort-keys.ts';
+import { snippetFieldSql } from './stored-snippet.ts';
 
 export interface CurrencySums {
   currency: string;
@@ -45,8 +46,7 @@ function decimalString(units: bigint, scale: number): string {
  * The snippet's fields a sum reads. `->` gives PostgreSQL's JSON value (a string stays a
  * string, as json_extract gives it), so an amount that is no string counts 0 on both.
  */
-const SUM_FIELDS = `e.currency AS currency, json_extract(e.snippet, '$.type') AS type, json_extract(e.snippet, '$.net') AS net,
-    json_extract(e.snippet, '$.tax') AS tax, json_extract(e.snippet, '$.total') AS total`;
+const SUM_FIELDS = `e.currency AS currency, ${(['type', 'net', 'tax', 'total'] as const).map((f) => `${snippetFieldSql('e.snippet', f)} AS ${f}`).join(', ')}`;
 const SUM_FIELDS_PG = `e.currency AS currency, e.snippet::jsonb -> 'type' AS type, e.snippet::jsonb -> 'net' AS net,
     e.snippet::jsonb -> 'tax' AS tax, e.snippet::jsonb -> 'total' AS total`;
 

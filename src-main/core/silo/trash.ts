@@ -10,6 +10,7 @@ import { entryViews, type EntryRow, type EntryView } from './entry-view.ts';
 import { findAnyEntryRow, requireEntryRow } from './entries.ts';
 import { writeEntryChange } from './patch.ts';
 import { documentNumber } from './sort-keys.ts';
+import { snippetFromStored } from './stored-snippet.ts';
 
 export const DEFAULT_RETENTION_DAYS = 30;
 const DAY_MS = 24 * 60 * 60_000;
@@ -136,7 +137,7 @@ const UNION_ALIAS_PG = ' AS items';
 const entryPartOf = (db: Db): string => (db.dialect === 'postgres' ? ENTRY_PART_PG : ENTRY_PART_SQLITE);
 
 function itemView(row: TrashRow, days: number) {
-  const snippet = row.snippet ? (JSON.parse(row.snippet) as Record<string, string>) : {};
+  const snippet = row.snippet ? snippetFromStored(row.snippet) : {};
   const number = documentNumber(snippet);
   return {
     kind: row.kind,

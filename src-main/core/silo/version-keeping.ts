@@ -2,6 +2,7 @@ import type { Db } from '../db/engine.ts';
 import { currentAction, currentActor } from './audit-actor.ts';
 import { appendAudit } from './audit-log.ts';
 import { CREATED_CHANGED, creationOf } from './implied-created-version.ts';
+import { snippetFromStored } from './stored-snippet.ts';
 
 /** What a version row holds (entry_versions); `data` only once a later version replaced its document. */
 export interface VersionRow {
@@ -87,14 +88,9 @@ function actionOf(hint: string | undefined, last: LastVersion | undefined, now: 
   return { action: 'changed', revertedFrom: null };
 }
 
-// A stored snippet begins with its title: that string alone is read, not the whole snippet, every write.
-const LEADING_TITLE = /^\{"title":("(?:[^"\\]|\\.)*")/;
-
 const titleOf = (snippet: string): string => {
   try {
-    const leading = LEADING_TITLE.exec(snippet);
-    const title: unknown = leading ? JSON.parse(leading[1]) : (JSON.parse(snippet) as Record<string, unknown>).title;
-    return String(title ?? '').slice(0, 200);
+    return String(snippetFromStored(snippet).title ?? '').slice(0, 200);
   } catch {
     return '';
   }
