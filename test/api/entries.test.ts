@@ -149,6 +149,27 @@ describe('creating', () => {
     expect((await t.call('GET', '/silo/v1/entries/key/nope')).status).toBe(404);
   });
 
+  it('keeps 22 characters of a request’s hash, and still knows a replay of an entry stored with all 64 hex digits', async () => {
+    const id = uuidv7();
+    const doc = structuredClone(fixtures[6].envelope.doc);
+    expect((await t.call('PUT', `/silo/v1/entries/${id}`, { data: doc })).status).toBe(200);
+    const { db } = t.service;
+    const stored = (await db.sqlFirst<{ request_hash: string }>('SELECT request_hash FROM entries WHERE id = ?', [id]))!.request_hash;
+    expect(stored).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    // As a row stored before had it: the whole SHA-256 in hex, whose first half is what is kept now.
+    const legacy = Buffer.from(stored, 'base64url').toString('hex') + 'ab'.repeat(16);
+    await db.tx(() => db.sqlRun('UPDATE entries SET request_hash = ? WHERE id = ?', [legacy, id]), { origin: 'local' });
+    expect((await t.call('PUT', `/silo/v1/entries/${id}`, { data: doc })).status).toBe(200);
+    expect((await t.call('PUT', `/silo/v1/entries/${id}`, { data: { ...doc, code: 'OTHER-22' } })).status).toBe(409);
+    // An import's replay, likewise.
+    const imported = uuidv7();
+    const item = { id: imported, data: { ...structuredClone(fixtures[7].envelope.doc), uuid: imported } };
+    expect((await t.call('POST', '/silo/v1/import', { entries: [item] })).body).toMatchObject({ created: 1 });
+    const kept = (await db.sqlFirst<{ request_hash: string }>('SELECT request_hash FROM entries WHERE id = ?', [imported]))!.request_hash;
+    await db.tx(() => db.sqlRun('UPDATE entries SET request_hash = ? WHERE id = ?', [Buffer.from(kept, 'base64url').toString('hex') + 'cd'.repeat(16), imported]), { origin: 'local' });
+    expect((await t.call('POST', '/silo/v1/import', { entries: [item] })).body).toMatchObject({ created: 0, existing: 1, failed: 0 });
+  });
+
   it('refuses an envelope whose head.uuid is not the id', async () => {
     const { envelope } = fixtures[0];
     const res = await t.call('PUT', '/silo/v1/entries/0190c1a0-0000-7000-8000-00000000000f', { data: envelope });

@@ -13,6 +13,8 @@ import { relatedQuery } from '../../src-main/core/silo/list.ts';
 import { companyToken } from '../../src-main/core/silo/scale-migration.ts';
 import { exactNumberQuery, searchSql } from '../../src-main/core/silo/search.ts';
 import { JOB_VIEW_SQL } from '../../src-main/core/transform/job-view.ts';
+import { DIGEST_HOLDERS } from '../../src-main/core/silo/bulk-commit.ts';
+import { digestHolderSql } from '../../src-main/core/silo/digest-prefix-index.ts';
 import { importAll, invoice } from './desk-list-helpers.ts';
 import { creditNote, invoiceDoc } from './perf-helpers.ts';
 import { openCompany, startTestServer, type TestServer } from './harness.ts';
@@ -171,6 +173,15 @@ describe.each(statistics)('with %s', (_name, prepare) => {
     expect(lines.join('\n')).not.toMatch(/entries\b/);
     const folders = (await t.call('GET', '/silo/v1/folders')).body.list;
     expect(folders).toEqual([{ folder: 'invoices', count: 4 }]);
+  });
+
+  it('finds an entry’s twins by the first digits of their digest, along that index, one by one and a slice at a time', () => {
+    const digest = 'ab'.repeat(32);
+    const one = plan(...digestHolderSql('sqlite', company, digest, invoiceId));
+    expect(one.join('\n')).toMatch(/SEARCH entries USING INDEX entries_company_digest_prefix \(company_id=\? AND <expr>=\?\)/);
+    const slice = plan(DIGEST_HOLDERS, [company, JSON.stringify([digest]), JSON.stringify([digest])]);
+    expect(slice.join('\n')).toMatch(/SEARCH entries USING INDEX entries_company_digest_prefix \(company_id=\? AND <expr>=\?\)/);
+    expect(scansEntries(slice), slice.join('\n')).toEqual([]);
   });
 
   it('reads a job’s files in the order they were stored along their index, with no sort, even when there are none', () => {

@@ -16,6 +16,7 @@ import { SEARCH_TERMS_SCHEMA } from '../silo/search-terms.ts';
 import { COPIES_AND_SIGNERS } from '../sync/migration-copies-signers.ts';
 import { HOSTED_SILO_SCHEMA } from '../silo/hosted-migration.ts';
 import { ATTACHMENTS_IN_ORDER } from '../silo/attachments-in-order.ts';
+import { DIGEST_INDEX_BY_PREFIX } from '../silo/digest-prefix-index.ts';
 import { IDENTITY_UUID_INDEX_GONE } from '../silo/identity-uuid-index.ts';
 import { IMPLIED_CREATED_VERSION } from '../silo/implied-created-version.ts';
 import { IMPLIED_FIRST_STATE } from '../silo/implied-first-state.ts';
@@ -585,4 +586,6 @@ export const migrations: Record<string, Migration> = {
   '0028_attachments_in_order': statements(ATTACHMENTS_IN_ORDER),
   // Snippets stored packed from now on, their members by position and repeats named, not written again (issue 13).
   '0029_packed_snippets': statements(ENTRY_SUMS_READ_PACKED),
+  // Twins found by a digest's first 16 digits, the index a third the size (issue 13).
+  '0030_digest_index_by_prefix': statements(DIGEST_INDEX_BY_PREFIX),
 };

@@ -4,6 +4,7 @@ import { auditStreams, streamsPageSql } from './audit-streams.ts';
 import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';
 import type { Db } from '../db/engine.ts';
+import { CREATED_CHANGED } from './implied-created-version.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import { canonicalJson } from '../gobl/index.ts';
 import type { Actor, Via } from './audit-actor.ts';
@@ -92,8 +93,16 @@ export function auditView(row: AuditRow) {
     ...(row.operation ? { operation: row.operation } : {}),
     action: row.action,
     target: { kind: row.target_kind, id: row.target_id },
-    detail: JSON.parse(row.detail) as Record<string, unknown>,
+    detail: detailOf(row),
   };
+}
+
+/** A row's detail as the API shows it: an entry's creation changed everything history records, stored or not. */
+function detailOf(row: AuditRow): Record<string, unknown> {
+  const detail = JSON.parse(row.detail) as Record<string, unknown>;
+  if (row.action !== 'entry.created' || detail.changed !== undefined) return detail;
+  const { version, ...rest } = detail;
+  return { ...(version !== undefined ? { version } : {}), changed: [...CREATED_CHANGED], ...rest };
 }
 
 export interface AuditQuery {

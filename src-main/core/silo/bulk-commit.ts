@@ -7,7 +7,8 @@ import { asWriter } from './audit-actor.ts';
 import { documentColumns } from './check-mark.ts';
 import { writeDerivedIndexes } from './derived-index.ts';
 import { findTwin, scannedFileHash, type Twin } from './duplicates.ts';
-import { commitEntry, issueDateOf, type PreparedEntry } from './entries.ts';
+import { DIGEST_PREFIX } from './digest-prefix-index.ts';
+import { commitEntry, issueDateOf, sameRequest, type PreparedEntry } from './entries.ts';
 import { SORT_KEY_COLUMNS, sortKeysOf } from './sort-keys.ts';
 import { storedSnippetText } from './stored-snippet.ts';
 
@@ -40,7 +41,9 @@ const INSERT_ENTRY = `INSERT INTO entries (${COLUMNS.join(', ')}) VALUES (${COLU
 const EXISTING = 'SELECT id, request_hash FROM entries WHERE company_id = ? AND id IN (SELECT value FROM json_each(?))';
 const KEY_HOLDERS = 'SELECT key, id FROM entries WHERE company_id = ? AND key IN (SELECT value FROM json_each(?))';
 // The first entry holding each digest, as findTwin's index walk finds it (lowest seq).
-const DIGEST_HOLDERS = `SELECT digest_val, id FROM entries WHERE company_id = ? AND digest_val IN (SELECT value FROM json_each(?))
+// Along the index of digests' first 16 digits (digest-prefix-index.ts): the digests are sent twice, for it and for the row.
+export const DIGEST_HOLDERS = `SELECT digest_val, id FROM entries WHERE company_id = ?
+  AND ${DIGEST_PREFIX} IN (SELECT substr(value, 1, 16) FROM json_each(?)) AND digest_val IN (SELECT value FROM json_each(?))
   ORDER BY seq DESC`;
 // Their twins on PostgreSQL, which reads the JSON array with jsonb_array_elements_text.
 const EXISTING_PG = 'SELECT id, request_hash FROM entries WHERE company_id = ? AND id IN (SELECT jsonb_array_elements_text(?::jsonb))';
@@ -72,8 +75,9 @@ export async function commitSlice(ctx: Ctx, items: PreparedItem[], onDuplicate: 
   const keyHolders = new Map(
     keys.length ? (await db.sql<{ key: string; id: string }>(postgres ? KEY_HOLDERS_PG : KEY_HOLDERS, [company, JSON.stringify(keys)])).map((r) => [r.key, r.id]) : [],
   );
+  const digests = JSON.stringify(ready.map((i) => i.p.doc.digest.val));
   const digestHolders = new Map(
-    (await db.sql<{ digest_val: string; id: string }>(postgres ? DIGEST_HOLDERS_PG : DIGEST_HOLDERS, [company, JSON.stringify(ready.map((i) => i.p.doc.digest.val))]))
+    (await db.sql<{ digest_val: string; id: string }>(postgres ? DIGEST_HOLDERS_PG : DIGEST_HOLDERS, postgres ? [company, digests] : [company, digests, digests]))
       .map((r) => [r.digest_val, r.id]),
   );
   let written = 0;
@@ -82,7 +86,7 @@ export async function commitSlice(ctx: Ctx, items: PreparedItem[], onDuplicate: 
     if (!p) return { index, status: 'error', error };
     const before = existing.get(p.id);
     if (before) {
-      if (before.request_hash === p.requestHash) return { index, status: 'exists', id: p.id };
+      if (sameRequest(before.request_hash, p.requestHash)) return { index, status: 'exists', id: p.id };
       return { index, status: 'error', id: p.id, error: conflict(`entry ${p.id} already exists with a different body`).toBody() };
     }
     const hash = scannedFileHash(p.doc);

@@ -1,4 +1,5 @@
 import type { Ctx } from '../api/handler.ts';
+import { digestHolderSql } from './digest-prefix-index.ts';
 import type { DerivedDocument } from './document.ts';
 
 /** Silodesk's placeholder for an imported file (a PDF, a scan): it names the file's SHA-256. */
@@ -37,8 +38,6 @@ export async function findTwin(ctx: Ctx, id: string, doc: DerivedDocument, seenF
     const holder = await db.sqlFirst<{ entry_id: string }>(db.dialect === 'postgres' ? FILE_HOLDER_PG : FILE_HOLDER, [hash, company, id]);
     if (holder) return { id: holder.entry_id, by: 'file' };
   }
-  const same = await db.first(
-    db.q.selectFrom('entries').select('id').where('company_id', '=', company).where('digest_val', '=', doc.digest.val).where('id', '!=', id).limit(1),
-  );
+  const same = await db.sqlFirst<{ id: string }>(...digestHolderSql(db.dialect, company, doc.digest.val, id));
   return same ? { id: same.id, by: 'digest' } : undefined;
 }

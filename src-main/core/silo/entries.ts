@@ -96,7 +96,13 @@ function requestHashOf(input: CreateEntryInput): string {
     ? { ...input.data, head: { ...(input.data.head as Record<string, unknown>), dig: undefined } }
     : input.data;
   const { allow_invalid: _ignored, ...rest } = input;
-  return createHash('sha256').update(canonicalJson({ ...rest, data })).digest('hex');
+  // 128 bits as base64url (22 characters): plenty to tell two requests apart, and 42 bytes of every entry less than hex.
+  return createHash('sha256').update(canonicalJson({ ...rest, data })).digest().subarray(0, 16).toString('base64url');
+}
+
+/** Whether a row's request hash is this request's: rows stored before the short form keep all 64 hex digits. */
+export function sameRequest(stored: string, requestHash: string): boolean {
+  return stored === requestHash || (stored.length === 64 && Buffer.from(stored.slice(0, 32), 'hex').toString('base64url') === requestHash);
 }
 
 /**
@@ -144,7 +150,7 @@ export async function commitEntry(ctx: Ctx, p: PreparedEntry): Promise<{ row: En
   const existing = await findAnyEntryRow(ctx, p.id);
   if (existing) {
     if (existing.trashed_at !== null) throw conflict(`entry ${p.id} is in the trash; restore it instead`);
-    if (existing.request_hash === p.requestHash) return { row: existing, created: false };
+    if (sameRequest(existing.request_hash, p.requestHash)) return { row: existing, created: false };
     throw conflict(`entry ${p.id} already exists with a different body`);
   }
   if (p.input.key !== undefined) {

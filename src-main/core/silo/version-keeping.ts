@@ -137,6 +137,12 @@ export async function keepEntryVersion(db: Db, entryId: string, companyId: strin
     action: `entry.${action}`,
     target_kind: 'entry',
     target_id: entryId,
-    detail: { version: String(version), changed, title: titleOf(now.snippet), ...(revertedFrom !== null ? { reverted_from: String(revertedFrom) } : {}) },
+    // A creation changed everything history records: the log says so when it is read (auditView), and keeps 47 bytes less of every entry.
+    detail: {
+      version: String(version),
+      ...(action === 'created' ? {} : { changed }),
+      title: titleOf(now.snippet),
+      ...(revertedFrom !== null ? { reverted_from: String(revertedFrom) } : {}),
+    },
   });
 }
