@@ -230,6 +230,28 @@ describe('the audit log', () => {
     expect((await t.call('GET', '/silo/v1/audit/verify')).body.ok).toBe(true);
   });
 
+  it('keeps each link in 43 characters, and goes on from a log whose links were stored as 64 hex digits', async () => {
+    const { db } = t.service;
+    await t.call('POST', '/silo/v1/entries', { data: oneLineInvoice('AUDIT-LINK-1') });
+    const links = () => db.sql<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_log WHERE company_id = ? ORDER BY seq', [companyId]);
+    const before = await links();
+    for (const { hash } of before) expect(hash).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // The log as a build from before would have left it: every link in hex.
+    const guard = db.dialect === 'postgres' ? PG_GUARD : SQLITE_GUARD;
+    await db.sqlRun(guard.off);
+    try {
+      for (const { seq, hash } of before) await db.sqlRun('UPDATE audit_log SET hash = ? WHERE seq = ?', [Buffer.from(hash, 'base64url').toString('hex'), seq]);
+    } finally {
+      await db.sqlRun(guard.on);
+    }
+    expect((await t.call('GET', '/silo/v1/audit/verify')).body).toMatchObject({ ok: true, count: before.length });
+    await t.call('POST', '/silo/v1/entries', { data: oneLineInvoice('AUDIT-LINK-2') });
+    const after = await links();
+    expect(after.slice(0, before.length).every(({ hash }) => /^[0-9a-f]{64}$/.test(hash))).toBe(true);
+    expect(after.at(-1)!.hash).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect((await t.call('GET', '/silo/v1/audit/verify')).body).toMatchObject({ ok: true, count: after.length });
+  });
+
   it('keeps the chain whole when entries of one company are written at once', async () => {
     const before = (await t.call('GET', '/silo/v1/audit/verify')).body.count as number;
     // Entries made while tokens are made: the entries' writes take turns at the change log, the tokens' do not.

@@ -49,11 +49,16 @@ const chainLockKey = (companyId: string) => `silodesk audit chain ${companyId}`;
 const INSERT = `INSERT INTO audit_log (company_id, at, via, actor_id, actor_name, operation, action, target_kind, target_id, detail, hash)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
-/** The chain link of a row: SHA-256 over the previous row's hash and this row's content. */
+/** The chain link of a row: SHA-256 over the previous row's hash (in hex) and this row's content, in hex. */
 function linkOf(previous: string, row: Omit<AuditRow, 'seq' | 'hash'>): string {
   const content = canonicalJson([row.company_id, row.at, row.via, row.actor_id, row.actor_name, row.operation, row.action, row.target_kind, row.target_id, row.detail]);
   return createHash('sha256').update(previous).update('\n').update(content).digest('hex');
 }
+
+// A row keeps its link as base64url, 43 characters (rows stored before keep 64 hex digits):
+// 21 bytes of every change less. The chain is made and checked over the hex, as it always was.
+const storedLink = (hex: string): string => Buffer.from(hex, 'hex').toString('base64url');
+const hexLink = (stored: string): string => (stored.length === 64 ? stored : Buffer.from(stored, 'base64url').toString('hex'));
 
 /**
  * Appends one row to the company's audit log, in the caller's transaction (so a
@@ -65,7 +70,8 @@ function linkOf(previous: string, row: Omit<AuditRow, 'seq' | 'hash'>): string {
 export async function appendAudit(db: Db, actor: Actor, fact: AuditFact): Promise<void> {
   if (db.origin === undefined) return db.tx(() => appendAudit(db, actor, fact), { origin: LOCAL });
   if (db.dialect === 'postgres') await db.sql(CHAIN_LOCK_PG, [chainLockKey(fact.company_id)]);
-  const previous = (await db.sqlFirst<{ hash: string }>(LAST_HASH, [fact.company_id]))?.hash ?? GENESIS;
+  const last = await db.sqlFirst<{ hash: string }>(LAST_HASH, [fact.company_id]);
+  const previous = last ? hexLink(last.hash) : GENESIS;
   const row = {
     company_id: fact.company_id,
     at: nowIso(),
@@ -80,7 +86,7 @@ export async function appendAudit(db: Db, actor: Actor, fact: AuditFact): Promis
   };
   await db.sqlRun(INSERT, [
     row.company_id, row.at, row.via, row.actor_id, row.actor_name, row.operation, row.action, row.target_kind, row.target_id, row.detail,
-    linkOf(previous, row),
+    storedLink(linkOf(previous, row)),
   ]);
 }
 
@@ -184,8 +190,9 @@ export async function verifyAudit(ctx: Ctx): Promise<{ ok: boolean; count: numbe
     ]);
     for (const row of rows) {
       count++;
-      if (linkOf(previous, row) !== row.hash) return { ok: false, count, broken_at: row.seq };
-      previous = row.hash;
+      const link = hexLink(row.hash);
+      if (linkOf(previous, row) !== link) return { ok: false, count, broken_at: row.seq };
+      previous = link;
     }
     if (rows.length < VERIFY_PAGE) return { ok: true, count };
     after = rows[rows.length - 1].seq;
