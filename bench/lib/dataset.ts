@@ -29,8 +29,10 @@ import { EntryFactory } from './entries.ts';
  * 4: no first state or first version stored, no identities' uuid index, the search index by
  * column (migrations 0024–0027): the same, rows and an index deleted leave their pages free.
  * 5: snippets stored packed (migration 0029): rows stored before keep the object.
+ * 6: request hashes, audit links and GOBL's schemas stored short, no uuid in identities, the
+ * digest index on its first 16 digits (migration 0030): rows stored before keep their form.
  */
-const DATASET_VERSION = 5;
+const DATASET_VERSION = 6;
 const BATCH = 1000;
 
 export const CACHE_DIR = fileURLToPath(new URL('../.cache/', import.meta.url));

@@ -170,6 +170,15 @@ describe('creating', () => {
     expect((await t.call('POST', '/silo/v1/import', { entries: [item] })).body).toMatchObject({ created: 0, existing: 1, failed: 0 });
   });
 
+  it('stores GOBL’s schemas short and shows them whole', async () => {
+    const id = uuidv7();
+    const created = await t.call('PUT', `/silo/v1/entries/${id}`, { data: structuredClone(fixtures[8].envelope.doc) });
+    expect(created.body).toMatchObject({ doc_schema: 'https://gobl.org/draft-0/bill/invoice', env_schema: 'https://gobl.org/draft-0/envelope' });
+    const row = await t.service.db.sqlFirst<{ doc_schema: string; env_schema: string }>('SELECT doc_schema, env_schema FROM entries WHERE id = ?', [id]);
+    expect(row).toEqual({ doc_schema: '~bill/invoice', env_schema: '~envelope' });
+    expect((await t.call('GET', `/silo/v1/entries/${id}`)).body).toMatchObject({ doc_schema: 'https://gobl.org/draft-0/bill/invoice', env_schema: 'https://gobl.org/draft-0/envelope' });
+  });
+
   it('refuses an envelope whose head.uuid is not the id', async () => {
     const { envelope } = fixtures[0];
     const res = await t.call('PUT', '/silo/v1/entries/0190c1a0-0000-7000-8000-00000000000f', { data: envelope });

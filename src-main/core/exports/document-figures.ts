@@ -6,6 +6,7 @@ import { documentNumber, obj, objects, str } from '../pdf/gobl-read.ts';
 import type { EntryRow } from '../silo/entry-view.ts';
 import { isDecimal, negateDecimal, percentNumber } from './decimal-text.ts';
 import { documentText } from '../silo/packed-document.ts';
+import { schemaFromStored } from '../silo/stored-schema.ts';
 
 export interface RateFigures {
   category: string;
@@ -104,7 +105,7 @@ export function documentFigures(row: EntryRow): DocumentFigures {
 
   return {
     entry_id: row.id,
-    kind: kindOf(row.doc_schema),
+    kind: kindOf(schemaFromStored(row.doc_schema)),
     issue_date: str(doc.issue_date) ?? row.issue_date ?? '',
     due_date: dueDateOf(doc),
     series: str(doc.series) ?? '',

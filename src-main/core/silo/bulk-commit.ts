@@ -10,6 +10,7 @@ import { findTwin, scannedFileHash, type Twin } from './duplicates.ts';
 import { DIGEST_PREFIX } from './digest-prefix-index.ts';
 import { commitEntry, issueDateOf, sameRequest, type PreparedEntry } from './entries.ts';
 import { SORT_KEY_COLUMNS, sortKeysOf } from './sort-keys.ts';
+import { storedSchema } from './stored-schema.ts';
 import { storedSnippetText } from './stored-snippet.ts';
 
 export interface ImportResult {
@@ -108,7 +109,7 @@ export async function commitSlice(ctx: Ctx, items: PreparedItem[], onDuplicate: 
     const stored = documentColumns(doc, db.dialect);
     const inserted = await db.sqlFirst<{ seq: number }>(INSERT_ENTRY, [
       p.id, company, key ?? null, folder, p.input.state ?? (doc.signed ? 'completed' : 'draft'), '', doc.signed ? 0 : 1,
-      doc.faults.length > 0 ? 1 : 0, doc.signed ? 1 : 0, doc.docSchema, doc.docUuid, issueDateOf(doc), doc.envSchema,
+      doc.faults.length > 0 ? 1 : 0, doc.signed ? 1 : 0, storedSchema(doc.docSchema), doc.docUuid, issueDateOf(doc), storedSchema(doc.envSchema),
       doc.digest.alg, doc.digest.val, storedSnippetText(doc.snippet, db.dialect), JSON.stringify(tags), stored.faults,
       stored.data, stored.checked, p.requestHash, 1, at, at, ...SORT_KEY_COLUMNS.map((c) => sortKeys[c]),
     ]);

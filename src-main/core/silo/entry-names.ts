@@ -1,5 +1,6 @@
 import type { Ctx } from '../api/handler.ts';
 import { documentNumber } from './sort-keys.ts';
+import { schemaFromStored } from './stored-schema.ts';
 import { snippetFromStored } from './stored-snippet.ts';
 
 export interface EntryName {
@@ -33,7 +34,7 @@ export async function entryNames(ctx: Ctx, ids: string[]): Promise<{ list: Entry
     if (!row) continue;
     const snippet = snippetFromStored(row.snippet);
     const number = documentNumber(snippet);
-    list.push({ id, title: snippet.title ?? '', ...(number ? { number } : {}), ...(snippet.type ? { type: snippet.type } : {}), doc_schema: row.doc_schema });
+    list.push({ id, title: snippet.title ?? '', ...(number ? { number } : {}), ...(snippet.type ? { type: snippet.type } : {}), doc_schema: schemaFromStored(row.doc_schema) });
   }
   return { list };
 }

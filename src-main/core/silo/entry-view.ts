@@ -4,6 +4,7 @@ import type { Db } from '../db/engine.ts';
 import { parseFaults } from '../gobl/fault.ts';
 import { hostedSnippet } from './hosted-snippet.ts';
 import { documentText, type StoredDocument } from './packed-document.ts';
+import { schemaFromStored } from './stored-schema.ts';
 import { snippetFromStored } from './stored-snippet.ts';
 
 export type EntryRow = Selectable<EntriesTable>;
@@ -89,15 +90,15 @@ export function entryView(
     context: context ?? row.context,
     ...(withData || data ? { data: data ?? (JSON.parse(documentText(row.data!)) as Record<string, unknown>) } : {}),
     digest: { alg: row.digest_alg, val: row.digest_val },
-    doc_schema: row.doc_schema,
-    env_schema: row.env_schema,
+    doc_schema: schemaFromStored(row.doc_schema),
+    env_schema: schemaFromStored(row.env_schema),
     draft: row.draft === 1,
     invalid: row.invalid === 1,
     signed: row.signed === 1,
     faults: [...parseFaults(row.faults), ...parseFaults(row.step_faults)],
     folder: row.folder,
     meta: meta.map(metaView),
-    snippet: hostedSnippet(row.doc_schema, snippetFromStored(row.snippet), row.doc_uuid),
+    snippet: hostedSnippet(schemaFromStored(row.doc_schema), snippetFromStored(row.snippet), row.doc_uuid),
     state: row.state,
     tags: JSON.parse(row.tags) as string[],
   };

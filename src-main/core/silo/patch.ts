@@ -17,6 +17,7 @@ import { findAnyEntryRow, issueDateOf, requireEntryRow } from './entries.ts';
 import { checkIfMatch, type EntryPreconditions } from './if-match.ts';
 import { applyPatch } from './patch-apply.ts';
 import { sigsCheckFor } from './signatures.ts';
+import { storedSchema } from './stored-schema.ts';
 import { storedSnippetText } from './stored-snippet.ts';
 
 /** A change as PATCH takes it: the contract's body, parsed (content_type defaults to application/json). */
@@ -90,7 +91,7 @@ export function writeEntryChange(
       invalid: doc.faults.length > 0 ? 1 : 0,
       signed: doc.signed ? 1 : 0,
       draft: doc.signed ? 0 : 1,
-      doc_schema: doc.docSchema,
+      doc_schema: storedSchema(doc.docSchema),
       doc_uuid: doc.docUuid,
       issue_date: issueDateOf(doc),
       digest_alg: doc.digest.alg,

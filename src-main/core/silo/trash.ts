@@ -10,6 +10,7 @@ import { entryViews, type EntryRow, type EntryView } from './entry-view.ts';
 import { findAnyEntryRow, requireEntryRow } from './entries.ts';
 import { writeEntryChange } from './patch.ts';
 import { documentNumber } from './sort-keys.ts';
+import { schemaFromStored } from './stored-schema.ts';
 import { snippetFromStored } from './stored-snippet.ts';
 
 export const DEFAULT_RETENTION_DAYS = 30;
@@ -148,7 +149,7 @@ function itemView(row: TrashRow, days: number) {
     trashed_by: { via: (row.via ?? 'system') as Via, id: row.actor_id ?? '', name: row.actor_name ?? '' },
     title: snippet.title ?? '',
     ...(number ? { number } : {}),
-    ...(row.doc_schema ? { doc_schema: row.doc_schema } : {}),
+    ...(row.doc_schema ? { doc_schema: schemaFromStored(row.doc_schema) } : {}),
     ...(row.folder !== null ? { folder: row.folder } : {}),
     ...(row.state !== null ? { state: row.state } : {}),
     ...(row.signed !== null ? { signed: row.signed === 1 } : {}),
