@@ -23,7 +23,7 @@ const SQL = {
   keyHolder: 'SELECT id, request_hash FROM jobs WHERE company_id = ? AND key = ?',
   insertJob: `INSERT INTO jobs (id, company_id, workflow_id, workflow_version, silo_entry_id, key, status, tags, args, faults, request_hash,
               current_intent_id, run_at, envelope, created_at, updated_at, completed_at)
-              VALUES (?, ?, ?, ?, ?, ?, 'QUEUED', ?, ?, '[]', ?, ?, ?, NULL, ?, ?, NULL)`,
+              VALUES (?, ?, ?, ?, ?, ?, 'QUEUED', ?, ?, '[]', ?, ?, ?, NULL, ?, ?, NULL) RETURNING seq`,
   insertIntent: `INSERT INTO intents (id, company_id, job_id, seq, step_id, name, provider, completed, events, created_at, updated_at)
                  VALUES (?, ?, ?, 1, ?, ?, ?, 0, '[]', ?, ?)`,
 };
@@ -36,6 +36,11 @@ async function requireJob(ctx: Ctx, id: string): Promise<JobRow> {
 
 export async function getJob(ctx: Ctx, id: string, wait = 0): Promise<JobView> {
   const { seq } = await requireJob(ctx, id);
+  return answerJob(ctx, id, seq, wait);
+}
+
+/** The job as it stands once it ended or `wait` seconds passed, whichever comes first. */
+async function answerJob(ctx: Ctx, id: string, seq: number, wait: number): Promise<JobView> {
   if (wait > 0) await ctx.service.jobs.waitFor(seq, wait * 1000);
   return jobView(ctx.service.db, await requireJob(ctx, id));
 }
@@ -82,6 +87,8 @@ export async function createJob(ctx: Ctx, id: string | undefined, body: JobBody,
     return true;
   };
 
+  // The new job's seq, from its insert: what the answer waits on, without reading the job first.
+  let made: number | undefined;
   if (!(await replay())) {
     const workflow = await requireEnabledWorkflow(ctx, body.workflow_id);
     const first = workflow.def.steps[0];
@@ -93,15 +100,16 @@ export async function createJob(ctx: Ctx, id: string | undefined, body: JobBody,
         : (await createEntry(ctx, undefined, { data: body.data! })).id;
       const at = nowIso();
       const intentId = uuidv7();
-      await db.sqlRun(SQL.insertJob, [
+      const inserted = await db.sqlFirst<{ seq: number }>(SQL.insertJob, [
         jobId, companyId, body.workflow_id, workflow.version, entryId, body.key ?? null, JSON.stringify(body.tags ?? []),
         JSON.stringify(body.args ?? {}), requestHash, intentId, Date.now(), at, at,
       ]);
+      made = Number(inserted!.seq);
       await db.sqlRun(SQL.insertIntent, [intentId, companyId, jobId, first.id, first.name, first.provider, at, at]);
     }, { origin: LOCAL });
     ctx.service.jobs.notify();
   }
-  return getJob(ctx, jobId, wait);
+  return made !== undefined ? answerJob(ctx, jobId, made, wait) : getJob(ctx, jobId, wait);
 }
 
 export async function cancelJob(ctx: Ctx, id: string): Promise<JobView> {
