@@ -7,11 +7,9 @@ import { asWriter } from './audit-actor.ts';
 import { documentColumns } from './check-mark.ts';
 import { writeDerivedIndexes } from './derived-index.ts';
 import { findTwin, scannedFileHash, type Twin } from './duplicates.ts';
-import { DIGEST_PREFIX } from './digest-prefix-index.ts';
+import { digestPrefix } from './digest-prefix-index.ts';
 import { commitEntry, issueDateOf, sameRequest, type PreparedEntry } from './entries.ts';
 import { SORT_KEY_COLUMNS, sortKeysOf } from './sort-keys.ts';
-import { storedSchema } from './stored-schema.ts';
-import { storedSnippetText } from './stored-snippet.ts';
 
 export interface ImportResult {
   index: number;
@@ -44,7 +42,7 @@ const KEY_HOLDERS = 'SELECT key, id FROM entries WHERE company_id = ? AND key IN
 // The first entry holding each digest, as findTwin's index walk finds it (lowest seq).
 // Along the index of digests' first 16 digits (digest-prefix-index.ts): the digests are sent twice, for it and for the row.
 export const DIGEST_HOLDERS = `SELECT digest_val, id FROM entries WHERE company_id = ?
-  AND ${DIGEST_PREFIX} IN (SELECT substr(value, 1, 16) FROM json_each(?)) AND digest_val IN (SELECT value FROM json_each(?))
+  AND ${digestPrefix('digest_val')} IN (SELECT ${digestPrefix('value')} FROM json_each(?)) AND digest_val IN (SELECT value FROM json_each(?))
   ORDER BY seq DESC`;
 // Their twins on PostgreSQL, which reads the JSON array with jsonb_array_elements_text.
 const EXISTING_PG = 'SELECT id, request_hash FROM entries WHERE company_id = ? AND id IN (SELECT jsonb_array_elements_text(?::jsonb))';
@@ -109,8 +107,8 @@ export async function commitSlice(ctx: Ctx, items: PreparedItem[], onDuplicate: 
     const stored = documentColumns(doc, db.dialect);
     const inserted = await db.sqlFirst<{ seq: number }>(INSERT_ENTRY, [
       p.id, company, key ?? null, folder, p.input.state ?? (doc.signed ? 'completed' : 'draft'), '', doc.signed ? 0 : 1,
-      doc.faults.length > 0 ? 1 : 0, doc.signed ? 1 : 0, storedSchema(doc.docSchema), doc.docUuid, issueDateOf(doc), storedSchema(doc.envSchema),
-      doc.digest.alg, doc.digest.val, storedSnippetText(doc.snippet, db.dialect), JSON.stringify(tags), stored.faults,
+      doc.faults.length > 0 ? 1 : 0, doc.signed ? 1 : 0, stored.doc_schema, doc.docUuid, issueDateOf(doc), stored.env_schema,
+      doc.digest.alg, doc.digest.val, stored.snippet, JSON.stringify(tags), stored.faults,
       stored.data, stored.checked, p.requestHash, 1, at, at, ...SORT_KEY_COLUMNS.map((c) => sortKeys[c]),
     ]);
     const seq = Number(inserted!.seq);

@@ -4,6 +4,8 @@ import { ENGINE_REVISION } from '../gobl/engine/revision.ts';
 import { parseFaults } from '../gobl/fault.ts';
 import type { Dialect } from '../db/engine.ts';
 import { documentText, packDocument, type StoredDocument } from './packed-document.ts';
+import { storedSchema } from './stored-schema.ts';
+import { storedSnippetText } from './stored-snippet.ts';
 
 /** Migration 0021 (PostgreSQL 0006): a nullable column, so adding it rewrites no row on either engine. */
 export const ENTRY_CHECK_MARK = 'ALTER TABLE entries ADD COLUMN checked TEXT';
@@ -35,16 +37,34 @@ export function standingVerdict(row: { data: StoredDocument; faults: string; che
 
 /**
  * What an entry row of `dialect` stores of a derived document: its text packed (the
- * stored bytes as they are when it was read unchanged), its faults, and the mark over
- * the text, made only when the faults are the engine's verdict on it (null otherwise:
- * a writer keeping a stored mark decides that itself).
+ * stored bytes as they are when it was read unchanged), its faults, the mark over the
+ * text, made only when the faults are the engine's verdict on it (null otherwise: a
+ * writer keeping a stored mark decides that itself), and its snippet and schemas in the
+ * forms a row keeps them (stored-snippet.ts, stored-schema.ts). Every writer of an
+ * entry row takes them from here.
  */
 export function documentColumns(
-  doc: { envelope: unknown; faults: unknown; checked: boolean; text?: string; stored?: StoredDocument },
+  doc: {
+    envelope: unknown;
+    faults: unknown;
+    checked: boolean;
+    text?: string;
+    stored?: StoredDocument;
+    docSchema: string;
+    envSchema: string;
+    snippet: Record<string, string>;
+  },
   dialect: Dialect,
-): { data: StoredDocument; faults: string; checked: string | null } {
+): { data: StoredDocument; faults: string; checked: string | null; doc_schema: string; env_schema: string; snippet: string } {
   const text = doc.text ?? JSON.stringify(doc.envelope);
   const faults = JSON.stringify(doc.faults);
   const data = doc.text !== undefined && doc.stored !== undefined ? doc.stored : packDocument(dialect, text);
-  return { data, faults, checked: doc.checked ? checkMark(text, faults) : null };
+  return {
+    data,
+    faults,
+    checked: doc.checked ? checkMark(text, faults) : null,
+    doc_schema: storedSchema(doc.docSchema),
+    env_schema: storedSchema(doc.envSchema),
+    snippet: storedSnippetText(doc.snippet, dialect),
+  };
 }

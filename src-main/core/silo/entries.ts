@@ -16,8 +16,6 @@ import { optionsAt, underData } from './faults-error.ts';
 import { checkIfMatch, type EntryPreconditions } from './if-match.ts';
 import { documentColumns } from './check-mark.ts';
 import { sigsCheckFor } from './signatures.ts';
-import { storedSchema } from './stored-schema.ts';
-import { storedSnippetText } from './stored-snippet.ts';
 import { sortKeysOf } from './sort-keys.ts';
 
 /**
@@ -226,13 +224,10 @@ async function insertEntry(ctx: Ctx, { id, doc, input, requestHash, createdAt }:
     draft: doc.signed ? 0 : 1,
     invalid: doc.faults.length > 0 ? 1 : 0,
     signed: doc.signed ? 1 : 0,
-    doc_schema: storedSchema(doc.docSchema),
     doc_uuid: doc.docUuid,
     issue_date: issueDateOf(doc),
-    env_schema: storedSchema(doc.envSchema),
     digest_alg: doc.digest.alg,
     digest_val: doc.digest.val,
-    snippet: storedSnippetText(doc.snippet, db.dialect),
     tags: JSON.stringify(tags),
     ...documentColumns(doc, db.dialect),
     request_hash: requestHash,

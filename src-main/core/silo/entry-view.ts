@@ -79,6 +79,7 @@ export function entryView(
   /** the envelope when already parsed (a fresh write), so it is not parsed back */
   data?: Record<string, unknown>,
 ) {
+  const docSchema = schemaFromStored(row.doc_schema);
   return {
     id: row.id,
     ...(row.key != null ? { key: row.key } : {}),
@@ -90,7 +91,7 @@ export function entryView(
     context: context ?? row.context,
     ...(withData || data ? { data: data ?? (JSON.parse(documentText(row.data!)) as Record<string, unknown>) } : {}),
     digest: { alg: row.digest_alg, val: row.digest_val },
-    doc_schema: schemaFromStored(row.doc_schema),
+    doc_schema: docSchema,
     env_schema: schemaFromStored(row.env_schema),
     draft: row.draft === 1,
     invalid: row.invalid === 1,
@@ -98,7 +99,7 @@ export function entryView(
     faults: [...parseFaults(row.faults), ...parseFaults(row.step_faults)],
     folder: row.folder,
     meta: meta.map(metaView),
-    snippet: hostedSnippet(schemaFromStored(row.doc_schema), snippetFromStored(row.snippet), row.doc_uuid),
+    snippet: hostedSnippet(docSchema, snippetFromStored(row.snippet), row.doc_uuid),
     state: row.state,
     tags: JSON.parse(row.tags) as string[],
   };

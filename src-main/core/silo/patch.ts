@@ -17,8 +17,6 @@ import { findAnyEntryRow, issueDateOf, requireEntryRow } from './entries.ts';
 import { checkIfMatch, type EntryPreconditions } from './if-match.ts';
 import { applyPatch } from './patch-apply.ts';
 import { sigsCheckFor } from './signatures.ts';
-import { storedSchema } from './stored-schema.ts';
-import { storedSnippetText } from './stored-snippet.ts';
 
 /** A change as PATCH takes it: the contract's body, parsed (content_type defaults to application/json). */
 export type PatchEntryInput = ParsedInput<Operations['patchEntry']>['body'];
@@ -79,7 +77,7 @@ export function writeEntryChange(
     // Another request may have changed it since it was read: If-Match speaks for the version it is at now.
     checkIfMatch(row.id, fresh.version, preconditions);
     if (fresh.version !== row.version) throw conflict(`entry ${row.id} changed while this change was prepared; retry`);
-    const { data, faults, checked: made } = documentColumns(doc, db.dialect);
+    const { data, faults, checked: made, doc_schema, snippet } = documentColumns(doc, db.dialect);
     // A document and faults that stay keep their mark, whatever carried them here; new ones are marked only when checked.
     const sameData = sameStored(data, fresh.data);
     const checked = made ?? (sameData && faults === fresh.faults ? fresh.checked : null);
@@ -91,12 +89,12 @@ export function writeEntryChange(
       invalid: doc.faults.length > 0 ? 1 : 0,
       signed: doc.signed ? 1 : 0,
       draft: doc.signed ? 0 : 1,
-      doc_schema: storedSchema(doc.docSchema),
+      doc_schema,
       doc_uuid: doc.docUuid,
       issue_date: issueDateOf(doc),
       digest_alg: doc.digest.alg,
       digest_val: doc.digest.val,
-      snippet: storedSnippetText(doc.snippet, db.dialect),
+      snippet,
       faults,
       data,
       checked,
@@ -111,7 +109,7 @@ export function writeEntryChange(
     const update = () =>
       db.sqlRun(`UPDATE entries SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE company_id = ? AND id = ?`, [...Object.values(changed), row.company_id, row.id]);
     // A write history has nothing to say of (a signature, a mark) says so, and is kept without looking history up.
-    await (Object.keys(changed).some((column) => HISTORY_COLUMNS.has(column)) ? update() : outsideHistory(db, update));
+    await (columns.some((column) => HISTORY_COLUMNS.has(column)) ? update() : outsideHistory(db, update));
     // Its derived rows are in place, built from the same document, snippet and tags as far as those did not change.
     const kept = fresh.trashed_at === null
       ? { document: fresh.digest_alg === values.digest_alg && fresh.digest_val === values.digest_val, snippet: fresh.snippet === values.snippet, tags: fresh.tags === values.tags }
