@@ -63,7 +63,7 @@ async function run(): Promise<BenchOutput> {
   let imported: { perSecond: number; spread: [number, number] };
   try {
     const company = await ensureDefaultCompany(service.db);
-    const ctx: Ctx = { service, caller: { companyId: company.id, kind: 'owner' } };
+    const ctx: Ctx = { service, caller: { companyKey: company.key, companyId: company.id, kind: 'owner' } };
     let n = 0;
     const rates: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {

@@ -25,6 +25,7 @@ import { SLOWEST_AIM, timeSiloReads } from './lib/silo-cases.ts';
 import { MB, median, spreadOf } from './lib/stats.ts';
 import { BLOCK_AIM } from './silo.ts';
 import { packedTextBytes } from '../src-main/core/silo/packed-document.ts';
+import { ownerOfCompany } from '../src-main/core/access/company-key.ts';
 
 const ENTRIES = 1_000_000;
 const BASE_ENTRIES = 10_000;
@@ -213,7 +214,7 @@ async function walUnderReader(dataDir: string, companyId: string) {
   const service = await openService(dataDir, { runJobs: false, autoSync: false });
   const reader = new Database(dbFile, { readonly: true });
   try {
-    const ctx = { service, caller: { companyId, kind: 'owner' as const } };
+    const ctx = { service, caller: await ownerOfCompany(service.db, companyId) };
     const factory = new EntryFactory(loadEnvelopes(), { seed: 57 });
     const items = (n: number) => Array.from({ length: n }, () => factory.next()).map((e) => ({ id: e.id, data: e.data }));
     await importEntriesSliced(ctx, items(200));

@@ -45,7 +45,7 @@ async function run(options: BenchOptions): Promise<BenchOutput> {
     const company = await ensureDefaultCompany(service.db);
     await ensureOwnerTokenFile(service.db, company, join(dataDir, 'api-token'));
     const token = readFileSync(join(dataDir, 'api-token'), 'utf8').trim();
-    const ctx: Ctx = { service, caller: { companyId: company.id, kind: 'owner' } };
+    const ctx: Ctx = { service, caller: { companyKey: company.key, companyId: company.id, kind: 'owner' } };
     const series = async (code: string) =>
       (await putSeries(ctx, uuidv4(), { name: code, description: '', code, prefix: `${code}-`, padding: 6, suffix: '/26', start: 1 })).id;
 
@@ -54,7 +54,7 @@ async function run(options: BenchOptions): Promise<BenchOutput> {
     await issueEntry(ctx, sample, uuidv4(), { meta: META });
     const row = (await service.db.sqlFirst('SELECT * FROM series_entries WHERE series_id = ?', [sample]))!;
     const floors: number[] = [];
-    for (let r = 0; r < options.runs; r++) floors.push(await floorRate(service, company.id, row));
+    for (let r = 0; r < options.runs; r++) floors.push(await floorRate(service, company.key, row));
 
     const runs: Array<{ one: string; eight: string }> = [];
     for (let r = 0; r < options.runs; r++) runs.push({ one: await series(`ONE${r}`), eight: await series(`EIG${r}`) });

@@ -54,7 +54,7 @@ async function run(): Promise<BenchOutput> {
     const local = await openService(localDir, { runJobs: false, autoSync: false });
     services.push(local);
     const company = await ensureDefaultCompany(local.db);
-    const ctx: Ctx = { service: local, caller: { companyId: company.id, kind: 'owner' } };
+    const ctx: Ctx = { service: local, caller: { companyKey: company.key, companyId: company.id, kind: 'owner' } };
     const factory = new EntryFactory(loadEnvelopes(), { seed: 7 });
     const ids: string[] = [];
     let attachmentTotal = 0;
@@ -73,12 +73,12 @@ async function run(): Promise<BenchOutput> {
         }
       }, { origin: 'local' });
     }
-    await local.sync.configure(company.id, { remote_url: servers.apiUrl, token, interval_minutes: 0, paused: false });
+    await local.sync.configure(company.key, { remote_url: servers.apiUrl, token, interval_minutes: 0, paused: false });
 
     // ── the first sync, one way
     await servers.loopDelay();
     const t0 = performance.now();
-    const first = await local.sync.syncNow(company.id);
+    const first = await local.sync.syncNow(company.key);
     const firstMs = performance.now() - t0;
     // How long the remote held its event loop while it took the pushed pages.
     const pushBlock = await servers.loopDelay();
@@ -88,7 +88,7 @@ async function run(): Promise<BenchOutput> {
     // ── an incremental sync of 100 changes
     for (const id of ids.slice(0, CHANGES)) await patchEntry(ctx, id, { content_type: 'application/json', tags: ['bench', 'changed'] });
     const t1 = performance.now();
-    const incremental = await local.sync.syncNow(company.id);
+    const incremental = await local.sync.syncNow(company.key);
     const incrementalMs = performance.now() - t1;
     if (incremental.last_error || incremental.progress!.pushed !== CHANGES) {
       throw new Error(`incremental sync: ${JSON.stringify(incremental.last_error ?? incremental.progress)}`);
@@ -98,13 +98,13 @@ async function run(): Promise<BenchOutput> {
     const third = await openService(thirdDir, { runJobs: false, autoSync: false });
     services.push(third);
     const thirdCompany = await ensureDefaultCompany(third.db);
-    await third.sync.configure(thirdCompany.id, { remote_url: servers.apiUrl, token, interval_minutes: 0, paused: false });
+    await third.sync.configure(thirdCompany.key, { remote_url: servers.apiUrl, token, interval_minutes: 0, paused: false });
     // The pulling instance runs on this thread: how long it held its event loop while it applied the pages.
     const pullLoop = monitorEventLoopDelay({ resolution: 5 });
     await servers.loopDelay();
     pullLoop.enable();
     const t2 = performance.now();
-    const pulled = await third.sync.syncNow(thirdCompany.id);
+    const pulled = await third.sync.syncNow(thirdCompany.key);
     const pullMs = performance.now() - t2;
     pullLoop.disable();
     const pullControl = (await servers.loopDelay()).control;

@@ -45,7 +45,7 @@ async function run(options: BenchOptions): Promise<BenchOutput> {
     const company = await ensureDefaultCompany(service.db);
     await ensureOwnerTokenFile(service.db, company, join(dataDir, 'api-token'));
     const token = readFileSync(join(dataDir, 'api-token'), 'utf8').trim();
-    const ctx: Ctx = { service, caller: { companyId: company.id, kind: 'owner' } };
+    const ctx: Ctx = { service, caller: { companyKey: company.key, companyId: company.id, kind: 'owner' } };
     // Invoices only, each with its own uuid and code, so close signs a valid, numbered document.
     const invoices = loadEnvelopes().filter((f) => f.envelope.doc.$schema.endsWith('/bill/invoice') && f.envelope.doc.type !== 'credit-note');
     /** `count` stored invoices, coded `${prefix}-n`, imported as a local tool imports them. */

@@ -56,6 +56,11 @@ export interface Dataset {
   upgraded_from?: string;
 }
 
+/** The key the dataset's company's rows are stored under (access/company-key.ts), for the raw statements of a yardstick or a case. */
+export function companyKeyIn(db: Database.Database, ds: Pick<Dataset, 'companyId'>): string {
+  return (db.prepare('SELECT id FROM companies WHERE uuid = ?').get(ds.companyId) as { id: string }).id;
+}
+
 export const schemaKey = (): string => `${Object.keys(migrations).sort().at(-1)}-p${PAGE_SIZE}`;
 
 const sizeLabel = (entries: number) => (entries >= 1e6 && entries % 1e6 === 0 ? `${entries / 1e6}m` : entries >= 1000 ? `${entries / 1000}k` : String(entries));
@@ -109,7 +114,7 @@ async function build(dataDir: string, entries: number, log: (line: string) => vo
   const service = await openService(dataDir, { runJobs: false, autoSync: false });
   const company = await ensureDefaultCompany(service.db);
   await ensureOwnerTokenFile(service.db, company, join(dataDir, 'api-token'));
-  const ctx: Ctx = { service, caller: { companyId: company.id, kind: 'owner' } };
+  const ctx: Ctx = { service, caller: { companyKey: company.key, companyId: company.id, kind: 'owner' } };
   const factory = new EntryFactory(loadEnvelopes());
   const sampleIds: string[] = [];
   let rare = '';

@@ -13,6 +13,7 @@ import { EntryFactory } from './entries.ts';
 import { getJson, runPool, timedFetch } from './http.ts';
 import type { Instance } from './instance.ts';
 import { summarize, type Summary } from './stats.ts';
+import { ownerOfCompany } from '../../src-main/core/access/company-key.ts';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -20,7 +21,7 @@ const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 export async function fill(instance: Instance, count: number, seed: number): Promise<void> {
   const service = await instance.open();
   try {
-    const ctx: Ctx = { service, caller: { companyId: instance.companyId, kind: 'owner' } };
+    const ctx: Ctx = { service, caller: await ownerOfCompany(service.db, instance.companyId) };
     const factory = new EntryFactory(loadEnvelopes(), { seed });
     for (let done = 0; done < count; done += 1000) {
       const batch = Array.from({ length: Math.min(1000, count - done) }, () => factory.next());
@@ -69,7 +70,7 @@ export async function bulkImport(apiUrl: string, token: string, batches: number,
 export async function newSeries(instance: Instance, code: string): Promise<string> {
   const service = await instance.open();
   try {
-    const ctx: Ctx = { service, caller: { companyId: instance.companyId, kind: 'owner' } };
+    const ctx: Ctx = { service, caller: await ownerOfCompany(service.db, instance.companyId) };
     return (await putSeries(ctx, uuidv4(), { name: code, description: '', code, prefix: `${code}-`, padding: 6, suffix: '/26', start: 1 })).id;
   } finally {
     await service.close();
@@ -103,9 +104,9 @@ export async function syncPush(localDir: string, remoteUrl: string, remoteToken:
   const local = await openService(localDir, { runJobs: false, autoSync: false });
   try {
     const company = await ensureDefaultCompany(local.db);
-    await local.sync.configure(company.id, { remote_url: remoteUrl, token: remoteToken, interval_minutes: 0, paused: false });
+    await local.sync.configure(company.key, { remote_url: remoteUrl, token: remoteToken, interval_minutes: 0, paused: false });
     const t0 = performance.now();
-    const status = await local.sync.syncNow(company.id);
+    const status = await local.sync.syncNow(company.key);
     const seconds = (performance.now() - t0) / 1000;
     if (status.last_error) throw new Error(`sync failed: ${JSON.stringify(status.last_error)}`);
     if (status.progress!.pushed < entries) throw new Error(`sync pushed ${status.progress!.pushed} records, fewer than the ${entries} entries`);

@@ -5,7 +5,7 @@
 // what these rows show. The marks are put on a working copy over HTTP, as a user would
 // (PATCH with tags, folder, state), so the triggers keep their counts and rows.
 import Database from 'better-sqlite3';
-import type { Dataset } from './dataset.ts';
+import { companyKeyIn, type Dataset } from './dataset.ts';
 import type { ReadCase } from './reads.ts';
 
 /** How many entries carry each mark. */
@@ -19,7 +19,8 @@ function spreadIds(ds: Dataset, count: number): string[] {
   try {
     const step = Math.floor(ds.entries / count);
     const at = db.prepare('SELECT id FROM entries WHERE company_id = ? AND seq >= ? ORDER BY seq LIMIT 1');
-    return Array.from({ length: count }, (_, i) => (at.get(ds.companyId, 1 + i * step + 7) as { id: string }).id);
+    const company = companyKeyIn(db, ds);
+    return Array.from({ length: count }, (_, i) => (at.get(company, 1 + i * step + 7) as { id: string }).id);
   } finally {
     db.close();
   }

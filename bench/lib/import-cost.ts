@@ -13,6 +13,7 @@ import { searchRowOf } from '../../src-main/core/silo/derived-index.ts';
 import { prepareNewEntry } from '../../src-main/core/silo/entries.ts';
 import { companyToken } from '../../src-main/core/silo/scale-migration.ts';
 import type { BenchEntry } from './entries.ts';
+import { ownerOfCompany } from '../../src-main/core/access/company-key.ts';
 
 export interface ImportCost {
   entries: number;
@@ -60,7 +61,7 @@ const CAPTURED: Array<[table: string, select: string, remove: string]> = [
 /** One round: import `batch` (timed in two parts), take what it wrote out again, write the same rows raw (timed). */
 export async function importCostRound(service: Service, companyId: string, batch: BenchEntry[]): Promise<ImportCost> {
   const db = service.db.sqlite!;
-  const ctx: Ctx = { service, caller: { companyId, kind: 'owner' } };
+  const ctx: Ctx = { service, caller: await ownerOfCompany(service.db, companyId) };
 
   const t0 = cpuMs();
   const prepared: PreparedItem[] = [];

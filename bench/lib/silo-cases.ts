@@ -3,7 +3,7 @@
 // and search ≤ 1.5× (and, at a million entries, their p99 too).
 import Database from 'better-sqlite3';
 import { encodeCursor } from '../../src-main/core/api/cursor.ts';
-import type { Dataset } from './dataset.ts';
+import { companyKeyIn, type Dataset } from './dataset.ts';
 import { readFigures, timeRead, type ReadCase, type ReadPlan } from './reads.ts';
 import type { Aim, Figure } from './report.ts';
 import type { Servers } from './servers.ts';
@@ -19,8 +19,8 @@ function cursorAt(ds: Dataset, offset: number): { cursor: string; depth: number 
     const secret = Buffer.from((db.prepare(`SELECT value FROM settings WHERE key = 'cursor_secret'`).get() as { value: string }).value, 'hex');
     const pos = db
       .prepare('SELECT created_at, id FROM entries WHERE company_id = ? ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?')
-      .get(ds.companyId, offset) as { created_at: string; id: string };
-    const scope = JSON.stringify(['entries', ds.companyId, null, null, null, null, null, null, false, null, 'created_at']);
+      .get(companyKeyIn(db, ds), offset) as { created_at: string; id: string };
+    const scope = JSON.stringify(['entries', companyKeyIn(db, ds), null, null, null, null, null, null, false, null, 'created_at']);
     return { cursor: encodeCursor(secret, scope, [pos.created_at, pos.id]), depth: offset + 1 };
   } finally {
     db.close();

@@ -17,10 +17,14 @@ import { entryView, VIEW_COLUMNS } from '../../src-main/core/silo/entry-view.ts'
 import { sqliteDb } from '../../src-main/core/db/sqlite-db.ts';
 import { relatedQuery } from '../../src-main/core/silo/list.ts';
 import { searchQuery } from '../../src-main/core/silo/search.ts';
+import type { CompanyKey } from '../../src-main/core/access/company-key.ts';
 
 type Row = Record<string, any>;
 
 interface Caller {
+  /** what the rows are stored under */
+  companyKey: CompanyKey;
+  /** the company's public id: its search token is made of it */
   companyId: string;
 }
 
@@ -47,7 +51,7 @@ export async function startYardstick(dbFile: string): Promise<Yardstick> {
   const secret = Buffer.from(secretHex, 'hex');
   const key: KeyObject = createSecretKey(secret);
 
-  const tokenByHash = db.prepare('SELECT company_id, hash, revoked_at FROM tokens WHERE hash = ?');
+  const tokenByHash = db.prepare('SELECT t.company_id, c.uuid, t.hash, t.revoked_at FROM tokens t JOIN companies c ON c.id = t.company_id WHERE t.hash = ?');
   const tokens = new Map<string, Caller>();
   const authenticate = (header: string | undefined): Caller | undefined => {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
@@ -55,9 +59,9 @@ export async function startYardstick(dbFile: string): Promise<Yardstick> {
     const hash = createHash('sha256').update(match[1]).digest('hex');
     const hit = tokens.get(hash);
     if (hit) return hit;
-    const row = tokenByHash.get(hash) as { company_id: string; hash: string; revoked_at: string | null } | undefined;
+    const row = tokenByHash.get(hash) as { company_id: CompanyKey; uuid: string; hash: string; revoked_at: string | null } | undefined;
     if (!row || row.revoked_at || !timingSafeEqual(Buffer.from(row.hash), Buffer.from(hash))) return undefined;
-    const caller = { companyId: row.company_id };
+    const caller = { companyKey: row.company_id, companyId: row.uuid };
     tokens.set(hash, caller);
     return caller;
   };
@@ -100,13 +104,13 @@ export async function startYardstick(dbFile: string): Promise<Yardstick> {
   const list = (c: Caller, q: URLSearchParams) => {
     const limit = Number(q.get('limit') ?? 20);
     const cursor = q.get('cursor') ?? undefined;
-    const scope = JSON.stringify(['entries', c.companyId, null, null, null, null, null, null, false, null, 'created_at']);
+    const scope = JSON.stringify(['entries', c.companyKey, null, null, null, null, null, null, false, null, 'created_at']);
     let rows: Row[];
     if (cursor) {
       const pos = decodeCursor(scope, cursor);
-      rows = listAfter.all(c.companyId, pos.at, pos.id, limit + 1) as Row[];
+      rows = listAfter.all(c.companyKey, pos.at, pos.id, limit + 1) as Row[];
     } else {
-      rows = listFirst.all(c.companyId, limit + 1) as Row[];
+      rows = listFirst.all(c.companyKey, limit + 1) as Row[];
     }
     return page(rows, limit, scope, cursor);
   };
@@ -124,16 +128,16 @@ export async function startYardstick(dbFile: string): Promise<Yardstick> {
   };
 
   const entry = (c: Caller, id: string) => {
-    const row = oneEntry.get(id, c.companyId) as Row | undefined;
+    const row = oneEntry.get(id, c.companyKey) as Row | undefined;
     if (!row || row.trashed_at !== null) throw new NotFound();
     return views([row], true)[0];
   };
 
   const relatedOf = async (c: Caller, id: string, q: URLSearchParams) => {
     const limit = Number(q.get('limit') ?? 20);
-    const query = await relatedQuery(serviceDb, c.companyId, id, { limit: limit + 1, ascending: false });
+    const query = await relatedQuery(serviceDb, c.companyKey, id, { limit: limit + 1, ascending: false });
     if (!query) throw new NotFound();
-    const scope = JSON.stringify(['related', c.companyId, id, undefined, undefined, false, undefined]);
+    const scope = JSON.stringify(['related', c.companyKey, id, undefined, undefined, false, undefined]);
     const rows = statement(query.sql).all(...query.params) as Row[];
     const contexts = new Map<string, string>();
     for (const r of rows) {
@@ -147,7 +151,7 @@ export async function startYardstick(dbFile: string): Promise<Yardstick> {
     const text = q.get('q') ?? '';
     const limit = Number(q.get('limit') ?? 20);
     const offset = Number(q.get('offset') ?? 0);
-    const plan = await searchQuery(serviceDb, c.companyId, { q: text, limit, offset });
+    const plan = await searchQuery(serviceDb, c, { q: text, limit, offset });
     if (!plan) return { list: [], limit, offset, query: text };
     const rows = statement(plan.sql).all(...plan.params) as Row[];
     const more = rows.length > plan.ftsLimit;
@@ -180,7 +184,7 @@ export async function startYardstick(dbFile: string): Promise<Yardstick> {
       // /silo/v1/entries[/{id}[/related]], /silo/v1/search, /silo/v1/folders
       if (path === '/silo/v1/entries') return send(200, list(caller, query));
       if (path === '/silo/v1/search') return send(200, await search(caller, query));
-      if (path === '/silo/v1/folders') return send(200, { list: folderCounts.all(caller.companyId) });
+      if (path === '/silo/v1/folders') return send(200, { list: folderCounts.all(caller.companyKey) });
       if (parts.length === 5 && parts[3] === 'entries') return send(200, entry(caller, decodeURIComponent(parts[4])));
       if (parts.length === 6 && parts[3] === 'entries' && parts[5] === 'related') return send(200, await relatedOf(caller, decodeURIComponent(parts[4]), query));
       return send(404, { key: 'not-found' });

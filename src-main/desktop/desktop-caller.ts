@@ -1,4 +1,4 @@
-import { requireCompany } from '../core/access/companies.ts';
+import { requireCompany, type StoredCompany } from '../core/access/companies.ts';
 import type { Caller } from '../core/access/tokens.ts';
 import type { Db } from '../core/db/engine.ts';
 
@@ -8,6 +8,7 @@ import type { Db } from '../core/db/engine.ts';
  * chosen). An unknown company is a 404, never a silent fallback to another
  * company's data.
  */
-export async function desktopCaller(db: Db, defaultCompanyId: string, companyId?: string): Promise<Caller> {
-  return { companyId: companyId ? (await requireCompany(db, companyId)).id : defaultCompanyId, kind: 'owner', install: true };
+export async function desktopCaller(db: Db, defaultCompany: StoredCompany, companyId?: string): Promise<Caller> {
+  const company = companyId ? await requireCompany(db, companyId) : defaultCompany;
+  return { companyKey: company.key, companyId: company.id, kind: 'owner', install: true };
 }

@@ -12,6 +12,7 @@ import { contentDisposition } from '../core/silo/file-name.ts';
 import type { BodySource } from './body.ts';
 import { readOperationBody } from './body-forms.ts';
 import { isOwnersLocalTool, RateLimiter } from './rate-limit.ts';
+import { asCompanyKey } from '../core/access/company-key.ts';
 
 /** An operation's request as the front read it. */
 export interface OperationRequest {
@@ -44,7 +45,8 @@ export interface CallLimits {
 
 export type OperationCaller = (op: RegisteredOperation, request: OperationRequest) => Promise<Answer>;
 
-const ANONYMOUS: Caller = { companyId: '', kind: 'user' };
+// No company: '' is no company's key or id, so every query it makes finds nothing.
+const ANONYMOUS: Caller = { companyKey: asCompanyKey(''), companyId: '', kind: 'user' };
 
 // Every answer says nosniff and no-referrer.
 const JSON_HEADERS = { 'Content-Type': 'application/json', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' };

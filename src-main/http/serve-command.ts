@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ensureWebBuild } from '../../scripts/web-build.ts';
 import { ensureDefaultCompany, ensureOwnerTokenFile } from '../core/access/bootstrap.ts';
-import type { Company } from '../core/access/companies.ts';
+import type { StoredCompany } from '../core/access/companies.ts';
 import { setLocalApiControl } from '../core/access/local-api.ts';
 import { issueLoginCode } from '../core/access/login-codes.ts';
 import { openServiceCore, startService, type Service } from '../core/service.ts';
@@ -85,7 +85,7 @@ if (values.remote) {
   try {
     // Sync is set up before the port opens, as it always was: a bad remote stops serve here.
     await startService(service);
-    await service.sync.configure(company.id, {
+    await service.sync.configure(company.key, {
       remote_url: values.remote,
       token: readFileSync(resolve(values['remote-token-file']), 'utf8').trim(),
       interval_minutes: Number.isInteger(interval) && interval >= 0 ? interval : 15,
@@ -112,7 +112,7 @@ setLocalApiControl(service, {
 });
 console.log(`silodesk listening on ${server.url}`);
 // A one-time code, not the token: it works once, for ten minutes, and is traded for a browser session.
-if (webRoot && existsSync(webRoot)) console.log(`open ${server.url}/#login=${issueLoginCode(service, company.id)}`);
+if (webRoot && existsSync(webRoot)) console.log(`open ${server.url}/#login=${issueLoginCode(service, company)}`);
 
 let stopping = false;
 async function stop(): Promise<void> {
@@ -161,7 +161,7 @@ function safeDecode(text: string): string {
 }
 
 /** The service on the data dir's SQLite file, with its default company and api-token. */
-async function openBootstrapped(): Promise<{ service: Service; company: Company }> {
+async function openBootstrapped(): Promise<{ service: Service; company: StoredCompany }> {
   const service = await openServiceCore(dataDir, { log: (line) => console.error(line) });
   const company = await ensureDefaultCompany(service.db);
   await ensureOwnerTokenFile(service.db, company, join(dataDir, 'api-token'));
@@ -175,7 +175,7 @@ async function openBootstrapped(): Promise<{ service: Service; company: Company 
  * turns through a session lock: otherwise each would see no company, no keys and no
  * api-token yet, and make its own.
  */
-async function openOnPostgres(target: PostgresTarget): Promise<{ service: Service; company: Company }> {
+async function openOnPostgres(target: PostgresTarget): Promise<{ service: Service; company: StoredCompany }> {
   const scrub = (err: unknown) => target.secrets.reduce((text, secret) => text.split(secret).join('***'), (err as Error)?.message ?? String(err));
   const { default: pg } = await import('pg');
   const lock = new pg.Client({ connectionString: target.url, connectionTimeoutMillis: 10_000 });

@@ -39,7 +39,7 @@ export async function openServiceHost(
   log: (line: string) => void,
 ): Promise<RelayHandler> {
   const service = await openService(config.dataDir, { protectKey: handedOverSealer(config.keys), log, ...config.tuning });
-  const defaultCompanyId = (await ensureDefaultCompany(service.db)).id;
+  const defaultCompany = await ensureDefaultCompany(service.db);
 
   const localApi = createLocalApiControl({
     initial: config.localApi,
@@ -51,7 +51,7 @@ export async function openServiceHost(
   await localApi.apply().catch((err: unknown) => log(`silodesk: localhost API not started: ${(err as Error)?.message ?? err}`));
 
   return {
-    call: async (name, input, caller) => callService(service, await desktopCaller(service.db, defaultCompanyId, caller.company_id), name, input),
+    call: async (name, input, caller) => callService(service, await desktopCaller(service.db, defaultCompany, caller.company_id), name, input),
     async close() {
       await localApi.stop();
       await service.close();

@@ -130,7 +130,7 @@ describe('enrollments', () => {
 describe('login codes', () => {
   it('trade once for a browser session token, then never again', async () => {
     const company = await ensureDefaultCompany(t.service.db);
-    const code = issueLoginCode(t.service, company.id);
+    const code = issueLoginCode(t.service, company);
     const first = await fetch(`${t.url}/access/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
     const body = await first.json();
     expect(first.status).toBe(200);

@@ -1,5 +1,6 @@
 import { v4 as uuidv4, v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireCompany, type StoredCompany } from '../../src-main/core/access/companies.ts';
 import { operations } from '../../src-main/core/api/contract/index.ts';
 import { callService } from '../../src-main/service-process/host.ts';
 import { desktopCaller } from '../../src-main/desktop/desktop-caller.ts';
@@ -7,14 +8,14 @@ import { callAs, oneLineInvoice } from './gobl-helpers.ts';
 import { atOnce, startTestServer, type TestServer } from './harness.ts';
 
 let t: TestServer;
-let companyId: string;
+let company: StoredCompany;
 let ownerTokenId: string;
 let userToken: string;
 
 beforeAll(async () => {
   t = await startTestServer({ autoSync: false });
   const session = (await t.call('GET', '/access/v1/session')).body;
-  companyId = session.company.id;
+  company = await requireCompany(t.service.db, session.company.id);
   ownerTokenId = session.caller.token_id;
   userToken = (await t.call('POST', '/access/v1/tokens', { name: 'clerk', kind: 'user' })).body.token;
 });
@@ -51,7 +52,7 @@ describe('the audit log', () => {
     await t.call('DELETE', `/silo/v1/entries/${entry.id}/meta/erp?src=erp`);
     await t.call('DELETE', `/silo/v1/entries/${entry.id}/files/a.txt`);
     await t.call('POST', `/silo/v1/entries/${entry.id}/files/a.txt/restore`);
-    await callService(t.service, await desktopCaller(t.service.db, companyId), 'patchEntry', { params: { id: entry.id }, body: { state: 'sent' } });
+    await callService(t.service, await desktopCaller(t.service.db, company), 'patchEntry', { params: { id: entry.id }, body: { state: 'sent' } });
     // A workflow step attaches a PDF while the request that queued it waits: the file is the workflow's.
     const wf = (await t.call('PUT', `/transform/v1/workflows/${uuidv7()}`, { name: 'Render', steps: [{ provider: 'pdf', config: {} }] })).body;
     const job = (await t.call('POST', '/transform/v1/jobs?wait=20', { workflow_id: wf.id, silo_entry_id: entry.id })).body;
@@ -233,7 +234,7 @@ describe('the audit log', () => {
   it('keeps each link in 43 characters, and goes on from a log whose links were stored as 64 hex digits', async () => {
     const { db } = t.service;
     await t.call('POST', '/silo/v1/entries', { data: oneLineInvoice('AUDIT-LINK-1') });
-    const links = () => db.sql<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_log WHERE company_id = ? ORDER BY seq', [companyId]);
+    const links = () => db.sql<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_log WHERE company_id = ? ORDER BY seq', [company.key]);
     const before = await links();
     for (const { hash } of before) expect(hash).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // The log as a build from before would have left it: every link in hex.
@@ -275,7 +276,7 @@ describe('the audit log', () => {
 
   it('keeps the chain whole when operations answered at once are put on record together', async () => {
     const ids = Array.from({ length: 4 }, () => uuidv4());
-    const desktop = await desktopCaller(t.service.db, companyId);
+    const desktop = await desktopCaller(t.service.db, company);
     await atOnce(t.service, ids.map((id) => () => callService(t.service, desktop, 'putView', { params: { id }, body: { name: `View ${id}`, columns: ['total'] } })));
     for (const id of ids) expect((await about(id)).map((r) => r.action)).toEqual(['view.saved']);
     expect((await t.call('GET', '/silo/v1/audit/verify')).body).toMatchObject({ ok: true });

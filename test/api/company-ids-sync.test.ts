@@ -1,6 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { v4 as uuidv4, v7 as uuidv7 } from 'uuid';
 import { describe, expect, it } from 'vitest';
+import { companyKeyOf } from '../../src-main/core/access/company-key.ts';
 import { attach, connect, instancesClosedAfterEach, invoiceDoc, putMeta, sha256, sync } from './sync-helpers.ts';
 import { openCompany } from './harness.ts';
 
@@ -190,8 +191,9 @@ describe('the same ids in two companies of one remote', () => {
     const laptopB = await openCompany(laptop);
     await connect(laptop, remote);
     await ok(laptop.call('PUT', '/sync/v1/settings', { remote_url: remote.url, token: remoteB.owner, interval_minutes: 0 }, laptopB.owner));
+    const laptopBKey = (await companyKeyOf(laptop.service.db, laptopB.id))!;
     const syncB = async () => {
-      const status = await laptop.service.sync.syncNow(laptopB.id);
+      const status = await laptop.service.sync.syncNow(laptopBKey);
       expect(status.last_error, JSON.stringify(status.last_error)).toBeUndefined();
       return status;
     };

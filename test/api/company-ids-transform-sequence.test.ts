@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { v1 as uuidv1, v4 as uuidv4, v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { companyKeyOf } from '../../src-main/core/access/company-key.ts';
 import { holdSeries } from '../../src-main/core/sequence/holds.ts';
 import { oneLineInvoice } from './gobl-helpers.ts';
 import { openCompany, startTestServer, type TestServer } from './harness.ts';
@@ -355,9 +356,10 @@ describe('series under one id in two companies', () => {
     const id = uuidv4();
     await ok(A, 'PUT', `/sequence/v1/series/${id}`, { name: 'A held', code: 'H', prefix: 'H-' });
     await ok(B, 'PUT', `/sequence/v1/series/${id}`, { name: 'B free', code: 'F', prefix: 'F-' });
-    await holdSeries(t.service.db, companyA, id, 'restored');
+    const keyA = (await companyKeyOf(t.service.db, companyA))!;
+    await holdSeries(t.service.db, keyA, id, 'restored');
     // a fork outranks the restore on the same (company, series) row
-    await holdSeries(t.service.db, companyA, id, 'fork');
+    await holdSeries(t.service.db, keyA, id, 'fork');
     expect((await ok(A, 'GET', `/sequence/v1/series/${id}`)).hold?.reason).toBe('fork');
     expect((await ok(B, 'GET', `/sequence/v1/series/${id}`)).hold).toBeUndefined();
 

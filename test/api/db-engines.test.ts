@@ -68,7 +68,7 @@ describe.each(engines)('on %s', (_name, open) => {
     engine = await open();
     db = engine.db;
     await db.tx(async () => {
-      await db.sql(`INSERT INTO companies (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)`, ['c1', 'Acme', AT, AT]);
+      await db.sql(`INSERT INTO companies (id, uuid, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`, ['c1', '0190c1a0-0000-7000-8000-0000000000c1', 'Acme', AT, AT]);
       await db.sql(
         `INSERT INTO series (id, company_id, name, description, code, prefix, padding, suffix, start, issuer, last_index, sigs, request_hash, created_at, updated_at)
          VALUES ('s1', 'c1', 'Sales', '', 'FA', 'FA-', 4, '', 1, 'me', 0, '[]', '', ?, ?)`,

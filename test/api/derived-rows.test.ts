@@ -87,10 +87,10 @@ describe('derived rows after a change', () => {
 
   it('the count the sync deletion guard reads follows creates, folder moves, trash, restore and purge', async () => {
     const { db } = t.service;
-    const companyId = (await ensureDefaultCompany(db)).id;
+    const companyKey = (await ensureDefaultCompany(db)).key;
     const direct = async () =>
-      Number((await db.sqlFirst<{ n: number | string }>("SELECT count(*) AS n FROM entries WHERE company_id = ? AND folder <> 'conflicts'", [companyId]))!.n);
-    const agree = async () => expect(await localEntryCount(db, companyId)).toBe(await direct());
+      Number((await db.sqlFirst<{ n: number | string }>("SELECT count(*) AS n FROM entries WHERE company_id = ? AND folder <> 'conflicts'", [companyKey]))!.n);
+    const agree = async () => expect(await localEntryCount(db, companyKey)).toBe(await direct());
     const a = (await t.call('POST', '/silo/v1/entries', { data: invoiceDoc('DG-1'), folder: 'one' })).body;
     const b = (await t.call('POST', '/silo/v1/entries', { data: invoiceDoc('DG-2'), folder: 'two' })).body;
     await agree();

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Migrator } from 'kysely/migration';
 import { describe, expect, inject, it } from 'vitest';
+import { companyKeyOf } from '../../src-main/core/access/company-key.ts';
 import { openSqlite } from '../../src-main/core/db/connection.ts';
 import type { Db } from '../../src-main/core/db/engine.ts';
 import { migrateToLatest } from '../../src-main/core/db/migrate.ts';
@@ -64,19 +65,24 @@ async function postgresBefore(cut: string): Promise<Engine> {
   };
 }
 
-const insertEntry = (db: Db, id: string) =>
+/**
+ * Company c1's rows are stored under 'c1' until 0031_company_keys (PostgreSQL 0013), which every
+ * migrateRest runs too: from then on under the key it gave the company whose public id is c1.
+ */
+const keyOfC1 = async (db: Db): Promise<string> => (await companyKeyOf(db, 'c1'))!;
+const insertEntry = (db: Db, id: string, company = 'c1') =>
   db.tx(
     () =>
       db.sqlRun(
         `INSERT INTO entries (id, company_id, key, folder, state, context, draft, invalid, signed, doc_schema, doc_uuid, env_schema, digest_alg,
            digest_val, snippet, tags, faults, data, request_hash, version, created_at, updated_at)
-         VALUES (?, 'c1', NULL, 'sales', 'draft', '', 1, 0, 0, 'x', NULL, 'x', 'sha256', ?, '{}', '[]', '[]', '{}', '', 1, ?, ?)`,
-        [id, id, CREATED, CREATED],
+         VALUES (?, ?, NULL, 'sales', 'draft', '', 1, 0, 0, 'x', NULL, 'x', 'sha256', ?, '{}', '[]', '[]', '{}', '', 1, ?, ?)`,
+        [id, company, id, CREATED, CREATED],
       ),
     { origin: 'local' },
   );
-const setState = (db: Db, id: string, state: string, at: string) =>
-  db.tx(() => db.sqlRun(`UPDATE entries SET state = ?, updated_at = ? WHERE company_id = 'c1' AND id = ?`, [state, at, id]), { origin: 'local' });
+const setState = (db: Db, id: string, state: string, at: string, company = 'c1') =>
+  db.tx(() => db.sqlRun(`UPDATE entries SET state = ?, updated_at = ? WHERE company_id = ? AND id = ?`, [state, at, company, id]), { origin: 'local' });
 const states = (db: Db) => db.sql<{ entry_id: string; key: string; at: string; src: string }>(`SELECT entry_id, key, at, src FROM entry_states ORDER BY entry_id, at, seq`);
 
 /** Each engine, migrated up to (not including) the migration each names. */
@@ -106,12 +112,13 @@ describe.each(ENGINES)('an entry’s first state and version, implied, on %s', (
         { entry_id: 'e3', key: 'draft', at: CREATED, src: 'api' },
       ]);
 
-      await insertEntry(db, 'e4');
+      const c1 = await keyOfC1(db);
+      await insertEntry(db, 'e4', c1);
       expect((await states(db)).filter((s) => s.entry_id === 'e4')).toEqual([]);
-      await setState(db, 'e4', 'draft', '2026-01-03T00:00:00.000Z');
+      await setState(db, 'e4', 'draft', '2026-01-03T00:00:00.000Z', c1);
       expect((await states(db)).filter((s) => s.entry_id === 'e4')).toEqual([]);
-      await setState(db, 'e4', 'paid', '2026-01-04T00:00:00.000Z');
-      await setState(db, 'e4', 'archived', '2026-01-05T00:00:00.000Z');
+      await setState(db, 'e4', 'paid', '2026-01-04T00:00:00.000Z', c1);
+      await setState(db, 'e4', 'archived', '2026-01-05T00:00:00.000Z', c1);
       expect((await states(db)).filter((s) => s.entry_id === 'e4').map((s) => [s.key, s.at])).toEqual([
         ['draft', CREATED],
         ['paid', '2026-01-04T00:00:00.000Z'],
@@ -158,7 +165,8 @@ describe.each(ENGINES)('an entry’s first state and version, implied, on %s', (
       expect(kept.map((r) => [r.entry_id, Number(r.version)])).toEqual([['e2', 1], ['e2', 2], ['e3', 1], ['e4', 1]]);
 
       // e1 changes: its first version is stored again from the entry as it was and the log's row, with the document it replaces.
-      await db.tx(() => db.sqlRun(`UPDATE entries SET folder = 'filed', data = '{"new":true}' WHERE company_id = 'c1' AND id = 'e1'`), { origin: 'local' });
+      const c1 = await keyOfC1(db);
+      await db.tx(() => db.sqlRun(`UPDATE entries SET folder = 'filed', data = '{"new":true}' WHERE company_id = ? AND id = 'e1'`, [c1]), { origin: 'local' });
       const first = await db.sql<Record<string, unknown>>(`SELECT version, action, folder, actor_id, data FROM entry_versions WHERE entry_id = 'e1'`);
       expect(first.map((r) => ({ ...r, version: Number(r.version), data: String(r.data) }))).toEqual([
         { version: 1, action: 'created', folder: 'sales', actor_id: 't1', data: '{}' },
@@ -190,13 +198,14 @@ describe.each(ENGINES)('an entry’s first state and version, implied, on %s', (
 });
 
 describe('snippets stored packed (0029), on sqlite', () => {
-  const sums = (db: Db) => db.sql<{ state: string; entries: number; net_e4: number; total_e4: number; net_s2: number }>(
-    `SELECT state, entries, net_e4, total_e4, net_s2 FROM entry_sums WHERE company_id = 'c1' ORDER BY state`,
+  const sums = (db: Db, company = 'c1') => db.sql<{ state: string; entries: number; net_e4: number; total_e4: number; net_s2: number }>(
+    `SELECT state, entries, net_e4, total_e4, net_s2 FROM entry_sums WHERE company_id = ? ORDER BY state`,
+    [company],
   );
-  const withSnippet = (db: Db, id: string, snippet: string) =>
+  const withSnippet = (db: Db, id: string, snippet: string, company = 'c1') =>
     db.tx(async () => {
-      await insertEntry(db, id);
-      await db.sqlRun(`UPDATE entries SET snippet = ? WHERE company_id = 'c1' AND id = ?`, [snippet, id]);
+      await insertEntry(db, id, company);
+      await db.sqlRun(`UPDATE entries SET snippet = ? WHERE company_id = ? AND id = ?`, [snippet, company, id]);
     }, { origin: 'local' });
   const members = { title: 'Invoice A-1', type: 'standard', code: 'A-1', currency: 'EUR', total: '12.10', sum: '10.00', net: '10.00', tax: '2.10', payable: '12.10' };
 
@@ -210,15 +219,16 @@ describe('snippets stored packed (0029), on sqlite', () => {
       expect(before).toEqual([{ state: 'draft', entries: 1, net_e4: 100_000, total_e4: 121_000, net_s2: 1 }]);
 
       await engine.migrateRest();
+      const c1 = await keyOfC1(db);
       const packed = storedSnippetText(members, 'sqlite');
       expect(packed.startsWith('[1,')).toBe(true);
       // The same members, packed: the row's sums stay as they were.
       await db.tx(() => db.sqlRun(`UPDATE entries SET snippet = ? WHERE id = 'old'`, [packed]), { origin: 'local' });
-      expect(await sums(db)).toEqual(before);
-      await withSnippet(db, 'new', packed);
-      expect(await sums(db)).toEqual([{ state: 'draft', entries: 2, net_e4: 200_000, total_e4: 242_000, net_s2: 2 }]);
-      await setState(db, 'new', 'sent', '2026-01-02T00:00:00.000Z');
-      expect(await sums(db)).toEqual([...before, { state: 'sent', entries: 1, net_e4: 100_000, total_e4: 121_000, net_s2: 1 }]);
+      expect(await sums(db, c1)).toEqual(before);
+      await withSnippet(db, 'new', packed, c1);
+      expect(await sums(db, c1)).toEqual([{ state: 'draft', entries: 2, net_e4: 200_000, total_e4: 242_000, net_s2: 2 }]);
+      await setState(db, 'new', 'sent', '2026-01-02T00:00:00.000Z', c1);
+      expect(await sums(db, c1)).toEqual([...before, { state: 'sent', entries: 1, net_e4: 100_000, total_e4: 121_000, net_s2: 1 }]);
     } finally {
       await engine.close();
     }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDefaultCompany } from '../../src-main/core/access/bootstrap.ts';
+import type { CompanyKey } from '../../src-main/core/access/company-key.ts';
 import { snippetFromStored, storedSnippetText } from '../../src-main/core/silo/stored-snippet.ts';
 import { keptSums, scannedSums, sumEntries } from '../../src-main/core/silo/sums.ts';
 import { importAll, invoice } from './desk-list-helpers.ts';
@@ -12,12 +13,13 @@ import { startTestServer, type TestServer } from './harness.ts';
  * than the groups hold (then the entries are read).
  */
 let t: TestServer;
-let ctx: { service: TestServer['service']; caller: { companyId: string; kind: 'owner' } };
+let ctx: { service: TestServer['service']; caller: { companyKey: CompanyKey; companyId: string; kind: 'owner' } };
 let ids: string[];
 
 beforeAll(async () => {
   t = await startTestServer({ autoSync: false, runJobs: false });
-  ctx = { service: t.service, caller: { companyId: (await ensureDefaultCompany(t.service.db)).id, kind: 'owner' } };
+  const company = await ensureDefaultCompany(t.service.db);
+  ctx = { service: t.service, caller: { companyKey: company.key, companyId: company.id, kind: 'owner' } };
   const docs = Array.from({ length: 48 }, (_, i) =>
     invoice({
       code: `S-${i + 1}`,

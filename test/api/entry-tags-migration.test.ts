@@ -24,8 +24,8 @@ describe('migration 0018_entry_tags', () => {
       await migrations['0018_entry_tags'].up(service.db.q);
 
       const seqOf = (id: string) => (sqlite.prepare('SELECT seq FROM entries WHERE id = ?').get(id) as { seq: number }).seq;
-      const rows = () => sqlite.prepare('SELECT tag, seq FROM entry_tags WHERE company_id = ? ORDER BY tag, seq').all(ctx.caller.companyId);
-      const counts = () => Object.fromEntries((sqlite.prepare('SELECT tag, count FROM entry_tag_counts WHERE company_id = ?').all(ctx.caller.companyId) as Array<{ tag: string; count: number }>).map((r) => [r.tag, r.count]));
+      const rows = () => sqlite.prepare('SELECT tag, seq FROM entry_tags WHERE company_id = ? ORDER BY tag, seq').all(ctx.caller.companyKey);
+      const counts = () => Object.fromEntries((sqlite.prepare('SELECT tag, count FROM entry_tag_counts WHERE company_id = ?').all(ctx.caller.companyKey) as Array<{ tag: string; count: number }>).map((r) => [r.tag, r.count]));
       expect(rows()).toEqual([
         { tag: 'q1', seq: seqOf(a.id) },
         { tag: 'vat', seq: seqOf(a.id) },

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDefaultCompany, ensureOwnerTokenFile } from '../../src-main/core/access/bootstrap.ts';
+import { listCompanies } from '../../src-main/core/access/companies.ts';
 import { operations } from '../../src-main/core/api/contract/index.ts';
 import type { OperationContract } from '../../src-main/core/api/operation.ts';
 import { SYNCED_TABLES } from '../../src-main/core/db/change-triggers.ts';
@@ -148,9 +149,9 @@ describe('fuzzing every operation', () => {
   it('leaves the database intact', async () => {
     // In one snapshot: a job the fuzzing queued may still be writing.
     expect(await service.db.tx(() => halfWrites(service.db), { origin: 'local', snapshot: true })).toEqual([]);
-    for (const { id } of await service.db.sql<{ id: string }>('SELECT id FROM companies')) {
+    for (const { id, key } of await listCompanies(service.db)) {
       // The audit chain of every company still links row to row.
-      expect(await verifyAudit({ service, caller: { companyId: id, kind: 'owner' } }), id).toMatchObject({ ok: true });
+      expect(await verifyAudit({ service, caller: { companyKey: key, companyId: id, kind: 'owner' } }), id).toMatchObject({ ok: true });
     }
     if (service.db.sqlite) {
       // And SQLite's own checks of the file. (PostgreSQL holds its foreign keys at every statement.)

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireCompany } from '../../src-main/core/access/companies.ts';
+import { companyKeyOf } from '../../src-main/core/access/company-key.ts';
 import { openSqlite } from '../../src-main/core/db/connection.ts';
 import { migrateToLatest } from '../../src-main/core/db/migrate.ts';
 import { migrations } from '../../src-main/core/db/migrations.ts';
@@ -149,7 +151,7 @@ describe('entry history', () => {
     expect((await versions(id)).list).toEqual([expect.objectContaining({ version: '1', action: 'created', actor: expect.objectContaining({ via: 'http' }) })]);
 
     const session = await t.call('GET', '/access/v1/session');
-    const desktop = await desktopCaller(t.service.db, session.body.company.id);
+    const desktop = await desktopCaller(t.service.db, await requireCompany(t.service.db, session.body.company.id));
     await callService(t.service, desktop, 'patchEntry', { params: { id }, body: { state: 'received' } });
 
     const wf = await t.call('PUT', `/transform/v1/workflows/${uuidv7()}`, { name: 'Mark paid', steps: [{ provider: 'silo.state', config: { state: 'paid' } }] });
@@ -194,9 +196,9 @@ describe('entry history', () => {
     // which is why only writeEntryChange, knowing the columns it sets, says it). Written in the same
     // transaction as a write that says nothing, in either order, the entry's version is kept.
     const { db } = t.service;
-    const companyId = (await t.call('GET', '/access/v1/session')).body.company.id;
-    const setState = (state: string) => db.sqlRun('UPDATE entries SET state = ?, version = version + 1 WHERE company_id = ? AND id = ?', [state, companyId, e.id]);
-    const setFolder = (folder: string) => outsideHistory(db, () => db.sqlRun('UPDATE entries SET folder = ?, version = version + 1 WHERE company_id = ? AND id = ?', [folder, companyId, e.id]));
+    const companyKey = (await companyKeyOf(db, (await t.call('GET', '/access/v1/session')).body.company.id))!;
+    const setState = (state: string) => db.sqlRun('UPDATE entries SET state = ?, version = version + 1 WHERE company_id = ? AND id = ?', [state, companyKey, e.id]);
+    const setFolder = (folder: string) => outsideHistory(db, () => db.sqlRun('UPDATE entries SET folder = ?, version = version + 1 WHERE company_id = ? AND id = ?', [folder, companyKey, e.id]));
     await db.tx(() => setFolder('unseen'), { origin: LOCAL });
     expect((await versions(e.id)).list).toEqual(before);
     await db.tx(async () => {
@@ -243,14 +245,14 @@ describe('entry history', () => {
   it('an entry created and changed in one transaction, or purged and its id used again, has one creation on record each time', async () => {
     const { db } = t.service;
     const session = (await t.call('GET', '/access/v1/session')).body;
-    const ctx = { service: t.service, caller: { companyId: session.company.id, kind: 'owner' as const } };
+    const ctx = { service: t.service, caller: { companyKey: (await companyKeyOf(db, session.company.id))!, companyId: session.company.id, kind: 'owner' as const } };
     const creations = async (id: string) => (await t.call('GET', `/silo/v1/audit?limit=100&target_id=${id}`)).body.list.filter((r: any) => r.action === 'entry.created');
     // Stored by an import's slice and changed in that same write scope: kept once, as the scope leaves it.
     const id = uuidv7();
     const prepared = [{ index: 0, p: await prepareNewEntry(ctx, id, { data: oneLineInvoice('HIST-ONE-TX') }) }];
     await db.tx(async () => {
       await commitSlice(ctx, prepared, 'store', new Map());
-      await db.sqlRun(`UPDATE entries SET state = 'sent' WHERE company_id = ? AND id = ?`, [ctx.caller.companyId, id]);
+      await db.sqlRun(`UPDATE entries SET state = 'sent' WHERE company_id = ? AND id = ?`, [ctx.caller.companyKey, id]);
     }, { origin: LOCAL });
     expect(await creations(id)).toHaveLength(1);
     expect((await versions(id)).list.map((v: any) => [v.version, v.action, v.state])).toEqual([['1', 'created', 'sent']]);
@@ -312,7 +314,8 @@ describe('entry history', () => {
         { entry_id: 'e2', version: 4, action: 'recorded', state: 'sent', tags: '["old"]', data: null, via: 'system' },
       ]);
       // The folder and tag counts still count both (nothing is in the trash yet).
-      expect(sqlite.prepare(`SELECT count FROM entry_folder_counts WHERE company_id = 'c1' AND folder = 'invoices'`).get()).toEqual({ count: 2 });
+      // 0031_company_keys ran after it: company c1's rows are stored under its key.
+      expect(sqlite.prepare(`SELECT count FROM entry_folder_counts WHERE company_id = ? AND folder = 'invoices'`).get(await companyKeyOf(db, 'c1'))).toEqual({ count: 2 });
       // A later change keeps the document it replaces in the version that held it.
       await db.tx(() => db.sqlRun(`UPDATE entries SET data = '{"doc":{"code":"NEW-2"}}', version = 5 WHERE id = 'e2'`), { origin: 'local' });
       expect(sqlite.prepare(`SELECT data FROM entry_versions WHERE entry_id = 'e2' AND version = 4`).get()).toEqual({ data: '{"doc":{"code":"OLD-2"}}' });

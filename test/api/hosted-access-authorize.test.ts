@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { v4 as uuidv4, v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizeEnrollment } from '../../src-main/core/access/authorize.ts';
+import { companyKeyOf } from '../../src-main/core/access/company-key.ts';
 import { startTestServer, type TestServer } from './harness.ts';
 
 /**
@@ -96,7 +97,7 @@ describe('POST /access/v1/enrollment/authorize', () => {
     expect((await t.call('PUT', `/access/v1/enrollment/${id}`, { owner_id: workspaceId, client_id: clientId, client_secret: CLIENT_SECRET })).status).toBe(200);
     const body = { id, client_id: clientId, client_secret: CLIENT_SECRET };
     // Called in-process, so that they interleave at every step of the database (HTTP would space them out).
-    const ctx = { service: t.service, caller: { companyId: workspaceId, kind: 'owner' as const } };
+    const ctx = { service: t.service, caller: { companyKey: (await companyKeyOf(t.service.db, workspaceId))!, companyId: workspaceId, kind: 'owner' as const } };
     const answers = await Promise.all(Array.from({ length: 4 }, () => authorizeEnrollment(ctx, body, undefined)));
     expect(new Set(answers.map((r) => r.token)).size).toBe(1);
     expect((await asToken(answers[0].token!, '/access/v1/enrollment')).body.id).toBe(id);

@@ -1,5 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { companyKeyOf } from '../../src-main/core/access/company-key.ts';
 import { ApiClientError } from '../../src-main/core/api/client/errors.ts';
 import { registerIpcHandlers, type IpcMainLike } from '../../src-main/ipc/register.ts';
 import type { IpcAnswer } from '../../src-main/ipc/channel.ts';
@@ -108,7 +109,8 @@ describe('If-Match on entry writes', () => {
 
   it('IPC passes it too: the window → the IPC bridge → the relay → the service', async () => {
     const [shellEnd, serviceEnd] = memoryPortPair();
-    const caller = { companyId: (await t.call('GET', '/access/v1/session')).body.company.id, kind: 'owner' as const };
+    const companyId: string = (await t.call('GET', '/access/v1/session')).body.company.id;
+    const caller = { companyKey: (await companyKeyOf(t.service.db, companyId))!, companyId, kind: 'owner' as const };
     serveRelay<{}>(serviceEnd, async () => ({ call: (name, input) => callService(t.service, caller, name, input), close: async () => undefined }), { onClosed: () => undefined });
     const relay = createRelayClient<{}>(shellEnd);
     await relay.start({});

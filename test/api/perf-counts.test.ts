@@ -1,6 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDefaultCompany } from '../../src-main/core/access/bootstrap.ts';
+import type { CompanyKey } from '../../src-main/core/access/company-key.ts';
 import { invoiceDoc } from './perf-helpers.ts';
 import { startTestServer, type TestServer } from './harness.ts';
 
@@ -10,10 +11,11 @@ import { startTestServer, type TestServer } from './harness.ts';
  * they must equal what counting every live entry gives.
  */
 let t: TestServer;
-let company: string;
+/** the default company's key, what its rows are stored under */
+let company: CompanyKey;
 beforeAll(async () => {
   t = await startTestServer();
-  company = (await ensureDefaultCompany(t.service.db)).id;
+  company = (await ensureDefaultCompany(t.service.db)).key;
 });
 afterAll(() => t.close());
 

@@ -1,6 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDefaultCompany } from '../../src-main/core/access/bootstrap.ts';
+import { companyKeyOf, type CompanyKey } from '../../src-main/core/access/company-key.ts';
 import { indexPageQuery } from '../../src-main/core/exports/selection.ts';
 import { PARKED_PENDING_COUNT, PENDING_COUNT } from '../../src-main/core/sync/change-rows.ts';
 import { pendingSignersSql } from '../../src-main/core/sync/signers.ts';
@@ -28,11 +29,13 @@ import { openCompany, startTestServer, type TestServer } from './harness.ts';
  * run on both engines.
  */
 let t: TestServer;
-let company: string;
+/** the default company's key (what its rows are stored under) and its public id */
+let company: CompanyKey;
+let companyId: string;
 let invoiceId: string;
 beforeAll(async () => {
   t = await startTestServer();
-  company = (await ensureDefaultCompany(t.service.db)).id;
+  ({ key: company, id: companyId } = await ensureDefaultCompany(t.service.db));
   const invoice = await t.call('POST', '/silo/v1/entries', { data: invoiceDoc('PLAN-1') });
   invoiceId = invoice.body.id;
   for (const code of ['PLAN-C1', 'PLAN-C2', 'PLAN-C3']) {
@@ -86,7 +89,7 @@ describe.each(statistics)('with %s', (_name, prepare) => {
   });
 
   it('walks an export along the issue-date index, never sorting the whole selection for a page', () => {
-    const ctx = { service: t.service, caller: { companyId: company, kind: 'owner' as const } };
+    const ctx = { service: t.service, caller: { companyKey: company, companyId, kind: 'owner' as const } };
     const pages = [
       indexPageQuery(ctx, {}, false),
       indexPageQuery(ctx, {}, false, { issue_date: null, created_at: '2024-01-01T00:00:00.000Z', id: invoiceId }),
@@ -117,7 +120,7 @@ describe.each(statistics)('with %s', (_name, prepare) => {
   });
 
   it('searches within the index, reading only the page’s entries by rowid', async () => {
-    const inCompany = `company : "${companyToken(company)}" AND {title body} : ("invoice"*)`;
+    const inCompany = `company : "${companyToken(companyId)}" AND {title body} : ("invoice"*)`;
     const cases: Array<[string, string, unknown[]]> = [
       ['unfiltered', searchSql([], 0), [inCompany, 21, 0, company]],
       ['filtered', searchSql(['e.state = ?'], 0), [inCompany, 'draft', 21, 0, company]],
@@ -235,7 +238,7 @@ describe('the sorted entry list (desk-list.test.ts)', () => {
   });
 
   it('starts a page inside a run of equal values at the seq after the cursor, not at the top of the run', async () => {
-    const company = (await ensureDefaultCompany(s.service.db)).id;
+    const company = (await ensureDefaultCompany(s.service.db)).key;
     for (const sort of Object.keys(SEQ_TIED_SORTS) as Array<keyof typeof SEQ_TIED_SORTS>) {
       for (const ascending of [true, false]) {
         const source = await entrySource(s.service.db, company, {}, [{ index: SORTS[sort].index }], 11);
@@ -251,13 +254,13 @@ describe('the sorted entry list (desk-list.test.ts)', () => {
 
 describe('one id in two companies (company-ids-silo.test.ts)', () => {
   let s: TestServer;
-  let companyB: string;
+  let companyB: CompanyKey;
   let id: string;
   let code: string;
   beforeAll(async () => {
     s = await startTestServer();
     const b = await openCompany(s);
-    companyB = b.id;
+    companyB = (await companyKeyOf(s.service.db, b.id))!;
     // The same id stored by both companies, and a credit note of B's naming it by uuid and by number.
     id = uuidv7();
     code = `SHARED-${Math.random().toString(36).slice(2, 8)}`;

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { asCompanyKey, type CompanyKey } from '../../src-main/core/access/company-key.ts';
 import type { Db } from '../../src-main/core/db/engine.ts';
 import { pgDb } from '../../src-main/core/db/pg/pg-db.ts';
 import { BlobStore } from '../../src-main/core/files/blob-store.ts';
@@ -7,14 +8,14 @@ import { snapshot, type Instance } from './sync-helpers.ts';
 /** Every entry, whichever folder (conflict copies too: they sync like any entry), in a fixed order. */
 const ENTRIES_SQL = 'SELECT id, key, folder, state, tags, digest_val FROM entries WHERE company_id = ?';
 
-async function allEntries(db: Db, companyId: string): Promise<Array<Record<string, unknown>>> {
+async function allEntries(db: Db, companyKey: CompanyKey): Promise<Array<Record<string, unknown>>> {
   // Sorted here: the engines' collations need not agree on text.
-  return (await db.sql(ENTRIES_SQL, [companyId])).sort((x, y) => (String(x.id) < String(y.id) ? -1 : 1));
+  return (await db.sql(ENTRIES_SQL, [companyKey])).sort((x, y) => (String(x.id) < String(y.id) ? -1 : 1));
 }
 
 /** A laptop's records, as remoteSnapshot gives the remote's. */
 export async function laptopSnapshot(t: Instance) {
-  return { ...(await snapshot(t)), allEntries: await allEntries(t.service.db, t.companyId) };
+  return { ...(await snapshot(t)), allEntries: await allEntries(t.service.db, t.companyKey) };
 }
 
 /**
@@ -25,12 +26,13 @@ export async function laptopSnapshot(t: Instance) {
 export async function remoteSnapshot(databaseUrl: string, dataDir: string) {
   const db = pgDb(databaseUrl, { max: 2 });
   try {
-    const companies = await db.sql<{ id: string }>('SELECT id FROM companies ORDER BY id');
+    const companies = await db.sql<{ id: string; uuid: string }>('SELECT id, uuid FROM companies ORDER BY id');
     if (companies.length !== 1) throw new Error(`the remote holds ${companies.length} companies, not its one default company`);
-    const companyId = companies[0].id;
+    const companyKey = asCompanyKey(companies[0].id);
+    const companyId = companies[0].uuid;
     // Only what snapshot reads: the database, the blob store and the company.
-    const remote = { service: { db, blobs: new BlobStore(join(dataDir, 'files')) }, companyId } as unknown as Instance;
-    return { ...(await snapshot(remote)), allEntries: await allEntries(db, companyId), companyId };
+    const remote = { service: { db, blobs: new BlobStore(join(dataDir, 'files')) }, companyKey, companyId } as unknown as Instance;
+    return { ...(await snapshot(remote)), allEntries: await allEntries(db, companyKey), companyId };
   } finally {
     await db.close();
   }

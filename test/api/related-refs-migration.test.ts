@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { companyKeyOf, ownerOf } from '../../src-main/core/access/company-key.ts';
 import { openSqlite } from '../../src-main/core/db/connection.ts';
 import { migrateToLatest } from '../../src-main/core/db/migrate.ts';
 import { migrations } from '../../src-main/core/db/migrations.ts';
@@ -57,7 +58,8 @@ describe('migration 0007_document_references', () => {
 
     const service = await openService(dir, { runJobs: false, autoSync: false });
     try {
-      const ctx = { service, caller: { companyId: 'c1', kind: 'owner' as const } };
+      // 0031_company_keys ran too: company c1's rows are stored under its key.
+      const ctx = { service, caller: await ownerOf(service.db, (await companyKeyOf(service.db, 'c1'))!) };
       const relatedIds = async (id: string) => (await listRelated(ctx, id, { limit: 10, ascending: false })).list.map((e) => [e.id, e.context]);
       expect(await relatedIds(invoice.id)).toEqual([[credit.id, 'preceding']]);
       expect(await relatedIds(credit.id)).toEqual([[invoice.id, 'preceding']]);

@@ -1,3 +1,4 @@
+import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchIndexByColumn } from '../../src-main/core/silo/search-index-columns.ts';
 import { oneLineInvoice } from './gobl-helpers.ts';
@@ -39,7 +40,16 @@ describe('the search index by column', () => {
     sqlite.exec(`DROP TABLE entries_fts`);
     sqlite.exec(`CREATE VIRTUAL TABLE entries_fts USING fts5(title, body, company, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2')`);
     expect(await found('quillwort')).toEqual([]);
-    await t.service.db.tx(() => searchIndexByColumn(t.service.db.q), { origin: 'local' });
+    // 0027 ran before 0031_company_keys, on entries whose company_id was still the company's public id: it reads them so.
+    const publicIdOf = new Map((sqlite.prepare('SELECT id, uuid FROM companies').all() as Array<{ id: string; uuid: string }>).map((c) => [c.id, c.uuid]));
+    const asBeforeCompanyKeys: KyselyPlugin = {
+      transformQuery: ({ node }) => node,
+      transformResult: async ({ result }) => ({
+        ...result,
+        rows: result.rows.map((r: any) => (typeof r.company_id === 'string' ? { ...r, company_id: publicIdOf.get(r.company_id) } : r)),
+      }),
+    };
+    await t.service.db.tx(() => searchIndexByColumn(t.service.db.q.withPlugin(asBeforeCompanyKeys)), { origin: 'local' });
     expect(sqlite.prepare(`SELECT sql FROM sqlite_master WHERE name = 'entries_fts'`).pluck().get()).toMatch(/detail = column/);
     for (const q of QUERIES) expect(await found(q), q).toEqual(before[q]);
     // Restored from the trash, an entry is found again: its row is written anew.

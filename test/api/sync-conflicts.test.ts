@@ -42,7 +42,7 @@ describe('sync conflicts', () => {
     const { local, remote } = await pair();
     const e = await conflictingEntry(local, remote);
 
-    const status = await local.service.sync.syncNow(local.companyId);
+    const status = await local.service.sync.syncNow(local.companyKey);
     expect(status.state).toBe('conflicts');
     expect(status.conflicts).toBe(1);
     expect(status.pending).toBe(0);
@@ -71,7 +71,7 @@ describe('sync conflicts', () => {
   it('resolving "keep remote" moves the copy to the trash; nothing else changes', async () => {
     const { local, remote } = await pair();
     const e = await conflictingEntry(local, remote);
-    await local.service.sync.syncNow(local.companyId);
+    await local.service.sync.syncNow(local.companyKey);
     const [c] = await conflicts(local);
 
     const res = await local.call('POST', `/sync/v1/conflicts/${c.id}/resolve`, { keep: 'remote' });
@@ -91,7 +91,7 @@ describe('sync conflicts', () => {
   it('resolving "keep mine" puts my version back over the winner as a new change, which the next sync pushes', async () => {
     const { local, remote } = await pair();
     const e = await conflictingEntry(local, remote);
-    await local.service.sync.syncNow(local.companyId);
+    await local.service.sync.syncNow(local.companyKey);
     const [c] = await conflicts(local);
     // the accountant corrects the copy before keeping it
     await patch(local, c.copy_entry_id, { tags: ['local', 'checked'] });
@@ -144,7 +144,7 @@ describe('sync conflicts', () => {
     // and an unrelated change on each side goes through without conflict
     await patch(local, e.id, { tags: ['local-tag'] });
 
-    const status = await local.service.sync.syncNow(local.companyId);
+    const status = await local.service.sync.syncNow(local.companyKey);
     expect(status.conflicts).toBe(2);
     const list = await conflicts(local);
     expect(list.map((c) => c.kind).sort()).toEqual(['attachment', 'meta']);
@@ -175,7 +175,7 @@ describe('sync conflicts', () => {
     await attach(local, e.id, 'late', bytes);
     await putMeta(local, e.id, 'erp-id', 'X-9');
 
-    const status = await local.service.sync.syncNow(local.companyId);
+    const status = await local.service.sync.syncNow(local.companyKey);
     expect(status.conflicts).toBe(1);
     expect((await local.call('GET', `/silo/v1/entries/${e.id}`)).status).toBe(404);
     const [c] = await conflicts(local);
@@ -200,7 +200,7 @@ describe('sync conflicts', () => {
     expect((await local.call('PATCH', `/transform/v1/workflows/${id}`, { name: 'mine' })).status).toBe(200);
     expect((await remote.call('PATCH', `/transform/v1/workflows/${id}`, { name: 'theirs' })).status).toBe(200);
 
-    await local.service.sync.syncNow(local.companyId);
+    await local.service.sync.syncNow(local.companyKey);
     const [c] = await conflicts(local);
     expect(c).toMatchObject({ kind: 'workflow', record_id: id });
     expect(c.loser.definition.name).toBe('mine');

@@ -96,7 +96,7 @@ describe('the change log (outbox) and the feed', () => {
     expect((await t.call('GET', `/sync/v1/changes?cursor=${encodeURIComponent(cursor)}`)).status).toBe(200);
     const foreign = (await feed(other)).cursor;
     const company = await createCompany(t.service.db, 'Other Co');
-    const tokenB = (await createToken(t.service.db, company.id, 'owner', 'b')).secret;
+    const tokenB = (await createToken(t.service.db, company.key, 'owner', 'b')).secret;
     const future = encodeFeedCursor(t.service.cursorSecret, t.service.instanceId, t.companyId, 10_000_000);
     for (const [bad, asToken] of [['garbage', t.token], [`${cursor}x`, t.token], [foreign, t.token], [cursor, tokenB], [future, t.token]] as const) {
       const res = await t.call('GET', `/sync/v1/changes?cursor=${encodeURIComponent(bad)}`, undefined, asToken);
@@ -268,7 +268,7 @@ describe('attachment bytes and keys for sync', () => {
     expect(Buffer.from(read.body.blobs[0].data, 'base64').equals(bytes)).toBe(true);
     // another company on the same instance sees none of it
     const company = await createCompany(t.service.db, 'Nosy Co');
-    const nosy = (await createToken(t.service.db, company.id, 'owner', 'n')).secret;
+    const nosy = (await createToken(t.service.db, company.key, 'owner', 'n')).secret;
     expect((await t.call('POST', '/sync/v1/blobs/read', { hashes: [hash] }, nosy)).body).toEqual({ blobs: [], missing: [hash] });
   });
 

@@ -10,6 +10,7 @@ import { afterEach, expect } from 'vitest';
 import { ensureDefaultCompany, ensureOwnerTokenFile } from '../../src-main/core/access/bootstrap.ts';
 import type { ApiClient } from '../../src-main/core/api/client/client.ts';
 import type { Ctx } from '../../src-main/core/api/handler.ts';
+import type { CompanyKey } from '../../src-main/core/access/company-key.ts';
 import type { Db } from '../../src-main/core/db/engine.ts';
 import type { SyncStatus } from '../../src-main/core/api/contract/sync.ts';
 import { openService, type Service } from '../../src-main/core/service.ts';
@@ -31,7 +32,10 @@ export interface Instance {
   url: string;
   port: number;
   token: string;
+  /** the default company's public id (what the API shows) */
   companyId: string;
+  /** the key its rows are stored under (what SQL binds) */
+  companyKey: CompanyKey;
   ctx: Ctx;
   dataDir: string;
   server: RunningServer;
@@ -89,8 +93,9 @@ export async function startInstance(opts: InstanceOptions = {}): Promise<Instanc
     port,
     token,
     companyId: company.id,
+    companyKey: company.key,
     get ctx() {
-      return { service, caller: { companyId: company.id, kind: 'owner' as const } };
+      return { service, caller: { companyKey: company.key, companyId: company.id, kind: 'owner' as const } };
     },
     requests,
     // the port survives restart(), so one client serves the instance's whole life
@@ -198,7 +203,7 @@ export async function connect(local: Instance, remote: Instance, token = remote.
 
 /** Syncs and expects it to end well. */
 export async function sync(local: Instance, opts: { allowMassDeletion?: boolean } = {}): Promise<SyncStatus> {
-  const status = await local.service.sync.syncNow(local.companyId, opts);
+  const status = await local.service.sync.syncNow(local.companyKey, opts);
   expect(status.last_error, JSON.stringify(status.last_error)).toBeUndefined();
   return status;
 }
@@ -247,16 +252,16 @@ type Reader = (sql: string, params: unknown[]) => Promise<any[]>;
  * workflow definitions; series and their entries).
  */
 export async function snapshot(t: Instance) {
-  return snapshotFrom(t.service.db, t.companyId, (hash) => t.service.blobs.pathOf(hash));
+  return snapshotFrom(t.service.db, t.companyKey, (hash) => t.service.blobs.pathOf(hash));
 }
 
 /** The same, through any Db (e.g. one on the PostgreSQL database a serve child process used). */
-export async function snapshotFrom(db: Db, c: string, blobPath: (hash: string) => string) {
+export async function snapshotFrom(db: Db, c: CompanyKey, blobPath: (hash: string) => string) {
   return snapshotWith((sql, params) => db.sql(sql, params), c, blobPath);
 }
 
 /** The same, from any Silodesk SQLite database (e.g. one a killed child process left behind). */
-export async function snapshotOf(db: Database.Database, c: string, blobPath: (hash: string) => string) {
+export async function snapshotOf(db: Database.Database, c: CompanyKey, blobPath: (hash: string) => string) {
   return snapshotWith(async (sql, params) => db.prepare(sql).all(...params), c, blobPath);
 }
 
@@ -270,7 +275,7 @@ function ordered<T extends Record<string, unknown>>(rows: T[], ...by: Array<keyo
   });
 }
 
-async function snapshotWith(read: Reader, c: string, blobPath: (hash: string) => string) {
+async function snapshotWith(read: Reader, c: CompanyKey, blobPath: (hash: string) => string) {
   const entries = ordered(
     await read(`SELECT id, key, folder, state, tags, digest_val, data FROM entries WHERE company_id = ? AND folder != 'conflicts'`, [c]),
     'id',

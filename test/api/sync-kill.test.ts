@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, describe, expect, it } from 'vitest';
+import { asCompanyKey } from '../../src-main/core/access/company-key.ts';
 import { BlobStore } from '../../src-main/core/files/blob-store.ts';
 import { storeAttachment } from '../../src-main/core/silo/attachments.ts';
 import { importEntries } from '../../src-main/core/silo/import.ts';
@@ -43,14 +44,14 @@ async function freePort(): Promise<number> {
 async function childSnapshot(dataDir: string) {
   const db = new Database(join(dataDir, 'silodesk.db'), { readonly: true });
   try {
-    const companyId = (db.prepare('SELECT id FROM companies').get() as { id: string }).id;
+    const companyKey = asCompanyKey((db.prepare('SELECT id FROM companies').get() as { id: string }).id);
     const blobs = new BlobStore(join(dataDir, 'files'));
     const pending = (db.prepare(
       `SELECT count(*) AS n FROM sync_changes WHERE origin = 'local' AND (synced_version IS NULL OR version > synced_version)`,
     ).get() as { n: number }).n;
     const conflicts = (db.prepare('SELECT count(*) AS n FROM sync_conflicts').get() as { n: number }).n;
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-    return { snap: await snapshotOf(db, companyId, (h) => blobs.pathOf(h)), pending, conflicts };
+    return { snap: await snapshotOf(db, companyKey, (h) => blobs.pathOf(h)), pending, conflicts };
   } finally {
     db.close();
   }
@@ -60,9 +61,9 @@ async function childSnapshot(dataDir: string) {
 async function pgChildSnapshot(dataDir: string, url: string) {
   const db = pgDb(url, { max: 1 });
   try {
-    const companyId = (await db.sqlFirst<{ id: string }>('SELECT id FROM companies'))!.id;
+    const companyKey = asCompanyKey((await db.sqlFirst<{ id: string }>('SELECT id FROM companies'))!.id);
     const blobs = new BlobStore(join(dataDir, 'files'));
-    return { snap: await snapshotFrom(db, companyId, (h) => blobs.pathOf(h)) };
+    return { snap: await snapshotFrom(db, companyKey, (h) => blobs.pathOf(h)) };
   } finally {
     await db.close();
   }
@@ -161,10 +162,10 @@ describe('sync survives SIGKILL', () => {
     await connect(local, remoteAsInstance);
     await seed(local, 600, 'L');
 
-    const run = local.service.sync.syncNow(local.companyId);
-    await waitFor('a push under way', async () => (await local.service.sync.status(local.companyId)).progress?.pushed ?? 0, (n) => n >= 100);
+    const run = local.service.sync.syncNow(local.companyKey);
+    await waitFor('a push under way', async () => (await local.service.sync.status(local.companyKey)).progress?.pushed ?? 0, (n) => n >= 100);
     await remote.kill('SIGKILL');
-    expect((await local.service.sync.status(local.companyId)).progress!.pushed).toBeLessThan(1200);
+    expect((await local.service.sync.status(local.companyKey)).progress!.pushed).toBeLessThan(1200);
     await new Promise((r) => setTimeout(r, 300));
     remote = await startServe(remoteDir, remoteArgs);
     children.push(remote);

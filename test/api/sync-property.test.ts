@@ -73,7 +73,7 @@ async function apply(t: Instance, o: Exclude<Op, { op: 'sync' } | { op: 'resolve
 }
 
 async function syncOk(local: Instance): Promise<void> {
-  const status = await local.service.sync.syncNow(local.companyId);
+  const status = await local.service.sync.syncNow(local.companyKey);
   expect(status.last_error, JSON.stringify(status.last_error)).toBeUndefined();
 }
 
@@ -120,7 +120,7 @@ describe('sync, property-based', () => {
             expect(e.digest_val).toBe(JSON.parse(e.data).head.dig.val);
             expect(d.uuid).toBeTruthy();
           }
-          const status = await local.service.sync.status(local.companyId);
+          const status = await local.service.sync.status(local.companyKey);
           expect(status).toMatchObject({ pending: 0, parked: 0 });
 
           // conflicts accounted for: each open entry conflict has its copy in `conflicts`, and copies exist for no other reason

@@ -39,10 +39,10 @@ async function seed(t: Instance, n: number, attachmentBytes = 2000): Promise<str
 }
 
 const entryCount = async (t: Instance) =>
-  (await t.service.db.sqlFirst<{ n: number }>(`SELECT count(*) AS n FROM entries WHERE company_id = ? AND folder != 'conflicts'`, [t.companyId]))!.n;
+  (await t.service.db.sqlFirst<{ n: number }>(`SELECT count(*) AS n FROM entries WHERE company_id = ? AND folder != 'conflicts'`, [t.companyKey]))!.n;
 const countRows = async (t: Instance, table: 'attachments') =>
-  (await t.service.db.sqlFirst<{ n: number }>(`SELECT count(*) AS n FROM ${table} WHERE company_id = ?`, [t.companyId]))!.n;
-const config = async (t: Instance) => (await t.service.db.sqlFirst<any>('SELECT * FROM sync_config WHERE company_id = ?', [t.companyId]))!;
+  (await t.service.db.sqlFirst<{ n: number }>(`SELECT count(*) AS n FROM ${table} WHERE company_id = ?`, [t.companyKey]))!.n;
+const config = async (t: Instance) => (await t.service.db.sqlFirst<any>('SELECT * FROM sync_config WHERE company_id = ?', [t.companyKey]))!;
 
 /** An entry removed on the remote, as a tool with a sync token can do (Silodesk's own API deletes no entries). */
 async function deleteOnRemote(remote: Instance, id: string): Promise<void> {
@@ -105,7 +105,7 @@ describe('sync resilience', () => {
     for (const id of ids.slice(1, 4)) await deleteOnRemote(remote, id);
     const cursor = (await config(local)).pull_cursor;
 
-    const refused = await local.service.sync.syncNow(local.companyId);
+    const refused = await local.service.sync.syncNow(local.companyKey);
     expect(refused.state).toBe('error');
     expect(refused.last_error).toMatchObject({ kind: 'refused', message: expect.stringContaining('would delete 3 of the 5 entries') });
     expect(await entryCount(local)).toBe(5);
@@ -126,7 +126,7 @@ describe('sync resilience', () => {
         const at = new Date().toISOString();
         await t.service.db.sqlRun(
           `INSERT INTO entry_meta (company_id, entry_id, src, key, ref, value, shared, link_scope, link_url, created_at, updated_at) VALUES (?, ?, 'erp', 'k', ?, '"v"', 0, '', '', ?, ?)`,
-          [t.companyId, entryId, 'r'.repeat(300), at, at],
+          [t.companyKey, entryId, 'r'.repeat(300), at, at],
         );
       }, { origin: 'local' });
     const mine = await putEntry(local);
@@ -136,7 +136,7 @@ describe('sync resilience', () => {
     await plantBadMeta(remote, theirs.id);
     const other = await putEntry(local);
 
-    const status = await local.service.sync.syncNow(local.companyId);
+    const status = await local.service.sync.syncNow(local.companyKey);
     expect(status).toMatchObject({ state: 'error', parked: 2, pending: 0 });
     expect((await remote.call('GET', `/silo/v1/entries/${other.id}`)).status).toBe(200);
     const parked = (await local.call('GET', '/sync/v1/parked')).body.list;
@@ -163,9 +163,9 @@ describe('sync resilience', () => {
   it('can be cancelled, and the next sync resumes where it stopped', async () => {
     const { local, remote } = await pair({ sync: { pageSize: 10 } });
     await seed(remote, 120);
-    const run = local.service.sync.syncNow(local.companyId);
-    while (((await local.service.sync.status(local.companyId)).progress?.pulled ?? 0) === 0) await new Promise((r) => setTimeout(r, 2));
-    local.service.sync.cancel(local.companyId);
+    const run = local.service.sync.syncNow(local.companyKey);
+    while (((await local.service.sync.status(local.companyKey)).progress?.pulled ?? 0) === 0) await new Promise((r) => setTimeout(r, 2));
+    local.service.sync.cancel(local.companyKey);
     const cancelled = await run;
     expect(cancelled.last_error).toMatchObject({ kind: 'cancelled' });
     expect(cancelled.state).not.toBe('error');
@@ -190,7 +190,7 @@ describe('sync resilience', () => {
     await seed(remote, 80);
     remote.requests.length = 0;
     let done = false;
-    const running = local.service.sync.syncNow(local.companyId).finally(() => (done = true));
+    const running = local.service.sync.syncNow(local.companyKey).finally(() => (done = true));
     const seen: number[] = [];
     while (!done) {
       // an HTTP request to the pulling instance is answered while the page is applied
@@ -212,20 +212,20 @@ describe('sync resilience', () => {
     const ids = await seed(local, 12, 10);
     const { db } = local.service;
     // as if all 24 records (entries and files) had been agreed with the remote, and a full pull saw only the first 5 entries
-    await db.sqlRun('UPDATE sync_changes SET remote_version = 1, synced_version = version, origin = ? WHERE company_id = ?', ['0190c1a0-4444-7000-8000-000000000001', local.companyId]);
+    await db.sqlRun('UPDATE sync_changes SET remote_version = 1, synced_version = version, origin = ? WHERE company_id = ?', ['0190c1a0-4444-7000-8000-000000000001', local.companyKey]);
     await db.tx(async () => {
-      for (const id of ids.slice(0, 5)) await db.sqlRun(`INSERT INTO sync_seen (company_id, kind, record_id) VALUES (?, 'entry', ?)`, [local.companyId, id]);
-      await db.sqlRun('UPDATE sync_config SET full_pull = 1 WHERE company_id = ?', [local.companyId]);
+      for (const id of ids.slice(0, 5)) await db.sqlRun(`INSERT INTO sync_seen (company_id, kind, record_id) VALUES (?, 'entry', ?)`, [local.companyKey, id]);
+      await db.sqlRun('UPDATE sync_config SET full_pull = 1 WHERE company_id = ?', [local.companyKey]);
     }, { origin: 'local' });
     // three rows a step: the sweep crosses many step boundaries
-    await finishFullPull(db, local.companyId, 3);
+    await finishFullPull(db, local.companyKey, 3);
     const rows = await db.sql<{ kind: string; record_id: string; origin: string; remote_version: number | null }>(
-      'SELECT kind, record_id, origin, remote_version FROM sync_changes WHERE company_id = ? ORDER BY seq', [local.companyId]);
+      'SELECT kind, record_id, origin, remote_version FROM sync_changes WHERE company_id = ? ORDER BY seq', [local.companyKey]);
     expect(rows).toHaveLength(24);
     const kept = rows.filter((r) => r.remote_version !== null);
     expect(kept.map((r) => r.record_id).sort()).toEqual(ids.slice(0, 5).sort());
     expect(rows.filter((r) => r.remote_version === null).every((r) => r.origin === 'local')).toBe(true);
-    expect((await db.sqlFirst<{ n: number }>('SELECT count(*) AS n FROM sync_seen WHERE company_id = ?', [local.companyId]))!.n).toBe(0);
+    expect((await db.sqlFirst<{ n: number }>('SELECT count(*) AS n FROM sync_seen WHERE company_id = ?', [local.companyKey]))!.n).toBe(0);
     expect((await config(local)).full_pull).toBe(0);
   });
 
@@ -234,11 +234,11 @@ describe('sync resilience', () => {
     await seed(local, 12, 10);
     const { db } = local.service;
     // as if all 24 records (entries and files) had been agreed with the old remote
-    await db.sqlRun('UPDATE sync_changes SET remote_version = 1, synced_version = version, origin = ? WHERE company_id = ?', ['0190c1a0-4444-7000-8000-000000000001', local.companyId]);
+    await db.sqlRun('UPDATE sync_changes SET remote_version = 1, synced_version = version, origin = ? WHERE company_id = ?', ['0190c1a0-4444-7000-8000-000000000001', local.companyKey]);
     // three rows a step: eight steps
-    const { turns } = await turnsDuring(() => startFullPull(db, local.companyId, true, 3));
+    const { turns } = await turnsDuring(() => startFullPull(db, local.companyKey, true, 3));
     const rows = await db.sql<{ origin: string; remote_version: number | null; synced_version: number | null }>(
-      'SELECT origin, remote_version, synced_version FROM sync_changes WHERE company_id = ?', [local.companyId]);
+      'SELECT origin, remote_version, synced_version FROM sync_changes WHERE company_id = ?', [local.companyKey]);
     expect(rows).toHaveLength(24);
     expect(rows.every((r) => r.origin === 'local' && r.remote_version === null && r.synced_version === null)).toBe(true);
     expect(await config(local)).toMatchObject({ full_pull: 1, pull_cursor: null });
@@ -248,7 +248,7 @@ describe('sync resilience', () => {
   it('rides out the remote stopping and restarting during a push: retries succeed, nothing is lost or doubled', async () => {
     const { local, remote } = await pair({ sync: { batchSize: 10, retry: { baseMs: 50, maxMs: 400, maxAttempts: 12, maxRetryAfterMs: 5000, timeoutMs: 10_000 } } });
     await seed(local, 150);
-    const run = local.service.sync.syncNow(local.companyId);
+    const run = local.service.sync.syncNow(local.companyKey);
     while ((await entryCount(remote)) === 0) await new Promise((r) => setTimeout(r, 2));
     await remote.stopServing();
     const atStop = await entryCount(remote);
@@ -266,7 +266,7 @@ describe('sync resilience', () => {
     const { local, remote } = await pair({ sync: { retry: { baseMs: 5, maxMs: 20, maxAttempts: 3, maxRetryAfterMs: 1000, timeoutMs: 2000 } } });
     await remote.stopServing();
     await putEntry(local);
-    const offline = await local.service.sync.syncNow(local.companyId);
+    const offline = await local.service.sync.syncNow(local.companyKey);
     expect(offline).toMatchObject({ state: 'offline', pending: 1, last_error: { kind: 'network' } });
     await remote.listen();
     expect(await sync(local)).toMatchObject({ state: 'synced', pending: 0, last_success_at: expect.any(String) });
@@ -281,7 +281,7 @@ describe('sync resilience', () => {
     expect(await entryCount(remote)).toBe(0);
     expect((await local.call('PUT', '/sync/v1/settings', { remote_url: remote.url, interval_minutes: 1, paused: false })).status).toBe(200);
     // never synced: due at once
-    const synced = () => local.service.sync.status(local.companyId);
+    const synced = () => local.service.sync.status(local.companyKey);
     for (let now = await synced(); !now.last_success_at || now.running; now = await synced()) await new Promise((r) => setTimeout(r, 10));
     expect(await entryCount(remote)).toBe(1);
     await putEntry(local);

@@ -1,6 +1,8 @@
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeExpired } from '../../src-main/core/silo/trash-purge.ts';
+import { requireCompany } from '../../src-main/core/access/companies.ts';
+import { companyKeyOf } from '../../src-main/core/access/company-key.ts';
 import { desktopCaller } from '../../src-main/desktop/desktop-caller.ts';
 import { callService } from '../../src-main/service-process/host.ts';
 import { loadEnvelope } from '../fixtures/gobl/load.ts';
@@ -153,7 +155,7 @@ describe('the trash', () => {
 
   it('trashing or restoring an entry twice at once answers the same twice, and history keeps one version of each', async () => {
     const inv = await invoice('TRASH-TWICE');
-    const desktop = await desktopCaller(t.service.db, (await t.call('GET', '/access/v1/session')).body.company.id);
+    const desktop = await desktopCaller(t.service.db, await requireCompany(t.service.db, (await t.call('GET', '/access/v1/session')).body.company.id));
     const twice = (name: string) => atOnce(t.service, [0, 1].map(() => () => callService(t.service, desktop, name, { params: { id: inv.id } }) as Promise<any>));
     const trashed = await twice('trashEntry');
     expect(trashed[1]).toEqual(trashed[0]);
@@ -254,8 +256,9 @@ describe('the trash', () => {
     const imported = (await callAs(t, company, 'POST', '/silo/v1/import', { entries })).body.results as { id: string }[];
     expect(imported).toHaveLength(300);
     for (const { id } of imported) expect((await callAs(t, company, 'DELETE', `/silo/v1/entries/${id}`)).status).toBe(200);
+    const companyKey = (await companyKeyOf(t.service.db, created.id))!;
     const inTrash = async () =>
-      (await t.service.db.sqlFirst<{ n: number }>('SELECT count(*) AS n FROM entries WHERE company_id = ? AND trashed_at IS NOT NULL', [created.id]))!.n;
+      (await t.service.db.sqlFirst<{ n: number }>('SELECT count(*) AS n FROM entries WHERE company_id = ? AND trashed_at IS NOT NULL', [companyKey]))!.n;
     expect(await inTrash()).toBe(300);
 
     /** How many of `ids` the trash lists over HTTP (a page of 100 at a time). */

@@ -76,7 +76,7 @@ describe('sync settings and secrets are the owner\'s', () => {
   it('a user token can neither read nor repoint the sync settings', async () => {
     const [local, remote] = [await instance('laptop'), await instance('remote')];
     await connect(local, remote);
-    const user = (await createToken(local.service.db, local.companyId, 'user', 'clerk')).secret;
+    const user = (await createToken(local.service.db, local.companyKey, 'user', 'clerk')).secret;
     expect((await local.call('GET', '/sync/v1/settings', undefined, user)).status).toBe(403);
     expect((await local.call('PUT', '/sync/v1/settings', { remote_url: 'http://127.0.0.1:9', token: 'sd_x' }, user)).status).toBe(403);
     expect((await local.call('DELETE', '/sync/v1/settings', undefined, user)).status).toBe(403);
@@ -90,7 +90,7 @@ describe('sync settings and secrets are the owner\'s', () => {
     const t = await instance('remote');
     const id = uuidv4();
     expect((await t.call('PUT', `/transform/v1/workflows/${id}`, webhookWorkflow)).status).toBe(200);
-    const user = (await createToken(t.service.db, t.companyId, 'user', 'clerk')).secret;
+    const user = (await createToken(t.service.db, t.companyKey, 'user', 'clerk')).secret;
     const enroll = await t.call('PUT', `/access/v1/enrollment/${uuidv4()}`, { app_id: uuidv4(), data: {} });
     const app = enroll.body.token;
     for (const token of [user, app]) {

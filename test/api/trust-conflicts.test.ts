@@ -30,7 +30,7 @@ async function conflictOnThree() {
   await patch(other, e.id, { content_type: 'application/merge-patch+json', data: { doc: { code: 'THEIRS-1' } }, tags: ['theirs'] });
   await sync(other);
   await patch(mine, e.id, { content_type: 'application/merge-patch+json', data: { doc: { code: 'MINE-1' } }, tags: ['mine'] });
-  const status = await mine.service.sync.syncNow(mine.companyId);
+  const status = await mine.service.sync.syncNow(mine.companyKey);
   const [c] = await conflicts(mine);
   return { remote, mine, other, e, c, status };
 }
@@ -127,7 +127,7 @@ describe('conflict copies sync like any entry', () => {
     await attach(mine, e.id, 'late', bytes);
     await putMeta(mine, e.id, 'erp-id', 'X-1');
 
-    const status = await mine.service.sync.syncNow(mine.companyId);
+    const status = await mine.service.sync.syncNow(mine.companyKey);
     expect(status).toMatchObject({ state: 'conflicts', conflicts: 1, parked: 0 });
     const [c] = await conflicts(mine);
     await resolve(mine, c.id, 'remote');
@@ -148,7 +148,7 @@ describe('conflict copies sync like any entry', () => {
     await sync(mine);
     await putMeta(remote, e.id, 'erp-id', 'theirs');
     await putMeta(mine, e.id, 'erp-id', 'mine');
-    await mine.service.sync.syncNow(mine.companyId);
+    await mine.service.sync.syncNow(mine.companyKey);
     const [c] = await conflicts(mine);
     expect(c).toMatchObject({ kind: 'meta', loser: { value: 'mine' } });
     await resolve(mine, c.id, 'mine');
@@ -167,7 +167,7 @@ describe('conflict copies sync like any entry', () => {
     await sync(mine);
     await patch(remote, id, { tags: ['theirs'] });
     await patch(mine, id, { tags: ['mine'] });
-    expect(await mine.service.sync.syncNow(mine.companyId)).toMatchObject({ state: 'conflicts', parked: 0 });
+    expect(await mine.service.sync.syncNow(mine.companyKey)).toMatchObject({ state: 'conflicts', parked: 0 });
     const [c] = await conflicts(mine);
     for (const t of [remote, mine]) {
       const copy = await get(t, c.copy_entry_id);
@@ -191,7 +191,7 @@ describe('conflict copies sync like any entry', () => {
     await sync(mine);
     await patch(remote, e.id, { tags: ['theirs'] });
     await patch(mine, e.id, { tags: ['mine'] });
-    await mine.service.sync.syncNow(mine.companyId);
+    await mine.service.sync.syncNow(mine.companyKey);
     const [c] = await conflicts(mine);
     // as the old version left it: the copy recorded nowhere, marked local-only, unknown to the remote
     const db = mine.service.db.sqlite!;
@@ -201,7 +201,7 @@ describe('conflict copies sync like any entry', () => {
     }, { origin: 'local' });
     await theirs.sqlRun(`DELETE FROM sync_changes WHERE record_id = ? OR entry_id = ?`, [c.copy_entry_id, c.copy_entry_id]);
     db.prepare(`DELETE FROM sync_changes WHERE record_id = ? OR record_id LIKE ?`).run(c.copy_entry_id, `${c.copy_entry_id}:%`);
-    db.prepare(`INSERT INTO sync_local_only (company_id, entry_id) VALUES (?, ?)`).run(mine.companyId, c.copy_entry_id);
+    db.prepare(`INSERT INTO sync_local_only (company_id, entry_id) VALUES (?, ?)`).run(mine.companyKey, c.copy_entry_id);
     // What migration 0010 does to such a database (its last statement creates a table that exists now).
     for (const statement of COPIES_AND_SIGNERS.filter((s) => !s.includes('CREATE TABLE'))) db.exec(statement);
     await mine.restart();

@@ -57,9 +57,9 @@ describe('keys and issuers bound to identity', () => {
     const laptopId = laptop.service.instanceId;
 
     // An ordinary user token of the remote company, and the owner of another company there.
-    const user = (await createToken(remote.service.db, remote.companyId, 'user', 'clerk')).secret;
+    const user = (await createToken(remote.service.db, remote.companyKey, 'user', 'clerk')).secret;
     const companyB = await createCompany(remote.service.db, 'B');
-    const ownerB = (await createToken(remote.service.db, companyB.id, 'owner', 'owner of B')).secret;
+    const ownerB = (await createToken(remote.service.db, companyB.key, 'owner', 'owner of B')).secret;
     const forged = attackerKey();
 
     // a user token can neither add keys for the laptop, nor pair it, nor present itself as it
@@ -160,7 +160,7 @@ describe('instance identity survives restore and copy', () => {
     const again = await issue(laptop, series.id, { invoice: 'second' });
     expect(again.code).toBe('FA-0004');
 
-    const status = await laptop.service.sync.syncNow(laptop.companyId);
+    const status = await laptop.service.sync.syncNow(laptop.companyKey);
     expect(status).toMatchObject({ state: 'error', forks: 1 });
     const forks = (await laptop.call('GET', '/sync/v1/forks')).body.list;
     expect(forks).toEqual([expect.objectContaining({ series_id: series.id, index: 4, local_entry_id: again.id, other_entry_id: issued.id, direction: 'pull' })]);

@@ -36,7 +36,7 @@ describe('the same key created on two laptops', () => {
   it('is a key clash to resolve, not an error: both entries shown, nothing parked; renaming mine keeps both', async () => {
     const { remote, first, second, theirs, mine } = await clash();
 
-    const status = await second.service.sync.syncNow(second.companyId);
+    const status = await second.service.sync.syncNow(second.companyKey);
     expect(status.last_error).toBeUndefined();
     expect(status).toMatchObject({ state: 'conflicts', conflicts: 1, parked: 0 });
     const list = (await second.call('GET', '/sync/v1/conflicts')).body.list;
@@ -44,7 +44,7 @@ describe('the same key created on two laptops', () => {
       expect.objectContaining({ kind: 'entry', reason: 'key-clash', record_id: theirs.id, other_entry_id: mine.id, loser: expect.objectContaining({ id: theirs.id, key: 'K-1' }) }),
     ]);
     // a second sync changes nothing: the clash waits, and is not turned into an error
-    expect(await second.service.sync.syncNow(second.companyId)).toMatchObject({ state: 'conflicts', conflicts: 1, parked: 0 });
+    expect(await second.service.sync.syncNow(second.companyKey)).toMatchObject({ state: 'conflicts', conflicts: 1, parked: 0 });
 
     const done = await resolve(second, list[0].id, { rename: { which: 'mine', key: 'K-1-second' } });
     expect(done).toMatchObject({ resolution: 'rename-mine', resolved_at: expect.any(String) });
@@ -56,7 +56,7 @@ describe('the same key created on two laptops', () => {
 
   it('renaming theirs sends the new key back to the remote; mine keeps the key', async () => {
     const { remote, first, second, theirs, mine } = await clash();
-    await second.service.sync.syncNow(second.companyId);
+    await second.service.sync.syncNow(second.companyKey);
     const [c] = (await second.call('GET', '/sync/v1/conflicts')).body.list;
     await resolve(second, c.id, { rename: { which: 'theirs', key: 'K-1-first' } });
     await everyoneSynced(remote, second, first);
@@ -68,7 +68,7 @@ describe('the same key created on two laptops', () => {
 
   it('merging keeps one entry under the key and moves the other to the trash, without its key: no work is deleted', async () => {
     const { remote, first, second, theirs, mine } = await clash();
-    await second.service.sync.syncNow(second.companyId);
+    await second.service.sync.syncNow(second.companyKey);
     const [c] = (await second.call('GET', '/sync/v1/conflicts')).body.list;
     // a rename onto a key in use is refused, and changes nothing
     expect((await second.call('POST', `/sync/v1/conflicts/${c.id}/resolve`, { rename: { which: 'mine', key: 'K-1' } })).status).toBe(422);
@@ -84,7 +84,7 @@ describe('the same key created on two laptops', () => {
 
   it('goes away by itself when the other entry is gone before anyone resolves it', async () => {
     const { remote, first, second, theirs, mine } = await clash();
-    await second.service.sync.syncNow(second.companyId);
+    await second.service.sync.syncNow(second.companyKey);
     // a tool removes the remote's entry (Silodesk's own API deletes no entries)
     const version = (await remote.service.db.sqlFirst<{ version: number }>(`SELECT version FROM sync_changes WHERE record_id = ?`, [theirs.id]))!.version;
     const gone = await remote.call('PUT', `/sync/v1/records/entry/${theirs.id}`, { origin: '0190c1a0-6666-7000-8000-000000000001', base_version: version, deleted: true });

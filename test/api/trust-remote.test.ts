@@ -21,7 +21,7 @@ async function pair() {
 
 const parked = async (t: Instance) => (await t.call('GET', '/sync/v1/parked')).body.list as any[];
 const entryCount = async (t: Instance) =>
-  (await t.service.db.sqlFirst<{ n: number }>(`SELECT count(*) AS n FROM entries WHERE company_id = ?`, [t.companyId]))!.n;
+  (await t.service.db.sqlFirst<{ n: number }>(`SELECT count(*) AS n FROM entries WHERE company_id = ?`, [t.companyKey]))!.n;
 
 /**
  * A malicious remote writes what its own API would refuse straight into its database, and serves it
@@ -44,11 +44,11 @@ describe('a remote is not trusted', () => {
     await plant(remote, () =>
       remote.service.db.sqlRun(
         `INSERT INTO attachments (entry_id, id, company_id, name, "desc", mime, hash, size, meta, created_at) VALUES (?, 'huge', ?, 'huge.bin', '', 'application/octet-stream', ?, 100, '{}', ?)`,
-        [e.id, remote.companyId, hash, new Date().toISOString()],
+        [e.id, remote.companyKey, hash, new Date().toISOString()],
       ),
     );
 
-    const status = await local.service.sync.syncNow(local.companyId);
+    const status = await local.service.sync.syncNow(local.companyKey);
     expect(status.last_error).toBeUndefined();
     expect(status).toMatchObject({ state: 'error', parked: 1 });
     expect(local.service.blobs.has(hash)).toBe(false);
@@ -72,7 +72,7 @@ describe('a remote is not trusted', () => {
       remote.service.db.sqlRun(
         `INSERT INTO series (id, company_id, name, description, code, prefix, padding, suffix, start, issuer, last_index, last_entry_id, sigs, request_hash, created_at, updated_at)
          VALUES (?, ?, 'Planted', '', 'PL', 'PL-', 4, '', 1, ?, 0, NULL, ?, '', ?, ?)`,
-        [planted, remote.companyId, laptopId, JSON.stringify([junk]), at, at],
+        [planted, remote.companyKey, laptopId, JSON.stringify([junk]), at, at],
       ),
     );
     const entry = uuidv4();
@@ -80,12 +80,12 @@ describe('a remote is not trusted', () => {
       const { db } = remote.service;
       await db.sqlRun(
         `INSERT INTO series_entries (id, company_id, series_id, idx, code, meta, previous_id, sigs, request_hash, created_at, updated_at) VALUES (?, ?, ?, 2, 'FA-0002', '{}', ?, ?, '', ?, ?)`,
-        [entry, remote.companyId, mine.id, first.id, JSON.stringify([junk]), at, at],
+        [entry, remote.companyKey, mine.id, first.id, JSON.stringify([junk]), at, at],
       );
-      await db.sqlRun(`UPDATE series SET last_index = 2, last_entry_id = ? WHERE company_id = ? AND id = ?`, [entry, remote.companyId, mine.id]);
+      await db.sqlRun(`UPDATE series SET last_index = 2, last_entry_id = ? WHERE company_id = ? AND id = ?`, [entry, remote.companyKey, mine.id]);
     });
 
-    const status = await local.service.sync.syncNow(local.companyId);
+    const status = await local.service.sync.syncNow(local.companyKey);
     expect(status).toMatchObject({ state: 'error', parked: 2 });
     const list = await parked(local);
     expect(list.map((p) => [p.kind, p.record_id]).sort()).toEqual([['series', planted], ['series_entry', entry]].sort());
@@ -112,7 +112,7 @@ describe('a remote is not trusted', () => {
     let next = 0;
     for (const step of [4, 3, 1, 1]) {
       for (let i = 0; i < step; i++) await deleteOnRemote(ids[next++]);
-      const status = await local.service.sync.syncNow(local.companyId);
+      const status = await local.service.sync.syncNow(local.companyKey);
       outcomes.push(status.last_error?.kind ?? 'ok');
       if (status.last_error) {
         expect(status.state).toBe('error');

@@ -154,8 +154,8 @@ describe('sync against clocks and stuck remotes', () => {
     await local.service.db.sqlRun('UPDATE sync_config SET last_attempt_at = ?', [new Date(Date.now() + 365 * 86_400_000).toISOString()]);
     local.service.sync.start();
     const until = Date.now() + 5_000;
-    while ((await local.service.sync.status(local.companyId)).pending > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-    expect(await local.service.sync.status(local.companyId)).toMatchObject({ pending: 0 });
+    while ((await local.service.sync.status(local.companyKey)).pending > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    expect(await local.service.sync.status(local.companyKey)).toMatchObject({ pending: 0 });
     await local.service.sync.stop();
     await sync(local);
   });
@@ -175,7 +175,7 @@ describe('sync against clocks and stuck remotes', () => {
     const port = (stuck.address() as { port: number }).port;
     expect((await local.call('PUT', '/sync/v1/settings', { remote_url: `http://127.0.0.1:${port}`, token: 'sd_x', interval_minutes: 0 })).status).toBe(200);
     const started = Date.now();
-    const status = await local.service.sync.syncNow(local.companyId);
+    const status = await local.service.sync.syncNow(local.companyKey);
     const took = Date.now() - started;
     expect(took).toBeLessThan(8 * 300);
     expect(status).toMatchObject({ state: 'error', running: false, last_error: { kind: 'timeout' } });

@@ -98,7 +98,7 @@ describe('signatures are verified on the way in', () => {
     expect(refused.status).toBe(422);
     expect(refused.body.fields['$.data.sigs[0]']).toContain('no key this company trusts');
 
-    const user = (await createToken(t.service.db, t.companyId, 'user', 'clerk')).secret;
+    const user = (await createToken(t.service.db, t.companyKey, 'user', 'clerk')).secret;
     const jwksId = uuidv4();
     expect((await t.call('PUT', `/silo/v1/trusted-jwks/${jwksId}`, { name: 'Tax office', keys: signer.jwks.keys }, user)).status).toBe(403);
     expect((await t.call('GET', '/silo/v1/trusted-jwks', undefined, user)).status).toBe(403);

@@ -89,7 +89,7 @@ describe('trusted signers over sync', () => {
     expect((await putSigned(laptop, signed)).status).toBe(200);
     // The signer rotates: its new key is added, and the signer moves after the document in the log.
     expect((await trust(laptop, id, 'Tax office', [...before.keys, ...rotated.keys])).status).toBe(200);
-    const log = await laptop.service.db.sql<{ kind: string }>(`SELECT kind FROM sync_changes WHERE company_id = ? ORDER BY seq`, [laptop.companyId]);
+    const log = await laptop.service.db.sql<{ kind: string }>(`SELECT kind FROM sync_changes WHERE company_id = ? ORDER BY seq`, [laptop.companyKey]);
     expect(log.map((r) => r.kind)).toEqual(['entry', 'trusted_jwks']);
 
     expect(await sync(laptop)).toMatchObject({ state: 'synced', parked: 0 });
@@ -129,7 +129,7 @@ describe('trusted signers over sync', () => {
 
   it('only an owner changes the list: a laptop syncing with a user token pulls signers but its changes are refused and parked', async () => {
     const [remote, laptop] = await instances('remote', 'laptop');
-    const user = await createToken(remote.service.db, remote.companyId, 'user', 'clerk');
+    const user = await createToken(remote.service.db, remote.companyKey, 'user', 'clerk');
     // The remote's owner pairs the laptop with the user token (a user token cannot pair itself).
     const paired = await remote.call('PUT', `/sync/v1/peers/${laptop.service.instanceId}`, { keys: laptop.service.keys.jwks().keys, token_id: user.id });
     expect(paired.status, JSON.stringify(paired.body)).toBe(200);
@@ -145,7 +145,7 @@ describe('trusted signers over sync', () => {
     const local = outsideSigner();
     const localId = uuidv4();
     expect((await trust(laptop, localId, 'Laptop only', local.keys)).status).toBe(200);
-    const status = await laptop.service.sync.syncNow(laptop.companyId);
+    const status = await laptop.service.sync.syncNow(laptop.companyKey);
     expect(status).toMatchObject({ state: 'error', parked: 1 });
     const [parked] = (await laptop.call('GET', '/sync/v1/parked')).body.list;
     expect(parked).toMatchObject({ direction: 'push', kind: 'trusted_jwks', record_id: localId, error: { key: 'forbidden' } });
@@ -184,9 +184,9 @@ describe('trusted signers over sync', () => {
     const { db } = remote.service;
     await db.tx(async () => {
       const at = new Date().toISOString();
-      await db.run(db.q.insertInto('trusted_jwks').values({ company_id: remote.companyId, id, name: 'Bad', keys: JSON.stringify([secret]), created_at: at, updated_at: at }));
+      await db.run(db.q.insertInto('trusted_jwks').values({ company_id: remote.companyKey, id, name: 'Bad', keys: JSON.stringify([secret]), created_at: at, updated_at: at }));
     }, { origin: 'local' });
-    const status = await laptop.service.sync.syncNow(laptop.companyId);
+    const status = await laptop.service.sync.syncNow(laptop.companyKey);
     expect(status).toMatchObject({ state: 'error', parked: 1 });
     const [parked] = (await laptop.call('GET', '/sync/v1/parked')).body.list;
     expect(parked).toMatchObject({ direction: 'pull', kind: 'trusted_jwks', record_id: id, error: { key: 'validation' } });

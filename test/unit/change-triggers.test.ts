@@ -117,7 +117,7 @@ const CASES: Case[] = [
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'silodesk-change-triggers-'));
   service = await openService(dir, { runJobs: false, autoSync: false });
-  company = (await ensureDefaultCompany(service.db)).id;
+  company = (await ensureDefaultCompany(service.db)).key;
   // The parents the child rows above hang from.
   await service.db.tx(async () => {
     sql(entryRow('E'));

@@ -29,7 +29,7 @@ describe('migrations', () => {
     const sqlite = openSqlite(join(dir, 'db.sqlite'));
     const store = sqliteDb(sqlite);
     await migrateToLatest(sqlite, store.q, join(dir, 'backups'));
-    sqlite.prepare(`INSERT INTO companies VALUES ('c1', 'Acme', 'x', 'x')`).run();
+    sqlite.prepare(`INSERT INTO companies (id, uuid, name, created_at, updated_at) VALUES ('1', 'c1', 'Acme', 'x', 'x')`).run();
 
     const next = {
       ...migrations,

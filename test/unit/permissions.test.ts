@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCompany } from '../../src-main/core/access/companies.ts';
+import { createCompany, type StoredCompany } from '../../src-main/core/access/companies.ts';
 import { operations } from '../../src-main/core/api/contract/index.ts';
 import { ApiError } from '../../src-main/core/api/errors.ts';
 import { invokeOperation } from '../../src-main/core/api/invoke.ts';
@@ -12,11 +12,11 @@ import { openService, type Service } from '../../src-main/core/service.ts';
 
 let service: Service;
 let dir: string;
-let companyId: string;
+let company: StoredCompany;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'silodesk-perm-'));
   service = await openService(dir, { runJobs: false });
-  companyId = (await createCompany(service.db, 'Acme')).id;
+  company = await createCompany(service.db, 'Acme');
 });
 afterAll(async () => {
   await service.close();
@@ -26,7 +26,7 @@ afterAll(async () => {
 /** Whatever an operation answers with empty input, it must not be `forbidden` exactly when the table allows the caller. */
 async function forbidden(name: string, kind: 'owner' | 'user' | 'app'): Promise<boolean> {
   try {
-    await invokeOperation({ service, caller: { companyId, kind, tokenId: 'perm-test' } }, name, { params: {}, query: {}, body: {} });
+    await invokeOperation({ service, caller: { companyKey: company.key, companyId: company.id, kind, tokenId: 'perm-test' } }, name, { params: {}, query: {}, body: {} });
     return false;
   } catch (err) {
     return err instanceof ApiError && err.key === 'forbidden';

@@ -5,6 +5,7 @@ import type { AuthorizeBody } from '../api/contract/access.ts';
 import { appIdOfClient, hashClientSecret, view, type EnrollmentRow } from './enrollments.ts';
 import { createToken, hashToken, resolveToken } from './tokens.ts';
 import { LOCAL } from '../db/write-scopes.ts';
+import { companyIdOf, companyKeyOf } from './company-key.ts';
 
 /**
  * POST /access/v1/enrollment/authorize, as the hosted Go client calls it: the
@@ -52,13 +53,15 @@ async function enrollmentNamed(ctx: Ctx, body: AuthorizeBody, bearer: string | u
     // An application's token names its own enrollment; a person's token names their workspace.
     if (caller.enrollmentId) return db.first(enrollments.where('id', '=', caller.enrollmentId));
     if (body.owner_id && body.owner_id !== caller.companyId) return undefined;
-    return db.first(enrollments.where('company_id', '=', caller.companyId));
+    return db.first(enrollments.where('company_id', '=', caller.companyKey));
   }
   if (body.id) return db.first(enrollments.where('id', '=', body.id));
   if (body.owner_id) {
     const ownerId = body.owner_id;
     // The hosted owner is the workspace; the enrollments here also name the token that enrolled.
-    return db.first(enrollments.where((eb) => eb.or([eb('company_id', '=', ownerId), eb('owner_id', '=', ownerId)])));
+    const workspace = await companyKeyOf(db, ownerId);
+    if (!workspace) return db.first(enrollments.where('owner_id', '=', ownerId));
+    return db.first(enrollments.where((eb) => eb.or([eb('company_id', '=', workspace), eb('owner_id', '=', ownerId)])));
   }
   throw badRequest('name the enrollment: owner_id, id, or an Authorization: Bearer token', {
     '$.owner_id': 'the workspace the application is enrolled in',
@@ -115,5 +118,5 @@ export async function authorizeEnrollment(ctx: Ctx, body: AuthorizeBody, authori
   if (row.disabled !== 0) throw new ApiError('forbidden', 'this enrollment is disabled');
   // A Bearer application token is still good (tokens here last until revoked): it is answered back.
   const token = bearer && (await resolveToken(ctx.service.db, bearer))?.enrollmentId === row.id ? bearer : await authorizedToken(ctx, row, creds);
-  return view(row, token);
+  return view(row, await companyIdOf(ctx.service.db, row.company_id), token);
 }

@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync, chmodSync } from 'node:fs';
 import { nowIso } from '../clock.ts';
 import type { Db } from '../db/engine.ts';
-import { createCompany, listCompanies, type Company } from './companies.ts';
+import { createCompany, listCompanies, type StoredCompany } from './companies.ts';
 import { createToken, forgetResolvedTokens, installTokenId, setInstallTokenId } from './tokens.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 
@@ -9,7 +9,7 @@ const FILE_TOKEN_NAME = 'owner (api-token file)';
 const DEFAULT_COMPANY_LOCK_PG = "SELECT pg_advisory_xact_lock(hashtextextended('silodesk default company', 0))";
 
 /** The company a fresh install works in until the accountant adds their clients. */
-export function ensureDefaultCompany(db: Db): Promise<Company> {
+export function ensureDefaultCompany(db: Db): Promise<StoredCompany> {
   return db.tx(async () => {
     // Two services opening one PostgreSQL database at once would each find none and make one: they take turns.
     if (db.dialect === 'postgres') await db.sql(DEFAULT_COMPANY_LOCK_PG);
@@ -24,7 +24,7 @@ export function ensureDefaultCompany(db: Db): Promise<Company> {
  * this way too): the token the file held before is revoked in the same step, so
  * only the new one works. The secret is never printed.
  */
-export async function ensureOwnerTokenFile(db: Db, company: Company, file: string): Promise<{ created: boolean }> {
+export async function ensureOwnerTokenFile(db: Db, company: StoredCompany, file: string): Promise<{ created: boolean }> {
   if (existsSync(file)) {
     // An install from before the file's token was remembered: remember it now (the newest of its kind).
     if (!(await installTokenId(db))) {
@@ -41,7 +41,7 @@ export async function ensureOwnerTokenFile(db: Db, company: Company, file: strin
     let revoke = db.q.updateTable('tokens').set({ revoked_at: nowIso() }).where('revoked_at', 'is', null);
     revoke = previous ? revoke.where('id', '=', previous) : revoke.where('name', '=', FILE_TOKEN_NAME);
     await db.run(revoke);
-    const minted = await createToken(db, company.id, 'owner', FILE_TOKEN_NAME);
+    const minted = await createToken(db, company.key, 'owner', FILE_TOKEN_NAME);
     await setInstallTokenId(db, minted.id);
     return minted;
   }, { origin: LOCAL });

@@ -2,7 +2,10 @@ import { newUuidV7 as uuidv7 } from '../new-uuid.ts';
 import type { Db } from '../db/engine.ts';
 import { nowIso } from '../clock.ts';
 import { notFound } from '../api/errors.ts';
+import { LOCAL } from '../db/write-scopes.ts';
+import { rememberCompany, type CompanyKey } from './company-key.ts';
 
+/** A company as the API shows it: `id` is its public id. */
 export interface Company {
   id: string;
   name: string;
@@ -10,25 +13,49 @@ export interface Company {
   updated_at: string;
 }
 
-export async function createCompany(db: Db, name: string): Promise<Company> {
-  const at = nowIso();
-  const company = { id: uuidv7(), name, created_at: at, updated_at: at };
-  await db.run(db.q.insertInto('companies').values(company));
-  return company;
+/** A company with the key its rows are stored under (company-key.ts), which never leaves the install. */
+export interface StoredCompany extends Company {
+  key: CompanyKey;
 }
 
-export function listCompanies(db: Db): Promise<Company[]> {
-  return db.all(db.q.selectFrom('companies').selectAll().orderBy('created_at'));
+export const companyView = ({ id, name, created_at, updated_at }: Company): Company => ({ id, name, created_at, updated_at });
+
+const COLUMNS = 'id AS key, uuid AS id, name, created_at, updated_at';
+
+// Keys are numbers given in turn; two makers at once (PostgreSQL) collide on the primary key, and the later tries the next.
+const INSERT = `INSERT INTO companies (id, uuid, name, created_at, updated_at)
+  SELECT CAST(coalesce(max(CAST(id AS INTEGER)), 0) + 1 AS TEXT), ?, ?, ?, ? FROM companies
+  RETURNING ${COLUMNS}`;
+
+export async function createCompany(db: Db, name: string): Promise<StoredCompany> {
+  const at = nowIso();
+  const id = uuidv7();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const row = (await db.tx(() => db.sqlFirst<StoredCompany>(INSERT, [id, name, at, at]), { origin: LOCAL }))!;
+      rememberCompany(db, row.key, row.id);
+      return row;
+    } catch (err) {
+      if (attempt >= 5 || !isKeyClash(err)) throw err;
+    }
+  }
+}
+
+const isKeyClash = (err: unknown) => /unique|duplicate key/i.test(String((err as Error)?.message)) && !/uuid/i.test(String((err as Error)?.message));
+
+export function listCompanies(db: Db): Promise<StoredCompany[]> {
+  return db.sql<StoredCompany>(`SELECT ${COLUMNS} FROM companies ORDER BY created_at, id`);
 }
 
 export async function renameCompany(db: Db, id: string, name: string): Promise<Company> {
-  const { changes } = await db.run(db.q.updateTable('companies').set({ name, updated_at: nowIso() }).where('id', '=', id));
+  const { changes } = await db.sqlRun('UPDATE companies SET name = ?, updated_at = ? WHERE uuid = ?', [name, nowIso(), id]);
   if (changes === 0) throw notFound(`company ${id}`);
-  return (await db.first(db.q.selectFrom('companies').selectAll().where('id', '=', id)))!;
+  return companyView(await requireCompany(db, id));
 }
 
-export async function requireCompany(db: Db, id: string): Promise<Company> {
-  const row = await db.first(db.q.selectFrom('companies').selectAll().where('id', '=', id));
+/** The company with public id `id`; a 404 when there is none. */
+export async function requireCompany(db: Db, id: string): Promise<StoredCompany> {
+  const row = await db.sqlFirst<StoredCompany>(`SELECT ${COLUMNS} FROM companies WHERE uuid = ?`, [id]);
   if (!row) throw notFound(`company ${id}`);
   return row;
 }

@@ -25,12 +25,13 @@ const CLIENT_ID_NAMESPACE = '3f6c1a52-8f0e-4d7b-9a61-2b7e5c0d4e19';
  */
 export const NEVER_EXPIRES = Math.floor(Date.UTC(9999, 11, 31, 23, 59, 59) / 1000);
 
-export function view(row: EnrollmentRow, token?: string) {
+/** `companyId`: the public id of the company the enrollment is in (the row holds its key) */
+export function view(row: EnrollmentRow, companyId: string, token?: string) {
   return {
     id: row.id,
     app_id: row.app_id,
     owner_id: row.owner_id,
-    company_id: row.company_id,
+    company_id: companyId,
     data: JSON.parse(row.data) as unknown,
     disabled: row.disabled === 1,
     sandbox: false,
@@ -58,7 +59,7 @@ export function enrollmentDataOf(body: EnrollmentData): unknown {
 async function requireEnrollment(ctx: Ctx, id: string): Promise<EnrollmentRow> {
   const { db } = ctx.service;
   const row = await db.first(
-    db.q.selectFrom('enrollments').selectAll().where('id', '=', id).where('company_id', '=', ctx.caller.companyId),
+    db.q.selectFrom('enrollments').selectAll().where('id', '=', id).where('company_id', '=', ctx.caller.companyKey),
   );
   if (!row) throw notFound(`enrollment ${id}`);
   return row;
@@ -85,23 +86,23 @@ export async function enroll(ctx: Ctx, id: string, body: EnrollBody) {
   return db.tx(async () => {
     const existing = await db.first(db.q.selectFrom('enrollments').selectAll().where('id', '=', id));
     if (existing) {
-      if (existing.company_id === ctx.caller.companyId && existing.request_hash === requestHash) {
+      if (existing.company_id === ctx.caller.companyKey && existing.request_hash === requestHash) {
         // A replay may bring the secret a first enrollment lacked; it never replaces one already kept.
         if (secretHash && !existing.client_secret_hash) {
           await db.run(db.q.updateTable('enrollments').set({ client_secret_hash: secretHash }).where('id', '=', id));
         }
-        return view(existing);
+        return view(existing, ctx.caller.companyId);
       }
       throw conflict(`enrollment ${id} already exists with a different body`);
     }
     const twin = await db.first(
-      db.q.selectFrom('enrollments').select('id').where('company_id', '=', ctx.caller.companyId).where('app_id', '=', appId),
+      db.q.selectFrom('enrollments').select('id').where('company_id', '=', ctx.caller.companyKey).where('app_id', '=', appId),
     );
     if (twin) throw conflict(`application ${appId} is already enrolled in this company (enrollment ${twin.id})`);
     const at = nowIso();
     const row = {
       id,
-      company_id: ctx.caller.companyId,
+      company_id: ctx.caller.companyKey,
       app_id: appId,
       owner_id: ctx.caller.tokenId ?? ctx.caller.companyId,
       data: JSON.stringify(body.data ?? {}),
@@ -113,8 +114,8 @@ export async function enroll(ctx: Ctx, id: string, body: EnrollBody) {
       updated_at: at,
     };
     await db.run(db.q.insertInto('enrollments').values(row));
-    const { secret } = await createToken(db, ctx.caller.companyId, 'app', `application ${body.client_id ?? appId}`, id);
-    return view(row, secret);
+    const { secret } = await createToken(db, ctx.caller.companyKey, 'app', `application ${body.client_id ?? appId}`, id);
+    return view(row, ctx.caller.companyId, secret);
   }, { origin: LOCAL });
 }
 
@@ -122,8 +123,8 @@ export async function listEnrollments(ctx: Ctx) {
   const { db } = ctx.service;
   return {
     list: (
-      await db.all(db.q.selectFrom('enrollments').selectAll().where('company_id', '=', ctx.caller.companyId).orderBy('created_at'))
-    ).map((r) => view(r)),
+      await db.all(db.q.selectFrom('enrollments').selectAll().where('company_id', '=', ctx.caller.companyKey).orderBy('created_at'))
+    ).map((r) => view(r, ctx.caller.companyId)),
   };
 }
 
@@ -132,13 +133,13 @@ export async function setEnrollmentDisabled(ctx: Ctx, id: string, disabled: bool
   await requireEnrollment(ctx, id);
   await db.run(db.q.updateTable('enrollments').set({ disabled: disabled ? 1 : 0, updated_at: nowIso() }).where('id', '=', id));
   forgetResolvedTokens(db);
-  return view(await requireEnrollment(ctx, id));
+  return view(await requireEnrollment(ctx, id), ctx.caller.companyId);
 }
 
 /** The calling application's own enrollment, found through its token. */
 export async function ownEnrollment(ctx: Ctx) {
   if (!ctx.caller.enrollmentId) throw notFound('enrollment of this token');
-  return view(await requireEnrollment(ctx, ctx.caller.enrollmentId));
+  return view(await requireEnrollment(ctx, ctx.caller.enrollmentId), ctx.caller.companyId);
 }
 
 export async function updateOwnEnrollment(ctx: Ctx, body: EnrollmentData) {

@@ -2,7 +2,7 @@ import { notFound } from '../api/errors.ts';
 import type { Ctx, HandlersOf } from '../api/handler.ts';
 import type { accessOperations } from '../api/contract/access.ts';
 import { authorizeEnrollment } from './authorize.ts';
-import { createCompany, listCompanies, renameCompany, requireCompany } from './companies.ts';
+import { companyView, createCompany, listCompanies, renameCompany, requireCompany } from './companies.ts';
 import { enroll, listEnrollments, ownEnrollment, setEnrollmentDisabled, updateOwnEnrollment } from './enrollments.ts';
 import { getLocalApi, setLocalApi } from './local-api.ts';
 import { exchangeLoginCode } from './login-codes.ts';
@@ -11,7 +11,7 @@ import { LOCAL } from '../db/write-scopes.ts';
 
 export const accessHandlers: HandlersOf<typeof accessOperations> = {
   getSession: async (ctx) => ({
-    company: await requireCompany(ctx.service.db, ctx.caller.companyId),
+    company: companyView(await requireCompany(ctx.service.db, ctx.caller.companyId)),
     ...(ctx.caller.kind === 'owner' ? { data_dir: ctx.service.dataDir } : {}),
     caller: { kind: ctx.caller.kind, ...(ctx.caller.tokenId ? { token_id: ctx.caller.tokenId } : {}) },
     instance_id: ctx.service.instanceId,
@@ -25,8 +25,8 @@ export const accessHandlers: HandlersOf<typeof accessOperations> = {
     // Any owner may open a new company (its owner token is answered once); it touches no other company.
     return db.tx(async () => {
       const company = await createCompany(db, body.name);
-      const { secret } = await createToken(db, company.id, 'owner', 'owner (made with the company)');
-      return { ...company, owner_token: secret };
+      const { secret } = await createToken(db, company.key, 'owner', 'owner (made with the company)');
+      return { ...companyView(company), owner_token: secret };
     }, { origin: LOCAL });
   },
   renameCompany: (ctx, { params, body }) => {
@@ -34,15 +34,15 @@ export const accessHandlers: HandlersOf<typeof accessOperations> = {
     if (!ctx.caller.install && params.id !== ctx.caller.companyId) throw notFound(`company ${params.id}`);
     return renameCompany(ctx.service.db, params.id, body.name);
   },
-  listTokens: async (ctx) => ({ list: await listTokens(ctx.service.db, ctx.caller.companyId) }),
+  listTokens: async (ctx) => ({ list: await listTokens(ctx.service.db, ctx.caller) }),
   createToken: async (ctx, { body }) => {
     const { db } = ctx.service;
-    const { id, secret } = await createToken(db, ctx.caller.companyId, body.kind, body.name);
+    const { id, secret } = await createToken(db, ctx.caller.companyKey, body.kind, body.name);
     const row = (await db.first(db.q.selectFrom('tokens').selectAll().where('id', '=', id)))!;
-    return { ...tokenView(row), token: secret };
+    return { ...tokenView(row, ctx.caller.companyId), token: secret };
   },
-  rotateToken: (ctx, { params }) => rotateToken(ctx.service.db, ctx.caller.companyId, params.id),
-  revokeToken: (ctx, { params }) => revokeToken(ctx.service.db, ctx.caller.companyId, params.id),
+  rotateToken: (ctx, { params }) => rotateToken(ctx.service.db, ctx.caller, params.id),
+  revokeToken: (ctx, { params }) => revokeToken(ctx.service.db, ctx.caller, params.id),
   putEnrollment: (ctx, { params, body }) => enroll(ctx, params.id, body),
   listEnrollments: (ctx) => listEnrollments(ctx),
   setEnrollmentDisabled: (ctx, { params, body }) => setEnrollmentDisabled(ctx, params.id, body.disabled),
@@ -55,6 +55,6 @@ export const accessHandlers: HandlersOf<typeof accessOperations> = {
 
 /** Every company for a caller acting for the install (the desktop window, the api-token owner); else the caller's own. */
 async function companiesOf(ctx: Ctx) {
-  if (ctx.caller.install) return listCompanies(ctx.service.db);
-  return [await requireCompany(ctx.service.db, ctx.caller.companyId)];
+  if (ctx.caller.install) return (await listCompanies(ctx.service.db)).map(companyView);
+  return [companyView(await requireCompany(ctx.service.db, ctx.caller.companyId))];
 }

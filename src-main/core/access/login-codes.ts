@@ -2,9 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { ApiError } from '../api/errors.ts';
 import type { Service } from '../service.ts';
 import { createToken } from './tokens.ts';
+import type { StoredCompany } from './companies.ts';
 
 const TTL_MS = 10 * 60_000;
-const codes = new WeakMap<Service, Map<string, { companyId: string; expires: number }>>();
+const codes = new WeakMap<Service, Map<string, { company: StoredCompany; expires: number }>>();
 
 const hash = (code: string) => createHash('sha256').update(code).digest('hex');
 
@@ -13,11 +14,11 @@ const hash = (code: string) => createHash('sha256').update(code).digest('hex');
  * of the API token, so the secret that stays valid never reaches a terminal or a
  * log. The code works once, for ten minutes, and is kept only in memory.
  */
-export function issueLoginCode(service: Service, companyId: string): string {
+export function issueLoginCode(service: Service, company: StoredCompany): string {
   const code = randomBytes(18).toString('base64url');
   const map = codes.get(service) ?? new Map();
   codes.set(service, map);
-  map.set(hash(code), { companyId, expires: Date.now() + TTL_MS });
+  map.set(hash(code), { company, expires: Date.now() + TTL_MS });
   return code;
 }
 
@@ -29,6 +30,6 @@ export async function exchangeLoginCode(service: Service, code: string): Promise
   if (!found || found.expires < Date.now()) {
     throw new ApiError('unauthorized', 'the login code is not valid (it works once, for ten minutes); restart serve for a new one');
   }
-  const { secret } = await createToken(service.db, found.companyId, 'user', `browser session ${new Date().toISOString().slice(0, 16)}`);
-  return { token: secret, company_id: found.companyId };
+  const { secret } = await createToken(service.db, found.company.key, 'user', `browser session ${new Date().toISOString().slice(0, 16)}`);
+  return { token: secret, company_id: found.company.id };
 }

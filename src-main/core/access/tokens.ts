@@ -7,8 +7,12 @@ import type { CallerKind } from '../api/operation.ts';
 import { notFound } from '../api/errors.ts';
 import { nowIso } from '../clock.ts';
 import { LOCAL } from '../db/write-scopes.ts';
+import type { CompanyKey } from './company-key.ts';
 
 export interface Caller {
+  /** the key the company's rows are stored under (company-key.ts): for every query */
+  companyKey: CompanyKey;
+  /** the company's public id: for whatever leaves the install or is compared with what came in */
   companyId: string;
   kind: CallerKind;
   tokenId?: string;
@@ -46,7 +50,7 @@ const newSecret = () => PREFIX + randomBytes(32).toString('base64url');
 /** A new random 256-bit token. Only its SHA-256 is stored; the secret is returned once. */
 export async function createToken(
   db: Db,
-  companyId: string,
+  companyKey: CompanyKey,
   kind: CallerKind,
   name: string,
   enrollmentId: string | null = null,
@@ -58,7 +62,7 @@ export async function createToken(
   await db.run(
     db.q.insertInto('tokens').values({
       id,
-      company_id: companyId,
+      company_id: companyKey,
       kind,
       name,
       hash: hashToken(secret),
@@ -93,7 +97,8 @@ export async function resolveToken(db: Db, secret: string): Promise<Caller | und
     db.q
       .selectFrom('tokens')
       .leftJoin('enrollments', 'enrollments.id', 'tokens.enrollment_id')
-      .select(['tokens.id', 'tokens.company_id', 'tokens.kind', 'tokens.hash', 'tokens.revoked_at', 'tokens.last_used_at', 'tokens.enrollment_id', 'enrollments.disabled'])
+      .innerJoin('companies', 'companies.id', 'tokens.company_id')
+      .select(['tokens.id', 'tokens.company_id', 'companies.uuid', 'tokens.kind', 'tokens.hash', 'tokens.revoked_at', 'tokens.last_used_at', 'tokens.enrollment_id', 'enrollments.disabled'])
       // Which token is the install's, in the same statement: one round trip per call on PostgreSQL, not two.
       .select((eb) => eb.selectFrom('settings').select('value').where('key', '=', INSTALL_TOKEN).as('install_token_id'))
       .where('tokens.hash', '=', hash),
@@ -106,7 +111,8 @@ export async function resolveToken(db: Db, secret: string): Promise<Caller | und
   }
   const install = row.kind === 'owner' && row.id === row.install_token_id;
   const caller: Caller = {
-    companyId: row.company_id,
+    companyKey: row.company_id,
+    companyId: row.uuid,
     kind: row.kind as CallerKind,
     tokenId: row.id,
     ...(row.enrollment_id ? { enrollmentId: row.enrollment_id } : {}),
@@ -129,10 +135,14 @@ export async function setInstallTokenId(db: Db, id: string): Promise<void> {
   forgetResolvedTokens(db);
 }
 
-export function tokenView(row: TokenRow) {
+/** The company a token-managing call acts for: its key for the rows, its public id for the views. */
+type TokensOf = Pick<Caller, 'companyKey' | 'companyId'>;
+
+/** `companyId`: the public id of the company the token belongs to (the row holds its key) */
+export function tokenView(row: TokenRow, companyId: string) {
   return {
     id: row.id,
-    company_id: row.company_id,
+    company_id: companyId,
     kind: row.kind as CallerKind,
     name: row.name,
     ...(row.enrollment_id ? { enrollment_id: row.enrollment_id } : {}),
@@ -142,39 +152,40 @@ export function tokenView(row: TokenRow) {
   };
 }
 
-export async function listTokens(db: Db, companyId: string) {
-  return (await db.all(db.q.selectFrom('tokens').selectAll().where('company_id', '=', companyId).orderBy('created_at'))).map(tokenView);
+export async function listTokens(db: Db, of: TokensOf) {
+  const rows = await db.all(db.q.selectFrom('tokens').selectAll().where('company_id', '=', of.companyKey).orderBy('created_at'));
+  return rows.map((row) => tokenView(row, of.companyId));
 }
 
 /** `lock`: on PostgreSQL, held until the transaction ends (a rotation and a revocation at once run one after the other). */
-async function requireToken(db: Db, companyId: string, id: string, lock = false): Promise<TokenRow> {
+async function requireToken(db: Db, companyKey: CompanyKey, id: string, lock = false): Promise<TokenRow> {
   const row = await db.first(
-    db.q.selectFrom('tokens').selectAll().where('id', '=', id).where('company_id', '=', companyId).$if(lock && db.dialect === 'postgres', (qb) => qb.forUpdate()),
+    db.q.selectFrom('tokens').selectAll().where('id', '=', id).where('company_id', '=', companyKey).$if(lock && db.dialect === 'postgres', (qb) => qb.forUpdate()),
   );
   if (!row) throw notFound(`token ${id}`);
   return row;
 }
 
-export async function revokeToken(db: Db, companyId: string, id: string) {
-  await requireToken(db, companyId, id);
+export async function revokeToken(db: Db, of: TokensOf, id: string) {
+  await requireToken(db, of.companyKey, id);
   forgetResolvedTokens(db);
   await db.run(
     db.q.updateTable('tokens').set({ revoked_at: nowIso() }).where('id', '=', id).where('revoked_at', 'is', null),
   );
   // Again once written: a lookup that read the token while the revocation awaited caches nothing that lasts.
   forgetResolvedTokens(db);
-  return tokenView(await requireToken(db, companyId, id));
+  return tokenView(await requireToken(db, of.companyKey, id), of.companyId);
 }
 
 /** Replaces a token's secret: same id, name and kind; the old secret stops working at once. */
-export async function rotateToken(db: Db, companyId: string, id: string) {
+export async function rotateToken(db: Db, of: TokensOf, id: string) {
   // One transaction: a revocation landing between the check and the write must not be given a new secret.
   const rotated = await db.tx(async () => {
-    const row = await requireToken(db, companyId, id, true);
+    const row = await requireToken(db, of.companyKey, id, true);
     if (row.revoked_at) throw notFound(`active token ${id}`);
     const secret = newSecret();
     await db.run(db.q.updateTable('tokens').set({ hash: hashToken(secret), last_used_at: null }).where('id', '=', id));
-    return { ...tokenView(await requireToken(db, companyId, id)), token: secret };
+    return { ...tokenView(await requireToken(db, of.companyKey, id), of.companyId), token: secret };
   }, { origin: LOCAL });
   forgetResolvedTokens(db);
   return rotated;

@@ -22,6 +22,7 @@ import { IMPLIED_CREATED_VERSION } from '../silo/implied-created-version.ts';
 import { IMPLIED_FIRST_STATE } from '../silo/implied-first-state.ts';
 import { searchIndexByColumn } from '../silo/search-index-columns.ts';
 import { RECORD_KEEPING_SCHEMA } from '../silo/record-keeping-schema.ts';
+import { storeUnderCompanyKeysSqlite } from './company-keys-migration.ts';
 
 const INITIAL = [
   `CREATE TABLE companies (
@@ -588,4 +589,6 @@ export const migrations: Record<string, Migration> = {
   '0029_packed_snippets': statements(ENTRY_SUMS_READ_PACKED),
   // Twins found by a digest's first 16 digits, the index a third the size (issue 13).
   '0030_digest_index_by_prefix': statements(DIGEST_INDEX_BY_PREFIX),
+  // Rows stored under a short company key, not the company's 36-character id (issue 13).
+  '0031_company_keys': { up: storeUnderCompanyKeysSqlite },
 };

@@ -1,9 +1,13 @@
 import type { Generated } from 'kysely';
 import type { StoredDocument } from '../silo/packed-document.ts';
+import type { CompanyKey } from '../access/company-key.ts';
 
 /** Row types as SQLite stores them: booleans are 0/1, JSON columns are text. */
 export interface CompaniesTable {
-  id: string;
+  /** the key its rows are stored under (access/company-key.ts) */
+  id: CompanyKey;
+  /** its public id */
+  uuid: string;
   name: string;
   created_at: string;
   updated_at: string;
@@ -11,7 +15,7 @@ export interface CompaniesTable {
 
 export interface TokensTable {
   id: string;
-  company_id: string;
+  company_id: CompanyKey;
   /** owner | user | app */
   kind: string;
   name: string;
@@ -32,7 +36,7 @@ export interface EntriesTable {
   /** stable integer key used as the full-text index rowid */
   seq: Generated<number>;
   id: string;
-  company_id: string;
+  company_id: CompanyKey;
   key: string | null;
   folder: string;
   state: string;
@@ -69,7 +73,7 @@ export interface EntriesTable {
 /** How other documents can name an entry's document (filled at write time). */
 export interface EntryIdentitiesTable {
   entry_id: string;
-  company_id: string;
+  company_id: CompanyKey;
   /** GOBL document type, e.g. `bill/invoice` */
   type: string | null;
   /** the document's own uuid, lower-case */
@@ -85,7 +89,7 @@ export interface EntryRefsTable {
   /** where it sits: `preceding`, `lines.document`, `ordering.purchases`… */
   context: string;
   position: number;
-  company_id: string;
+  company_id: CompanyKey;
   uuid: string | null;
   /** the referenced document's type, when known */
   type: string | null;
@@ -95,7 +99,7 @@ export interface EntryRefsTable {
 }
 
 export interface MentionsTable {
-  company_id: string;
+  company_id: CompanyKey;
   uuid: string;
   entry_id: string;
   context: string;
@@ -105,7 +109,7 @@ export interface MentionsTable {
 export interface AttachmentsTable {
   entry_id: string;
   id: string;
-  company_id: string;
+  company_id: CompanyKey;
   name: string;
   desc: string;
   mime: string;
@@ -124,7 +128,7 @@ export interface AttachmentsTable {
 export interface EntryStatesTable {
   seq: Generated<number>;
   entry_id: string;
-  company_id: string;
+  company_id: CompanyKey;
   at: string;
   key: string;
   src: string;
@@ -139,7 +143,7 @@ export interface AttachmentUploadsTable {
   token_hash: string;
   entry_id: string;
   id: string;
-  company_id: string;
+  company_id: CompanyKey;
   /** the announced file as JSON: name, desc, mime, hash, size, meta, key, category, embeddable, private */
   file: string;
   created_at: string;
@@ -147,7 +151,7 @@ export interface AttachmentUploadsTable {
 }
 
 export interface EntryMetaTable {
-  company_id: string;
+  company_id: CompanyKey;
   entry_id: string;
   src: string;
   key: string;
@@ -163,7 +167,7 @@ export interface EntryMetaTable {
 /** A numbering series; `last_index`/`last_entry_id` are its head, moved with each entry in one transaction. */
 export interface SeriesTable {
   id: string;
-  company_id: string;
+  company_id: CompanyKey;
   name: string;
   description: string;
   code: string;
@@ -185,7 +189,7 @@ export interface SeriesTable {
 }
 
 export interface SeriesEntriesTable {
-  company_id: string;
+  company_id: CompanyKey;
   id: string;
   series_id: string;
   /** the entry's index in the series (`index` is an SQL keyword) */
@@ -203,7 +207,7 @@ export interface SeriesEntriesTable {
 
 export interface WorkflowsTable {
   id: string;
-  company_id: string;
+  company_id: CompanyKey;
   version: number;
   name: string;
   schema: string;
@@ -214,7 +218,7 @@ export interface WorkflowsTable {
 }
 
 export interface WorkflowVersionsTable {
-  company_id: string;
+  company_id: CompanyKey;
   workflow_id: string;
   version: number;
   /** JSON of the whole definition: name, description, country, schema, steps, rescue, disabled */
@@ -225,7 +229,7 @@ export interface WorkflowVersionsTable {
 export interface JobsTable {
   seq: Generated<number>;
   id: string;
-  company_id: string;
+  company_id: CompanyKey;
   workflow_id: string;
   workflow_version: number;
   silo_entry_id: string;
@@ -252,7 +256,7 @@ export interface JobsTable {
 }
 
 export interface IntentsTable {
-  company_id: string;
+  company_id: CompanyKey;
   id: string;
   job_id: string;
   seq: number;
@@ -267,7 +271,7 @@ export interface IntentsTable {
 
 export interface EnrollmentsTable {
   id: string;
-  company_id: string;
+  company_id: CompanyKey;
   app_id: string;
   /** the token that enrolled the application */
   owner_id: string;
@@ -285,7 +289,7 @@ export interface EnrollmentsTable {
 /** One row per synced record: its place in the change feed and its versions (see migration 0006). */
 export interface SyncChangesTable {
   seq: Generated<number>;
-  company_id: string;
+  company_id: CompanyKey;
   /** entry | attachment | meta | workflow | series | series_entry */
   kind: string;
   record_id: string;
@@ -304,7 +308,7 @@ export interface SyncChangesTable {
 }
 
 export interface SyncConfigTable {
-  company_id: string;
+  company_id: CompanyKey;
   remote_url: string;
   token: string;
   interval_minutes: number;
@@ -329,7 +333,7 @@ export interface SyncConfigTable {
 
 export interface SyncConflictsTable {
   id: string;
-  company_id: string;
+  company_id: CompanyKey;
   kind: string;
   record_id: string;
   /** the entry in the `conflicts` folder holding the losing document (entry conflicts) */
@@ -350,7 +354,7 @@ export interface SyncConflictsTable {
 
 export interface SyncParkedTable {
   id: string;
-  company_id: string;
+  company_id: CompanyKey;
   direction: string;
   kind: string;
   record_id: string;
@@ -365,12 +369,12 @@ export interface SyncParkedTable {
 }
 
 export interface SyncLocalOnlyTable {
-  company_id: string;
+  company_id: CompanyKey;
   entry_id: string;
 }
 
 export interface SyncSeenTable {
-  company_id: string;
+  company_id: CompanyKey;
   kind: string;
   record_id: string;
 }
@@ -384,7 +388,7 @@ export interface SyncPeerKeysTable {
 
 /** An instance the company's owner paired for sync, and the identity counter it last acknowledged (remote side). */
 export interface SyncPairingsTable {
-  company_id: string;
+  company_id: CompanyKey;
   instance_id: string;
   token_id: string | null;
   successor_of: string | null;
@@ -396,7 +400,7 @@ export interface SyncPairingsTable {
 
 /** What this instance last agreed with a remote about its identity (laptop side). */
 export interface SyncIdentityTable {
-  company_id: string;
+  company_id: CompanyKey;
   remote_instance_id: string;
   remote_company_id: string;
   paired_as: string;
@@ -407,7 +411,7 @@ export interface SyncIdentityTable {
 
 /** Public keys of other instances, trusted within one company only. */
 export interface SyncInstanceKeysTable {
-  company_id: string;
+  company_id: CompanyKey;
   kid: string;
   instance_id: string;
   jwk: string;
@@ -416,7 +420,7 @@ export interface SyncInstanceKeysTable {
 
 /** Attachment bytes a company uploaded (or pulled) itself, so it may reference them. */
 export interface SyncBlobGrantsTable {
-  company_id: string;
+  company_id: CompanyKey;
   hash: string;
   created_at: string;
 }
@@ -424,7 +428,7 @@ export interface SyncBlobGrantsTable {
 /** Two series entries at one index: both kept, this side's in the chain, the other here. */
 export interface SyncForksTable {
   id: string;
-  company_id: string;
+  company_id: CompanyKey;
   series_id: string;
   idx: number;
   local_entry_id: string | null;
@@ -438,14 +442,14 @@ export interface SyncForksTable {
 /** A series this instance may not number until it has caught up with the remote's head. */
 export interface SeriesHoldsTable {
   series_id: string;
-  company_id: string;
+  company_id: CompanyKey;
   reason: string;
   since: string;
 }
 
 /** A signer a company trusts for envelope signatures: the public keys of its JWKS (JSON). */
 export interface TrustedJwksTable {
-  company_id: string;
+  company_id: CompanyKey;
   id: string;
   name: string;
   keys: string;

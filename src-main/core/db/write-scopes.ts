@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { nowIso } from '../clock.ts';
 import type { Sqlite } from './connection.ts';
+import { asCompanyKey, type CompanyKey } from '../access/company-key.ts';
 
 /** Whose writes a transaction makes: `local` (a person or the service here), or the instance a synced change came from. */
 export type Origin = string;
@@ -9,7 +10,7 @@ export const LOCAL: Origin = 'local';
 
 /** A record one transaction changed, as the change trigger named it (change-triggers.ts). */
 export interface WrittenRecord<C = unknown> {
-  company_id: string;
+  company_id: CompanyKey;
   kind: string;
   /** the record's id as sync names it (`entry-id:file-id`…): shown, never taken apart */
   record_id: string;
@@ -67,11 +68,11 @@ export class WriteScopes<C> {
     this.#sqlite = sqlite;
     this.#keep = keep;
     const fn = { deterministic: false, directOnly: false } as const;
-    sqlite.function('silodesk_written', fn, (companyId: unknown, kind: unknown, recordId: unknown, entryId: unknown, deleted: unknown) => {
+    sqlite.function('silodesk_written', fn, (companyKey: unknown, kind: unknown, recordId: unknown, entryId: unknown, deleted: unknown) => {
       const scope = this.#stack.at(-1);
       if (!scope) return null;
       const record: WrittenRecord<C> = {
-        company_id: String(companyId),
+        company_id: asCompanyKey(String(companyKey)),
         kind: String(kind),
         record_id: String(recordId),
         entry_id: entryId === null ? null : String(entryId),

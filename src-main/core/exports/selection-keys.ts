@@ -34,7 +34,7 @@ export function listedWhere(ctx: Ctx, selection: ExportSelection, list: { ids: s
   return {
     from: 'entries e',
     where: ['e.company_id = ?', ...filters.where, IN_LIST[ctx.service.db.dialect][kind]].join(' AND '),
-    params: [ctx.caller.companyId, ...filters.params, JSON.stringify(values)],
+    params: [ctx.caller.companyKey, ...filters.params, JSON.stringify(values)],
   };
 }
 
@@ -63,7 +63,7 @@ async function* keysOfIds(ctx: Ctx, selection: ExportSelection, ids: string[], s
 async function smallDriver(ctx: Ctx, selection: ExportSelection): Promise<'folder' | 'state' | 'tag' | undefined> {
   const { db } = ctx.service;
   if (db.dialect !== 'sqlite' || (selection.folder === undefined && selection.state === undefined && selection.tag === undefined)) return undefined;
-  const { sizes } = await filterSizes(db, ctx.caller.companyId, selection);
+  const { sizes } = await filterSizes(db, ctx.caller.companyKey, selection);
   const candidates = (['folder', 'state', 'tag'] as const).filter((d) => sizes[d] !== undefined && sizes[d] <= DRIVE_LIMIT);
   const narrowest = candidates.sort((a, b) => sizes[a]! - sizes[b]!)[0];
   // A date range narrower still is read along the index within those dates.
@@ -77,7 +77,7 @@ async function smallDriver(ctx: Ctx, selection: ExportSelection): Promise<'folde
  */
 async function* keysOfDriver(ctx: Ctx, selection: ExportSelection, driver: 'folder' | 'state' | 'tag', signal?: AbortSignal): AsyncGenerator<Key[]> {
   const { db } = ctx.service;
-  const company = ctx.caller.companyId;
+  const company = ctx.caller.companyKey;
   const kept = filterSql(selection, 'e', true);
   const columns = `e.seq, e.issue_date, e.created_at, e.id, (${kept.where.join(' AND ')}) AS kept`;
   let after: { seq: number } | { created_at: string; id: string } | undefined;

@@ -38,7 +38,7 @@ const ALONG_INDEX = { sqlite: 'entries e INDEXED BY entries_sort_issue_date', po
 export function windowWhere(ctx: Ctx, selection: ExportSelection, window: Window, live = true): { from: string; where: string; params: unknown[] } {
   const filters = filterSql({ ...selection, date_from: undefined, date_to: undefined }, 'e', live);
   const where = ['e.company_id = ?', ...filters.where];
-  const params: unknown[] = [ctx.caller.companyId, ...filters.params];
+  const params: unknown[] = [ctx.caller.companyKey, ...filters.params];
   const bound = (fragment: string, ...values: unknown[]) => {
     where.push(fragment);
     params.push(...values);

@@ -96,7 +96,7 @@ export async function measureSelection(ctx: Ctx, selection: ExportSelection, upT
     if (total.entries > upTo) return { entries: upTo + 1, files: 0, bytes: 0 };
     const files = await db.sqlFirst<{ n: number; bytes: number }>(
       `SELECT count(*) AS n, ${sum('a.size')} AS bytes FROM attachments a WHERE a.company_id = ? AND a.entry_id IN (SELECT e.id FROM ${from} WHERE ${where})`,
-      [ctx.caller.companyId, ...params],
+      [ctx.caller.companyKey, ...params],
     );
     total.files += Number(files?.n ?? 0);
     total.bytes += Number(counted?.bytes ?? 0) + Number(files?.bytes ?? 0);

@@ -14,12 +14,12 @@ export type SeriesCopyFields = Pick<SeriesRow, 'name' | 'description' | 'code' |
 /** Takes the series as its issuer signed it: made here if new, its fields replaced if not. */
 export async function saveSeriesCopy(ctx: Ctx, id: string, issuer: string, createdAt: string, fields: SeriesCopyFields): Promise<void> {
   const { db } = ctx.service;
-  const companyId = ctx.caller.companyId;
-  const { changes } = await db.run(db.q.updateTable('series').set(fields).where('company_id', '=', companyId).where('id', '=', id));
+  const companyKey = ctx.caller.companyKey;
+  const { changes } = await db.run(db.q.updateTable('series').set(fields).where('company_id', '=', companyKey).where('id', '=', id));
   if (changes > 0) return;
   await db.run(
     db.q.insertInto('series').values({
-      id, company_id: companyId, issuer, last_index: 0, last_entry_id: null, request_hash: '', created_at: createdAt, ...fields,
+      id, company_id: companyKey, issuer, last_index: 0, last_entry_id: null, request_hash: '', created_at: createdAt, ...fields,
     }),
   );
 }

@@ -19,7 +19,7 @@ export async function getSeriesEntry(ctx: Ctx, seriesId: string, id: string): Pr
     db.q
       .selectFrom('series_entries')
       .selectAll()
-      .where('company_id', '=', ctx.caller.companyId)
+      .where('company_id', '=', ctx.caller.companyKey)
       .where('id', '=', id)
       .where('series_id', '=', seriesId),
   );
@@ -35,8 +35,8 @@ export async function listSeriesEntries(
 ): Promise<SeriesEntryPage> {
   const { db, cursorSecret } = ctx.service;
   await requireSeriesRow(ctx, seriesId);
-  const scope = JSON.stringify(['series-entries', ctx.caller.companyId, seriesId, q.ascending]);
-  const base = db.q.selectFrom('series_entries').selectAll().where('company_id', '=', ctx.caller.companyId).where('series_id', '=', seriesId);
+  const scope = JSON.stringify(['series-entries', ctx.caller.companyKey, seriesId, q.ascending]);
+  const base = db.q.selectFrom('series_entries').selectAll().where('company_id', '=', ctx.caller.companyKey).where('series_id', '=', seriesId);
   const { rows, nextCursor } = await keysetPage<SeriesEntryRow>({
     secret: cursorSecret,
     scope,

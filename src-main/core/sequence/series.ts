@@ -15,7 +15,7 @@ export type SeriesInput = ParsedInput<Operations['putSeries']>['body'];
 
 export async function findSeriesRow(ctx: Ctx, id: string): Promise<SeriesRow | undefined> {
   const { db } = ctx.service;
-  return db.first(db.q.selectFrom('series').selectAll().where('company_id', '=', ctx.caller.companyId).where('id', '=', id));
+  return db.first(db.q.selectFrom('series').selectAll().where('company_id', '=', ctx.caller.companyKey).where('id', '=', id));
 }
 
 export async function requireSeriesRow(ctx: Ctx, id: string): Promise<SeriesRow> {
@@ -36,7 +36,7 @@ const SERIES_FOR_UPDATE_PG = `${SERIES_SQLITE} FOR UPDATE`;
  */
 export async function findSeriesRowForUpdate(ctx: Ctx, id: string): Promise<SeriesRow | undefined> {
   const { db } = ctx.service;
-  return db.sqlFirst<SeriesRow>(db.dialect === 'postgres' ? SERIES_FOR_UPDATE_PG : SERIES_SQLITE, [ctx.caller.companyId, id]);
+  return db.sqlFirst<SeriesRow>(db.dialect === 'postgres' ? SERIES_FOR_UPDATE_PG : SERIES_SQLITE, [ctx.caller.companyKey, id]);
 }
 
 export async function requireSeriesRowForUpdate(ctx: Ctx, id: string): Promise<SeriesRow> {
@@ -74,7 +74,7 @@ export async function refuseHeld(ctx: Ctx, series: SeriesRow): Promise<void> {
 export async function listSeries(ctx: Ctx): Promise<{ list: SeriesView[] }> {
   const { db } = ctx.service;
   const rows = await db.all(
-    db.q.selectFrom('series').selectAll().where('company_id', '=', ctx.caller.companyId).orderBy('created_at').orderBy('id'),
+    db.q.selectFrom('series').selectAll().where('company_id', '=', ctx.caller.companyKey).orderBy('created_at').orderBy('id'),
   );
   const list: SeriesView[] = [];
   for (const row of rows) list.push(await withHold(ctx, seriesView(row)));
@@ -84,7 +84,7 @@ export async function listSeries(ctx: Ctx): Promise<{ list: SeriesView[] }> {
 export const getSeries = async (ctx: Ctx, id: string): Promise<SeriesView> => withHold(ctx, seriesView(await requireSeriesRow(ctx, id)));
 
 async function withHold(ctx: Ctx, view: SeriesView): Promise<SeriesView> {
-  const hold = await holdOf(ctx.service.db, ctx.caller.companyId, view.id);
+  const hold = await holdOf(ctx.service.db, ctx.caller.companyKey, view.id);
   return hold ? { ...view, hold } : view;
 }
 
@@ -189,7 +189,7 @@ async function insertSeries(ctx: Ctx, id: string, input: SeriesInput, requestHas
   const at = nowIso();
   const row: SeriesRow = {
     id,
-    company_id: ctx.caller.companyId,
+    company_id: ctx.caller.companyKey,
     name: input.name,
     description: input.description,
     ...numberingValues(ctx, id, ctx.service.instanceId, input, at),

@@ -46,7 +46,7 @@ export async function createFile(ctx: Ctx, entryId: string, input: FileInput): P
     await requireEntryRow(ctx, entryId, 'for-update');
     const held = await db.first(
       db.q.selectFrom('attachments').select('id')
-        .where('company_id', '=', ctx.caller.companyId).where('entry_id', '=', entryId).where('key', '=', key),
+        .where('company_id', '=', ctx.caller.companyKey).where('entry_id', '=', entryId).where('key', '=', key),
     );
     const pending = held ? undefined : await findAnnouncedUpload(ctx, entryId, { key });
     const id = held?.id ?? pending?.id;
@@ -137,12 +137,12 @@ export async function linkAttachment(ctx: Ctx, entryId: string, file: FileMember
     }
     if (record.key !== null) {
       const holder = await db.first(
-        db.q.selectFrom('attachments').select('id').where('company_id', '=', ctx.caller.companyId).where('entry_id', '=', entryId).where('key', '=', record.key),
+        db.q.selectFrom('attachments').select('id').where('company_id', '=', ctx.caller.companyKey).where('entry_id', '=', entryId).where('key', '=', record.key),
       );
       if (holder) throw conflict(`key ${JSON.stringify(record.key)} is already used by file ${holder.id} of entry ${entryId}`);
     }
     const values = {
-      entry_id: entryId, id: file.id, company_id: ctx.caller.companyId, name: record.name, desc: record.desc, mime: record.mime,
+      entry_id: entryId, id: file.id, company_id: ctx.caller.companyKey, name: record.name, desc: record.desc, mime: record.mime,
       hash: record.hash, size: record.size, meta: JSON.stringify(record.meta), created_at: nowIso(),
       key: record.key, category: record.category, embeddable: record.embeddable ? 1 : 0, private: record.private ? 1 : 0,
     };
@@ -186,7 +186,7 @@ function sameFile(row: AttachmentRow, file: AnnouncedFile): boolean {
 function findAttachment(ctx: Ctx, entryId: string, id: string): Promise<AttachmentRow | undefined> {
   const { db } = ctx.service;
   return db.first(
-    db.q.selectFrom('attachments').selectAll().where('company_id', '=', ctx.caller.companyId).where('entry_id', '=', entryId).where('id', '=', id),
+    db.q.selectFrom('attachments').selectAll().where('company_id', '=', ctx.caller.companyKey).where('entry_id', '=', entryId).where('id', '=', id),
   );
 }
 

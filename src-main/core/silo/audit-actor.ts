@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Caller } from '../access/tokens.ts';
 import type { Db } from '../db/engine.ts';
+import type { CompanyKey } from '../access/company-key.ts';
 
 /** Where a change came from. `system`: the service itself (the trash's retention purge). */
 export type Via = 'http' | 'ipc' | 'sync' | 'workflow' | 'system';
@@ -139,11 +140,11 @@ async function tokenName(db: Db, tokenId: string): Promise<string> {
  * runner did not say (it names each step's job: asActor). Ids of entries, jobs and
  * workflows are the company's own (issue 12).
  */
-function runningJobOn(db: Db, companyId: string, entryId: string): Promise<{ id: string; name: string } | undefined> {
+function runningJobOn(db: Db, companyKey: CompanyKey, entryId: string): Promise<{ id: string; name: string } | undefined> {
   return db.sqlFirst<{ id: string; name: string }>(
     `SELECT j.id AS id, w.name AS name FROM jobs j JOIN workflows w ON w.company_id = j.company_id AND w.id = j.workflow_id
      WHERE j.company_id = ? AND j.silo_entry_id = ? AND j.completed_at IS NULL ORDER BY j.created_at DESC LIMIT 1`,
-    [companyId, entryId],
+    [companyKey, entryId],
   );
 }
 
@@ -155,7 +156,7 @@ interface ActorBase {
 }
 
 /** The entry changed, to name the job working on it: an entry id only means something with its company. */
-export type ActorQuery = ActorBase & ({ companyId?: undefined; entryId?: undefined } | { companyId: string; entryId: string });
+export type ActorQuery = ActorBase & ({ companyKey?: undefined; entryId?: undefined } | { companyKey: CompanyKey; entryId: string });
 
 /**
  * Who is making the change being written now. In order: what the service declared
@@ -177,6 +178,6 @@ export async function currentActor(db: Db, q: ActorQuery = {}): Promise<Actor> {
   }
   if (caller?.tokenId) return { via: 'http', id: caller.tokenId, name: await tokenName(db, caller.tokenId), ...op };
   if (caller?.install) return { via: 'ipc', id: 'desktop', name: 'Desktop app', ...op };
-  const job = q.entryId ? await runningJobOn(db, q.companyId, q.entryId) : undefined;
+  const job = q.entryId ? await runningJobOn(db, q.companyKey, q.entryId) : undefined;
   return job ? { via: 'workflow', id: job.id, name: `Workflow “${job.name}”` } : { via: 'workflow', id: 'workflow', name: 'Workflow' };
 }

@@ -9,10 +9,11 @@ import { LOCAL } from '../db/write-scopes.ts';
 import { canonicalJson } from '../gobl/index.ts';
 import type { Actor, Via } from './audit-actor.ts';
 import { letOthersIn } from '../let-others-in.ts';
+import { companyIdOf, type CompanyKey } from '../access/company-key.ts';
 
 /** What a row says was done to what. `detail` never holds a secret or a document. */
 export interface AuditFact {
-  company_id: string;
+  company_id: CompanyKey;
   /** `entry.created`, `attachment.trashed`, `token.created`, `settings.sync`… */
   action: string;
   target_kind: string;
@@ -22,7 +23,7 @@ export interface AuditFact {
 
 interface AuditRow {
   seq: number;
-  company_id: string;
+  company_id: CompanyKey;
   at: string;
   via: string;
   actor_id: string;
@@ -49,9 +50,13 @@ const chainLockKey = (companyId: string) => `silodesk audit chain ${companyId}`;
 const INSERT = `INSERT INTO audit_log (company_id, at, via, actor_id, actor_name, operation, action, target_kind, target_id, detail, hash)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
-/** The chain link of a row: SHA-256 over the previous row's hash (in hex) and this row's content, in hex. */
-function linkOf(previous: string, row: Omit<AuditRow, 'seq' | 'hash'>): string {
-  const content = canonicalJson([row.company_id, row.at, row.via, row.actor_id, row.actor_name, row.operation, row.action, row.target_kind, row.target_id, row.detail]);
+/**
+ * The chain link of a row: SHA-256 over the previous row's hash (in hex) and this row's
+ * content, in hex. The content names the company by its public id, as it did before rows
+ * were stored under a key (company-key.ts): a log's links never change.
+ */
+function linkOf(previous: string, companyId: string, row: Omit<AuditRow, 'seq' | 'hash' | 'company_id'>): string {
+  const content = canonicalJson([companyId, row.at, row.via, row.actor_id, row.actor_name, row.operation, row.action, row.target_kind, row.target_id, row.detail]);
   return createHash('sha256').update(previous).update('\n').update(content).digest('hex');
 }
 
@@ -86,7 +91,7 @@ export async function appendAudit(db: Db, actor: Actor, fact: AuditFact): Promis
   };
   await db.sqlRun(INSERT, [
     row.company_id, row.at, row.via, row.actor_id, row.actor_name, row.operation, row.action, row.target_kind, row.target_id, row.detail,
-    storedLink(linkOf(previous, row)),
+    storedLink(linkOf(previous, await companyIdOf(db, fact.company_id), row)),
   ]);
 }
 
@@ -123,7 +128,7 @@ export interface AuditQuery {
 /** The company's log, newest first, a keyset page at a time (by seq, which only grows). */
 export async function listAudit(ctx: Ctx, q: AuditQuery) {
   const { db, cursorSecret } = ctx.service;
-  const company = ctx.caller.companyId;
+  const company = ctx.caller.companyKey;
   const scope = JSON.stringify(['audit', company, q.target_id, q.via, q.action]);
   const where = ['company_id = ?'];
   const params: unknown[] = [company];
@@ -184,14 +189,14 @@ export async function verifyAudit(ctx: Ctx): Promise<{ ok: boolean; count: numbe
   let after = 0;
   for (;;) {
     const rows = await db.sql<AuditRow>('SELECT * FROM audit_log WHERE company_id = ? AND seq > ? ORDER BY seq LIMIT ?', [
-      ctx.caller.companyId,
+      ctx.caller.companyKey,
       after,
       VERIFY_PAGE,
     ]);
     for (const row of rows) {
       count++;
       const link = hexLink(row.hash);
-      if (linkOf(previous, row) !== link) return { ok: false, count, broken_at: row.seq };
+      if (linkOf(previous, ctx.caller.companyId, row) !== link) return { ok: false, count, broken_at: row.seq };
       previous = link;
     }
     if (rows.length < VERIFY_PAGE) return { ok: true, count };

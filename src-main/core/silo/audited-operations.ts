@@ -1,6 +1,7 @@
 import type { Ctx } from '../api/handler.ts';
 import { currentActor } from './audit-actor.ts';
 import { appendAudit } from './audit-log.ts';
+import { companyKeyOf } from '../access/company-key.ts';
 
 interface Input {
   params?: any;
@@ -13,7 +14,7 @@ interface Fact {
   target_kind: string;
   target_id: string;
   detail?: Record<string, unknown>;
-  /** the company the fact belongs to, when not the caller's (a login names its company) */
+  /** the public id of the company the fact belongs to, when not the caller's (a login names its company) */
   company_id?: string;
 }
 
@@ -72,7 +73,8 @@ export async function auditOperation(ctx: Ctx, name: string, input: Input, resul
   const { db } = ctx.service;
   try {
     const fact = describe(input, result, ctx);
-    const company = fact?.company_id ?? ctx.caller.companyId;
+    // A fact may name its company by public id (a sign-in's answer); the log is kept under its key.
+    const company = fact?.company_id !== undefined ? await companyKeyOf(db, fact.company_id) : ctx.caller.companyKey;
     if (!fact || !company) return;
     // A sign-in has no caller yet: the one-time code is what it shows.
     const actor =

@@ -64,7 +64,7 @@ const DIGEST_HOLDERS_PG = `SELECT digest_val, id FROM entries WHERE company_id =
  */
 export async function commitSlice(ctx: Ctx, items: PreparedItem[], onDuplicate: OnDuplicate, seenFiles: Map<string, string>): Promise<ImportResult[]> {
   const { db } = ctx.service;
-  const company = ctx.caller.companyId;
+  const company = ctx.caller.companyKey;
   const postgres = db.dialect === 'postgres';
   const ready = items.filter((i): i is PreparedItem & { p: PreparedEntry } => i.p !== undefined);
   const existing = new Map(
@@ -146,7 +146,7 @@ export async function commitOneByOne(ctx: Ctx, items: PreparedItem[], onDuplicat
       continue;
     }
     try {
-      const replay = await db.sqlFirst('SELECT id FROM entries WHERE company_id = ? AND id = ?', [ctx.caller.companyId, p.id]);
+      const replay = await db.sqlFirst('SELECT id FROM entries WHERE company_id = ? AND id = ?', [ctx.caller.companyKey, p.id]);
       // The same id again is a replay or a conflict (commitEntry tells), never a duplicate.
       const twin = replay ? undefined : await findTwin(ctx, p.id, p.doc, seenFiles);
       if (twin && onDuplicate === 'skip') {

@@ -4,11 +4,12 @@ import type { DerivedDocument } from './document.ts';
 import { companyToken } from './scale-migration.ts';
 import { noteSearchWords } from './search-terms.ts';
 import { SORT_KEY_COLUMNS, sortKeysOf } from './sort-keys.ts';
+import { companyIdOf, type CompanyKey } from '../access/company-key.ts';
 
 export interface DerivedOf {
   seq: number;
   id: string;
-  company_id: string;
+  company_id: CompanyKey;
   created_at: string;
   folder: string;
   tags: string[];
@@ -64,11 +65,11 @@ export async function writeDerivedIndexes(db: Db, entry: DerivedOf, doc: Derived
  */
 async function writeSearchRow(db: Db, entry: DerivedOf, [title, body]: [string, string]): Promise<void> {
   if (db.dialect === 'postgres') {
-    await db.sqlRun(UPSERT_SEARCH_ROW_PG, [entry.seq, searchVector([title, body], companyToken(entry.company_id))]);
+    await db.sqlRun(UPSERT_SEARCH_ROW_PG, [entry.seq, searchVector([title, body], companyToken(await companyIdOf(db, entry.company_id)))]);
     return;
   }
   if (!entry.fresh) await db.sqlRun(DELETE_SEARCH_ROW, [entry.seq]);
-  await db.sqlRun(INSERT_SEARCH_ROW, [entry.seq, title, body, companyToken(entry.company_id)]);
+  await db.sqlRun(INSERT_SEARCH_ROW, [entry.seq, title, body, companyToken(await companyIdOf(db, entry.company_id))]);
   await noteSearchWords(db, `${title} ${body}`);
 }
 

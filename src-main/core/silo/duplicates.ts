@@ -30,7 +30,7 @@ const FILE_HOLDER_PG = 'SELECT entry_id FROM attachments WHERE hash = ? AND comp
  */
 export async function findTwin(ctx: Ctx, id: string, doc: DerivedDocument, seenFiles: ReadonlyMap<string, string>): Promise<Twin | undefined> {
   const { db } = ctx.service;
-  const company = ctx.caller.companyId;
+  const company = ctx.caller.companyKey;
   const hash = scannedFileHash(doc);
   if (hash) {
     const earlier = seenFiles.get(hash);

@@ -51,7 +51,7 @@ const ENTRY_ROW_LOCKED_PG = `${ENTRY_ROW} FOR UPDATE`;
 /** An entry of the caller's company, in the trash or not (for the trash, history and sync). */
 export function findAnyEntryRow(ctx: Ctx, id: string, lock?: RowLock): Promise<EntryRow | undefined> {
   const { db } = ctx.service;
-  return db.sqlFirst<EntryRow>(lock === 'for-update' && db.dialect === 'postgres' ? ENTRY_ROW_LOCKED_PG : ENTRY_ROW, [ctx.caller.companyId, id]);
+  return db.sqlFirst<EntryRow>(lock === 'for-update' && db.dialect === 'postgres' ? ENTRY_ROW_LOCKED_PG : ENTRY_ROW, [ctx.caller.companyKey, id]);
 }
 
 export async function requireEntryRow(ctx: Ctx, id: string, lock?: RowLock): Promise<EntryRow> {
@@ -67,7 +67,7 @@ export async function getEntry(ctx: Ctx, id: string): Promise<EntryView> {
 export async function getEntryByKey(ctx: Ctx, key: string): Promise<EntryView> {
   const { db } = ctx.service;
   const row = await db.first(
-    db.q.selectFrom('entries').selectAll().where('company_id', '=', ctx.caller.companyId).where('key', '=', key).where('trashed_at', 'is', null),
+    db.q.selectFrom('entries').selectAll().where('company_id', '=', ctx.caller.companyKey).where('key', '=', key).where('trashed_at', 'is', null),
   );
   if (!row) throw notFound(`entry with key ${JSON.stringify(key)}`);
   return (await entryViews(db, [row], true))[0];
@@ -154,7 +154,7 @@ export async function commitEntry(ctx: Ctx, p: PreparedEntry): Promise<{ row: En
   }
   if (p.input.key !== undefined) {
     const holder = await db.first(
-      db.q.selectFrom('entries').selectAll().where('company_id', '=', ctx.caller.companyId).where('key', '=', p.input.key),
+      db.q.selectFrom('entries').selectAll().where('company_id', '=', ctx.caller.companyKey).where('key', '=', p.input.key),
     );
     // The same PUT at once, committed between the look-up by id and this one (READ COMMITTED on PostgreSQL): a replay.
     if (holder && holder.id === p.id && holder.trashed_at === null && holder.request_hash === p.requestHash) return { row: holder, created: false };
@@ -192,7 +192,7 @@ export async function createEntry(ctx: Ctx, id: string | undefined, input: Creat
 async function replayOfKey(ctx: Ctx, input: CreateEntryInput): Promise<EntryView | undefined> {
   const { db } = ctx.service;
   const holder = await db.first(
-    db.q.selectFrom('entries').select(['id', 'request_hash']).where('company_id', '=', ctx.caller.companyId).where('key', '=', input.key!),
+    db.q.selectFrom('entries').select(['id', 'request_hash']).where('company_id', '=', ctx.caller.companyKey).where('key', '=', input.key!),
   );
   if (!holder || holder.request_hash !== requestHashOf(input)) return undefined;
   const row = await findEntryRow(ctx, holder.id);
@@ -216,7 +216,7 @@ async function insertEntry(ctx: Ctx, { id, doc, input, requestHash, createdAt }:
   const tags = [...new Set(input.tags ?? [])];
   const values = {
     id,
-    company_id: ctx.caller.companyId,
+    company_id: ctx.caller.companyKey,
     key: input.key ?? null,
     folder: input.folder ?? defaultFolderOf(doc.docSchema),
     state: input.state ?? (doc.signed ? 'completed' : 'draft'),

@@ -17,14 +17,14 @@ import { dropVersions } from './history.ts';
 export async function deleteEntry(ctx: Ctx, row: EntryRow): Promise<void> {
   const { db } = ctx.service;
   // The row's own company throughout: another company's entry under the same id is not touched.
-  const companyId = row.company_id;
-  const jobsOfEntry = db.q.selectFrom('jobs').where('company_id', '=', companyId).where('silo_entry_id', '=', row.id);
+  const companyKey = row.company_id;
+  const jobsOfEntry = db.q.selectFrom('jobs').where('company_id', '=', companyKey).where('silo_entry_id', '=', row.id);
   const running = await db.first(jobsOfEntry.select('id').where('completed_at', 'is', null));
   if (running) throw new ApiError('conflict', `entry ${row.id} has a job under way (${running.id}); it is deleted once the job ends`);
-  await db.run(db.q.deleteFrom('intents').where('company_id', '=', companyId).where('job_id', 'in', jobsOfEntry.select('id')));
-  await db.run(db.q.deleteFrom('jobs').where('company_id', '=', companyId).where('silo_entry_id', '=', row.id));
-  await dropVersions(db, companyId, row.id);
-  await db.sqlRun('DELETE FROM trash_files WHERE company_id = ? AND entry_id = ?', [companyId, row.id]);
+  await db.run(db.q.deleteFrom('intents').where('company_id', '=', companyKey).where('job_id', 'in', jobsOfEntry.select('id')));
+  await db.run(db.q.deleteFrom('jobs').where('company_id', '=', companyKey).where('silo_entry_id', '=', row.id));
+  await dropVersions(db, companyKey, row.id);
+  await db.sqlRun('DELETE FROM trash_files WHERE company_id = ? AND entry_id = ?', [companyKey, row.id]);
   await dropSearchRow(db, row.seq);
-  await asAction(db, 'purged', () => db.run(db.q.deleteFrom('entries').where('company_id', '=', companyId).where('id', '=', row.id)));
+  await asAction(db, 'purged', () => db.run(db.q.deleteFrom('entries').where('company_id', '=', companyKey).where('id', '=', row.id)));
 }

@@ -25,7 +25,7 @@ export async function entryNames(ctx: Ctx, ids: string[]): Promise<{ list: Entry
   if (unique.length === 0) return { list: [] };
   const rows = await ctx.service.db.sql<{ id: string; doc_schema: string; snippet: string }>(
     `SELECT id, doc_schema, snippet FROM entries WHERE company_id = ? AND id IN (${unique.map(() => '?').join(', ')})`,
-    [ctx.caller.companyId, ...unique],
+    [ctx.caller.companyKey, ...unique],
   );
   const byId = new Map(rows.map((r) => [r.id, r]));
   const list: EntryName[] = [];

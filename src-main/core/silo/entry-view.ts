@@ -22,7 +22,7 @@ export type MetaRow = Selectable<EntryMetaTable>;
 export const attachmentUrl = (entryId: string, id: string) => `/silo/v1/entries/${entryId}/files/${id}`;
 
 /** A stored file in the hosted service's SiloFile shape. */
-export function attachmentView(row: AttachmentRow) {
+export function attachmentView(row: Omit<AttachmentRow, 'company_id'>) {
   return {
     id: row.id,
     entry_id: row.entry_id,

@@ -8,6 +8,7 @@ import { nowIso } from '../clock.ts';
 import { attachmentView } from './entry-view.ts';
 import { linkAttachment, type AttachmentView } from './attachments.ts';
 import { LOCAL } from '../db/write-scopes.ts';
+import { companyIdOf } from '../access/company-key.ts';
 
 /** A file's members as announced, before its bytes come (and as compared on a replay). */
 export interface AnnouncedFile {
@@ -33,7 +34,7 @@ const UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
  * one file of one entry of one company. Only its SHA-256 is stored.
  */
 function uploadToken(ctx: Ctx, entryId: string, id: string, file: AnnouncedFile): string {
-  const what = ['upload', ctx.caller.companyId, entryId, id, file.hash, String(file.size)].join('\0');
+  const what = ['upload', ctx.caller.companyKey, entryId, id, file.hash, String(file.size)].join('\0');
   return createHmac('sha256', ctx.service.cursorSecret).update(what).digest('base64url');
 }
 
@@ -52,7 +53,7 @@ export async function announceUpload(ctx: Ctx, entryId: string, id: string, file
   const row = await db.tx(async () => {
     await db.run(db.q.deleteFrom('attachment_uploads').where('expires_at', '<', now));
     const waiting = await db.first(
-      db.q.selectFrom('attachment_uploads').selectAll().where('company_id', '=', ctx.caller.companyId).where('entry_id', '=', entryId).where('id', '=', id),
+      db.q.selectFrom('attachment_uploads').selectAll().where('company_id', '=', ctx.caller.companyKey).where('entry_id', '=', entryId).where('id', '=', id),
     );
     if (waiting) {
       if (canonicalJson(JSON.parse(waiting.file)) === canonicalJson(file)) return waiting;
@@ -62,7 +63,7 @@ export async function announceUpload(ctx: Ctx, entryId: string, id: string, file
       throw conflict(`key ${JSON.stringify(file.key)} is already used by a file of entry ${entryId}`);
     }
     const values = {
-      token_hash: tokenHashOf(token), entry_id: entryId, id, company_id: ctx.caller.companyId,
+      token_hash: tokenHashOf(token), entry_id: entryId, id, company_id: ctx.caller.companyKey,
       file: JSON.stringify(file), created_at: now, expires_at: new Date(Date.parse(now) + UPLOAD_TTL_MS).toISOString(),
     };
     await db.run(db.q.insertInto('attachment_uploads').values(values));
@@ -74,7 +75,7 @@ export async function announceUpload(ctx: Ctx, entryId: string, id: string, file
 /** A file of the entry announced and still waiting for its bytes, by key. */
 export async function findAnnouncedUpload(ctx: Ctx, entryId: string, by: { key: string }): Promise<{ id: string } | undefined> {
   const { db } = ctx.service;
-  const rows = await db.all(db.q.selectFrom('attachment_uploads').select(['id', 'file']).where('company_id', '=', ctx.caller.companyId).where('entry_id', '=', entryId));
+  const rows = await db.all(db.q.selectFrom('attachment_uploads').select(['id', 'file']).where('company_id', '=', ctx.caller.companyKey).where('entry_id', '=', entryId));
   return rows.find((r) => (JSON.parse(r.file) as AnnouncedFile).key === by.key);
 }
 
@@ -100,7 +101,7 @@ export async function uploadFile(ctx: Ctx, token: string, data: string): Promise
   const hash = createHash('sha256').update(bytes).digest('hex');
   if (hash !== file.hash) throw validationError('the bytes do not match the announced sha256', { sha256: `the bytes hash to ${hash}` });
   blobs.put(bytes);
-  const owner: Ctx = { ...ctx, caller: { ...ctx.caller, companyId: row.company_id } };
+  const owner: Ctx = { ...ctx, caller: { ...ctx.caller, companyKey: row.company_id, companyId: await companyIdOf(db, row.company_id) } };
   const stored = await db.tx(async () => {
     const linked = await linkAttachment(owner, row.entry_id, { id: row.id, ...file, key: file.key ?? undefined, meta: file.meta }, { hash, size: bytes.byteLength });
     await db.run(db.q.deleteFrom('attachment_uploads').where('token_hash', '=', row.token_hash));
@@ -112,7 +113,7 @@ export async function uploadFile(ctx: Ctx, token: string, data: string): Promise
 function pendingView(entryId: string, id: string, file: AnnouncedFile, createdAt: string, token: string): AttachmentView {
   return {
     ...attachmentView({
-      entry_id: entryId, id, company_id: '', name: file.name, desc: file.desc, mime: file.mime, hash: file.hash, size: file.size,
+      entry_id: entryId, id, name: file.name, desc: file.desc, mime: file.mime, hash: file.hash, size: file.size,
       meta: JSON.stringify(file.meta), created_at: createdAt, key: file.key, category: file.category,
       embeddable: file.embeddable ? 1 : 0, private: file.private ? 1 : 0,
     }),

@@ -11,13 +11,14 @@ import { writeEntryChange } from './patch.ts';
 import { impliedCreatedVersion } from './implied-created-version.ts';
 import { VERSION_COLUMNS, type VersionRow } from './version-keeping.ts';
 import { documentText, type StoredDocument } from './packed-document.ts';
+import type { CompanyKey } from '../access/company-key.ts';
 
 /** A version's document: the first one kept at or after it; none kept means the entry's own. */
 const DOCUMENT_OF = 'SELECT data FROM entry_versions WHERE company_id = ? AND entry_id = ? AND version >= ? AND data IS NOT NULL ORDER BY version LIMIT 1';
 
 /** Forgets an entry's versions: only its purge does this. */
-export async function dropVersions(db: Db, companyId: string, entryId: string): Promise<void> {
-  await db.sqlRun('DELETE FROM entry_versions WHERE company_id = ? AND entry_id = ?', [companyId, entryId]);
+export async function dropVersions(db: Db, companyKey: CompanyKey, entryId: string): Promise<void> {
+  await db.sqlRun('DELETE FROM entry_versions WHERE company_id = ? AND entry_id = ?', [companyKey, entryId]);
 }
 
 const actorOf = (row: VersionRow): Actor => ({ via: row.via as Actor['via'], id: row.actor_id, name: row.actor_name });
@@ -55,7 +56,7 @@ async function entryOfCompany(ctx: Ctx, id: string, lock?: RowLock) {
 export async function listVersions(ctx: Ctx, id: string, q: { cursor?: string; limit: number }) {
   const { db, cursorSecret } = ctx.service;
   const entry = await entryOfCompany(ctx, id);
-  const scope = JSON.stringify(['versions', ctx.caller.companyId, id]);
+  const scope = JSON.stringify(['versions', ctx.caller.companyKey, id]);
   const { rows, nextCursor } = await keysetPage<VersionRow>({
     secret: cursorSecret,
     scope,
@@ -84,7 +85,7 @@ async function versionRow(ctx: Ctx, id: string, version: number): Promise<Versio
   const { db } = ctx.service;
   const row =
     (await db.sqlFirst<VersionRow>(`SELECT ${VERSION_COLUMNS} FROM entry_versions WHERE company_id = ? AND entry_id = ? AND version = ?`, [
-      ctx.caller.companyId,
+      ctx.caller.companyKey,
       id,
       version,
     ])) ?? (await impliedCreatedVersion(db, await entryOfCompany(ctx, id)));
@@ -95,7 +96,7 @@ async function versionRow(ctx: Ctx, id: string, version: number): Promise<Versio
 /** The envelope as it was at a version (kept, or the entry's own when no later version replaced it). */
 export async function documentAt(ctx: Ctx, id: string, version: number): Promise<Record<string, unknown>> {
   const { db } = ctx.service;
-  const kept = await db.sqlFirst<{ data: StoredDocument }>(DOCUMENT_OF, [ctx.caller.companyId, id, version]);
+  const kept = await db.sqlFirst<{ data: StoredDocument }>(DOCUMENT_OF, [ctx.caller.companyKey, id, version]);
   return JSON.parse(documentText(kept?.data ?? (await entryOfCompany(ctx, id)).data)) as Record<string, unknown>;
 }
 
@@ -110,7 +111,7 @@ export async function getVersion(ctx: Ctx, id: string, version: number) {
 export async function previousVersion(ctx: Ctx, id: string, version: number): Promise<number | undefined> {
   const row = await ctx.service.db.sqlFirst<{ version: number }>(
     'SELECT version FROM entry_versions WHERE company_id = ? AND entry_id = ? AND version < ? ORDER BY version DESC LIMIT 1',
-    [ctx.caller.companyId, id, version],
+    [ctx.caller.companyKey, id, version],
   );
   return row?.version;
 }

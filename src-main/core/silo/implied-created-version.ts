@@ -1,6 +1,7 @@
 import type { Db } from '../db/engine.ts';
 import type { EntryRow } from './entry-view.ts';
 import type { VersionRow } from './version-keeping.ts';
+import type { CompanyKey } from '../access/company-key.ts';
 
 /**
  * An entry's first version is implied until the entry first changes: it is the entry as
@@ -99,8 +100,8 @@ interface CreationRow {
 }
 
 /** The log's row of the entry's creation, once the scope that created it has put it on record. */
-export const creationOf = (db: Db, companyId: string, entryId: string): Promise<CreationRow | undefined> =>
-  db.sqlFirst<CreationRow>(CREATION_ROW, [companyId, entryId]);
+export const creationOf = (db: Db, companyKey: CompanyKey, entryId: string): Promise<CreationRow | undefined> =>
+  db.sqlFirst<CreationRow>(CREATION_ROW, [companyKey, entryId]);
 
 /** The entry's implied first version, when it has no version stored (and the log says who made it); undefined otherwise. */
 export async function impliedCreatedVersion(db: Db, entry: CreatedEntry): Promise<VersionRow | undefined> {

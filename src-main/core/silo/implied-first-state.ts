@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/engine.ts';
 import type { EntryStatesTable } from '../db/tables.ts';
+import type { CompanyKey } from '../access/company-key.ts';
 
 /**
  * An entry's first state is implied until its state first changes: it is the state the
@@ -59,7 +60,7 @@ function dropImpliedRows(): string {
 }
 
 /** The first state of an entry with no stored states, as its row would read: the state it has, since it was created. */
-export const impliedFirstState = (entry: { id: string; company_id: string; state: string; created_at: string }): Selectable<EntryStatesTable> => ({
+export const impliedFirstState = (entry: { id: string; company_id: CompanyKey; state: string; created_at: string }): Selectable<EntryStatesTable> => ({
   seq: 0,
   entry_id: entry.id,
   company_id: entry.company_id,
@@ -73,11 +74,11 @@ export const impliedFirstState = (entry: { id: string; company_id: string; state
 });
 
 /** Stores the entry's implied first state, unless it has states stored: before a state is recorded beside it. */
-export async function storeImpliedFirstState(db: Db, companyId: string, entryId: string): Promise<void> {
+export async function storeImpliedFirstState(db: Db, companyKey: CompanyKey, entryId: string): Promise<void> {
   await db.sqlRun(
     `INSERT INTO entry_states (entry_id, company_id, at, key, src)
      SELECT id, company_id, created_at, state, 'silo' FROM entries e WHERE e.company_id = ? AND e.id = ?
        AND NOT EXISTS (SELECT 1 FROM entry_states s WHERE s.company_id = e.company_id AND s.entry_id = e.id)`,
-    [companyId, entryId],
+    [companyKey, entryId],
   );
 }

@@ -65,7 +65,7 @@ export type RelatedQuery = Omit<ParsedInput<Operations['listRelated']>['query'],
  */
 export async function listEntries(ctx: Ctx, q: ListQuery): Promise<EntryPage> {
   const sort = q.sort ?? 'created_at';
-  const scope = JSON.stringify(['entries', ctx.caller.companyId, q.folder, q.state, q.tag, q.date_from, q.date_to, q.doc_uuid, q.ascending, q.created_at, sort]);
+  const scope = JSON.stringify(['entries', ctx.caller.companyKey, q.folder, q.state, q.tag, q.date_from, q.date_to, q.doc_uuid, q.ascending, q.created_at, sort]);
   const folder = q.folder !== undefined ? { folder: q.folder } : {};
   if (sort !== 'created_at') {
     const { rows, nextCursor } = await sortedPage(ctx, scope, q, { sort, ascending: q.ascending, limit: q.limit, cursor: q.cursor, created_at: q.created_at });
@@ -78,7 +78,7 @@ export async function listEntries(ctx: Ctx, q: ListQuery): Promise<EntryPage> {
     ...(q.folder !== undefined ? [{ index: DRIVER_INDEX.folder, within: 'folder' as const }] : []),
     ...(q.state !== undefined ? [{ index: DRIVER_INDEX.state, within: 'state' as const }] : []),
   ];
-  const source = await entrySource(ctx.service.db, ctx.caller.companyId, q, walks, q.limit + 1);
+  const source = await entrySource(ctx.service.db, ctx.caller.companyKey, q, walks, q.limit + 1);
   const page = await keysetPage({
     secret: ctx.service.cursorSecret,
     scope,
@@ -184,16 +184,16 @@ export function relatedSql(branches: string[], where: string[], ascending: boole
  */
 export async function listRelated(ctx: Ctx, id: string, q: RelatedQuery): Promise<EntryPage> {
   const { db, cursorSecret } = ctx.service;
-  if (!(await db.sqlFirst(ENTRY_OF_COMPANY, [ctx.caller.companyId, id]))) throw notFound(`entry ${id}`);
+  if (!(await db.sqlFirst(ENTRY_OF_COMPANY, [ctx.caller.companyKey, id]))) throw notFound(`entry ${id}`);
   const page = await keysetPage<ViewRow & { related_context: string }>({
     secret: cursorSecret,
-    scope: JSON.stringify(['related', ctx.caller.companyId, id, q.uuid, q.context, q.ascending, q.created_at]),
+    scope: JSON.stringify(['related', ctx.caller.companyKey, id, q.uuid, q.context, q.ascending, q.created_at]),
     cursor: q.cursor,
     limit: q.limit,
     shape: CREATED_AT_SHAPE,
     key: CREATED_AT_KEY,
     async fetch(after, take) {
-      const query = (await relatedQuery(db, ctx.caller.companyId, id, { ...q, limit: take }, after))!;
+      const query = (await relatedQuery(db, ctx.caller.companyKey, id, { ...q, limit: take }, after))!;
       return db.sql<ViewRow & { related_context: string }>(query.sql, query.params);
     },
   });
@@ -252,9 +252,9 @@ const FOLDER_COUNTS = 'SELECT folder, count FROM entry_folder_counts WHERE compa
 const TAG_COUNTS = 'SELECT tag, count FROM entry_tag_counts WHERE company_id = ? AND count > 0 ORDER BY count DESC, tag';
 
 export async function listFolders(ctx: Ctx): Promise<{ list: Array<{ folder: string; count: number }> }> {
-  return { list: await ctx.service.db.sql<{ folder: string; count: number }>(FOLDER_COUNTS, [ctx.caller.companyId]) };
+  return { list: await ctx.service.db.sql<{ folder: string; count: number }>(FOLDER_COUNTS, [ctx.caller.companyKey]) };
 }
 
 export async function listTags(ctx: Ctx): Promise<{ list: Array<{ tag: string; count: number }> }> {
-  return { list: await ctx.service.db.sql<{ tag: string; count: number }>(TAG_COUNTS, [ctx.caller.companyId]) };
+  return { list: await ctx.service.db.sql<{ tag: string; count: number }>(TAG_COUNTS, [ctx.caller.companyKey]) };
 }

@@ -13,7 +13,7 @@ export type PutMetaInput = ParsedInput<Operations['putMeta']>['body'];
 // Every statement names the company: an entry id is only unique within its company (issue 12).
 export async function putMeta(ctx: Ctx, entryId: string, key: string, input: PutMetaInput) {
   const { db } = ctx.service;
-  const company = ctx.caller.companyId;
+  const company = ctx.caller.companyKey;
   const at = nowIso();
   const row = await db.tx(async () => {
     // In the write's transaction, so the entry cannot go between the look-up and the write.
@@ -56,7 +56,7 @@ export async function putMeta(ctx: Ctx, entryId: string, key: string, input: Put
 async function findMeta(ctx: Ctx, entryId: string, key: string, src: string | undefined): Promise<MetaRow[]> {
   const { db } = ctx.service;
   await requireEntryRow(ctx, entryId);
-  let q = db.q.selectFrom('entry_meta').selectAll().where('company_id', '=', ctx.caller.companyId).where('entry_id', '=', entryId).where('key', '=', key);
+  let q = db.q.selectFrom('entry_meta').selectAll().where('company_id', '=', ctx.caller.companyKey).where('entry_id', '=', entryId).where('key', '=', key);
   if (src !== undefined) q = q.where('src', '=', src);
   const rows = await db.all(q);
   if (rows.length === 0) throw notFound(`meta ${key} of entry ${entryId}`);

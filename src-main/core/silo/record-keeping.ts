@@ -33,7 +33,7 @@ export async function keepRecordOf(db: Db, change: WrittenRecord, origin: string
   const hint = currentAction(db);
   const [put, gone] = VERB[change.kind] ?? [`${change.kind}.put`, `${change.kind}.deleted`];
   const action = hint && change.kind === 'attachment' ? `attachment.${hint}` : deleted ? gone : put;
-  await appendAudit(db, await currentActor(db, entryId ? { origin, companyId: change.company_id, entryId } : { origin }), {
+  await appendAudit(db, await currentActor(db, entryId ? { origin, companyKey: change.company_id, entryId } : { origin }), {
     company_id: change.company_id,
     action,
     target_kind: change.kind,

@@ -21,7 +21,7 @@ export interface RelatedByUuidQuery {
  */
 export async function findRelated(ctx: Ctx, q: RelatedByUuidQuery): Promise<EntryPage> {
   const { service } = ctx;
-  const company = ctx.caller.companyId;
+  const company = ctx.caller.companyKey;
   const scope = JSON.stringify(['related-uuid', company, q.uuid, q.context, q.ascending, q.created_at]);
   // One row per entry, with the first context it is mentioned in (an entry may mention a uuid twice).
   let hits = service.db.q

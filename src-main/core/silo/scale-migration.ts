@@ -64,7 +64,11 @@ export const SCALE_SCHEMA = [
   `DROP INDEX IF EXISTS entry_identities_uuid`,
 ];
 
-/** The search index's token for a company: hex, so any id is one token the tokenizer keeps whole. */
+/**
+ * The search index's token for a company, made of its public id (never its key: the
+ * rows indexed before keys came keep their tokens): hex, so any id is one token the
+ * tokenizer keeps whole.
+ */
 export function companyToken(companyId: string): string {
   return `c${Buffer.from(companyId, 'utf8').toString('hex')}`;
 }

@@ -7,6 +7,8 @@ import { entryViews, VIEW_COLUMNS, type EntryView, type ViewRow } from './entry-
 import { filterSql } from './entry-filters.ts';
 import { companyToken } from './scale-migration.ts';
 import { wordsWithPrefix } from './search-terms.ts';
+import type { CompanyKey } from '../access/company-key.ts';
+import type { Caller } from '../access/tokens.ts';
 
 /** Words of fewer characters are matched whole, not as prefixes: "s"* stands for every word with an s, a merge of half the index. */
 export const PREFIX_MIN = 3;
@@ -45,7 +47,7 @@ function typedWords(text: string): string[] | undefined {
 
 const isPrefix = (word: string) => [...word].length >= PREFIX_MIN;
 
-/** The FTS5 query for `text` within one company's entries (its token is in the index's company column). */
+/** The FTS5 query for `text` within one company's entries (the token of its public id is in the index's company column). */
 export function companyFtsQuery(companyId: string, text: string, prefixWords?: string[]): string | undefined {
   const match = ftsQueryOf(text, prefixWords);
   return match && `company : "${companyToken(companyId)}" AND ${match}`;
@@ -119,7 +121,7 @@ function searchSqlPg(filters: string[], excluded: number): string {
  */
 export async function searchEntries(ctx: Ctx, q: SearchQuery): Promise<{ list: EntryView[]; q: string; limit: number; offset: number; next_offset?: number }> {
   const { db } = ctx.service;
-  const plan = await searchQuery(db, ctx.caller.companyId, q);
+  const plan = await searchQuery(db, ctx.caller, q);
   if (!plan) return { list: [], q: q.q, limit: q.limit, offset: q.offset };
   const rows = await db.sql<ViewRow>(plan.sql, plan.params);
   const more = rows.length > plan.ftsLimit;
@@ -139,8 +141,13 @@ export async function searchEntries(ctx: Ctx, q: SearchQuery): Promise<{ list: E
  * the text holds no word. Exported for the benchmark's yardstick, which runs the very
  * same statements.
  */
-export async function searchQuery(db: Db, company: string, q: SearchQuery): Promise<{ exactPart: ViewRow[]; ftsLimit: number; sql: string; params: unknown[] } | undefined> {
-  const match = await companySearchMatch(db, company, q.q);
+export async function searchQuery(
+  db: Db,
+  caller: Pick<Caller, 'companyKey' | 'companyId'>,
+  q: SearchQuery,
+): Promise<{ exactPart: ViewRow[]; ftsLimit: number; sql: string; params: unknown[] } | undefined> {
+  const company = caller.companyKey;
+  const match = await companySearchMatch(db, caller.companyId, q.q);
   if (!match) return undefined;
   const filters = filterSql(q, 'e', false); // a trashed entry has no search row or identity to be found by (trash.ts)
   const exact = await exactNumberMatches(db, company, q.q, filters);
@@ -165,7 +172,7 @@ const EXACT_MAX = 20;
  * read before the entries (CROSS JOIN), since the identities' key leads with the company too and a
  * walk of all the company's identities or entries would otherwise be a plan SQLite may pick.
  */
-async function exactNumberMatches(db: Db, company: string, text: string, filters: { where: string[]; params: unknown[] }): Promise<Array<ViewRow & { seq: number }>> {
+async function exactNumberMatches(db: Db, company: CompanyKey, text: string, filters: { where: string[]; params: unknown[] }): Promise<Array<ViewRow & { seq: number }>> {
   const query = exactNumberQuery(company, text, filters, db.dialect);
   return query ? db.sql<ViewRow & { seq: number }>(query.sql, query.params) : [];
 }

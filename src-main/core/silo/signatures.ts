@@ -29,13 +29,13 @@ const PROBLEM: Record<SigProblem, string> = {
 /** Every public key a signature on a document of the caller's company may verify with. */
 export async function trustedKeys(ctx: Ctx): Promise<VerifyingJwk[]> {
   const { db, instanceId, keys } = ctx.service;
-  const companyId = ctx.caller.companyId;
+  const companyKey = ctx.caller.companyKey;
   const peers: VerifyingJwk[] = [];
-  for (const row of await db.all(db.q.selectFrom('sync_instance_keys').select(['instance_id', 'jwk']).where('company_id', '=', companyId))) {
+  for (const row of await db.all(db.q.selectFrom('sync_instance_keys').select(['instance_id', 'jwk']).where('company_id', '=', companyKey))) {
     // This install is trusted through its own key files only, whatever was registered under its id.
     if (!(await isOwnIdentity(db, instanceId, row.instance_id))) peers.push(JSON.parse(row.jwk) as VerifyingJwk);
   }
-  return [...keys.jwks().keys, ...peers, ...(await trustedJwksKeys(db, companyId))];
+  return [...keys.jwks().keys, ...peers, ...(await trustedJwksKeys(db, companyKey))];
 }
 
 /**

@@ -62,7 +62,7 @@ export async function sortedPage(ctx: Ctx, scope: string, filter: EntryFilter, q
   const ties = tiesOf(q.sort);
   // The sort's own index, or the narrowest filter's rows when the filters keep few (filter-plan.ts).
   const walks: Walk[] = [{ index, within: q.sort === 'state' ? 'state' : q.sort === 'issue_date' ? 'dates' : undefined }];
-  const source = await entrySource(db, ctx.caller.companyId, filter, walks, q.limit + 1);
+  const source = await entrySource(db, ctx.caller.companyKey, filter, walks, q.limit + 1);
 
   return keysetPage<ViewRow>({
     secret: cursorSecret,

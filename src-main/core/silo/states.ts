@@ -47,7 +47,7 @@ export async function listEntryStates(ctx: Ctx, entryId: string): Promise<{ list
     db.q
       .selectFrom('entry_states')
       .selectAll()
-      .where('company_id', '=', ctx.caller.companyId)
+      .where('company_id', '=', ctx.caller.companyKey)
       .where('entry_id', '=', entryId)
       .orderBy('at', 'desc')
       .orderBy('seq', 'desc')

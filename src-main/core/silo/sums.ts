@@ -69,11 +69,11 @@ export async function sumEntries(ctx: Ctx, q: EntryFilter & { q?: string }): Pro
 /** The sums by reading every matching entry's snippet (exported so tests can hold the kept sums to it). */
 export async function scannedSums(ctx: Ctx, q: EntryFilter & { q?: string }): Promise<EntrySums> {
   const { db } = ctx.service;
-  const company = ctx.caller.companyId;
+  const company = ctx.caller.companyKey;
   const postgres = db.dialect === 'postgres';
   const filters = filterSql(q, 'e', true);
   const fields = postgres ? SUM_FIELDS_PG : SUM_FIELDS;
-  const match = q.q === undefined ? undefined : postgres ? companyTsQuery(company, q.q) : ftsQueryOf(q.q);
+  const match = q.q === undefined ? undefined : postgres ? companyTsQuery(ctx.caller.companyId, q.q) : ftsQueryOf(q.q);
   if (q.q !== undefined && !match) return { count: 0, list: [] };
   const where = filters.where.map((w) => `AND ${w}`).join(' ');
   const rows = match
@@ -93,7 +93,7 @@ export async function scannedSums(ctx: Ctx, q: EntryFilter & { q?: string }): Pr
 /** The figures of every entry the filters keep, read from the narrowest filter's rows when that is the cheaper way (filter-plan.ts). */
 async function readAll(ctx: Ctx, q: EntryFilter): Promise<SumRow[]> {
   const { db } = ctx.service;
-  const source = await entrySource(db, ctx.caller.companyId, q, [{ index: 'entries_company_created' }], Number.MAX_SAFE_INTEGER);
+  const source = await entrySource(db, ctx.caller.companyKey, q, [{ index: 'entries_company_created' }], Number.MAX_SAFE_INTEGER);
   return db.sql<SumRow>(`SELECT ${db.dialect === 'postgres' ? SUM_FIELDS_PG : SUM_FIELDS} FROM ${source.from} WHERE ${source.where.join(' AND ')}`, source.params);
 }
 
@@ -120,7 +120,7 @@ const previousMonth = (month: string) => {
 export async function keptSums(ctx: Ctx, q: EntryFilter): Promise<EntrySums | undefined> {
   const { db } = ctx.service;
   const where = ['company_id = ?'];
-  const params: unknown[] = [ctx.caller.companyId];
+  const params: unknown[] = [ctx.caller.companyKey];
   const add = (condition: string, ...values: unknown[]) => {
     where.push(condition);
     params.push(...values);

@@ -29,20 +29,20 @@ const BUMP_ENTRY = 'UPDATE entries SET version = version + 1, updated_at = ? WHE
  */
 export async function replaceSyncedFile(ctx: Ctx, entryId: string, fileId: string, next: SyncedFile | null): Promise<AttachmentRow | undefined> {
   const { db } = ctx.service;
-  const companyId = ctx.caller.companyId;
-  const row = await db.sqlFirst<AttachmentRow>(FIND, [companyId, entryId, fileId]);
+  const companyKey = ctx.caller.companyKey;
+  const row = await db.sqlFirst<AttachmentRow>(FIND, [companyKey, entryId, fileId]);
   if (!row && next === null) return undefined;
   if (row) {
-    if (next === null) await keepFileInTrash(db, row, await currentActor(db, { companyId, entryId }));
-    await db.sqlRun(REMOVE, [companyId, entryId, fileId]);
+    if (next === null) await keepFileInTrash(db, row, await currentActor(db, { companyKey, entryId }));
+    await db.sqlRun(REMOVE, [companyKey, entryId, fileId]);
   }
   if (next !== null) {
-    await forgetTrashedFile(db, companyId, entryId, fileId, next.hash);
+    await forgetTrashedFile(db, companyKey, entryId, fileId, next.hash);
     await db.run(
       db.q.insertInto('attachments').values({
         entry_id: entryId,
         id: fileId,
-        company_id: companyId,
+        company_id: companyKey,
         name: next.name,
         desc: next.desc,
         mime: next.mime.toLowerCase(),
@@ -53,6 +53,6 @@ export async function replaceSyncedFile(ctx: Ctx, entryId: string, fileId: strin
       }),
     );
   }
-  await db.sqlRun(BUMP_ENTRY, [nowIso(), companyId, entryId]);
+  await db.sqlRun(BUMP_ENTRY, [nowIso(), companyKey, entryId]);
   return row;
 }

@@ -8,6 +8,7 @@ import { asAction, currentActor, type Actor } from './audit-actor.ts';
 import { attachmentView, type AttachmentRow } from './entry-view.ts';
 import { findAnyEntryRow, requireEntryRow } from './entries.ts';
 import { trashItem } from './trash.ts';
+import type { CompanyKey } from '../access/company-key.ts';
 
 // "desc" quoted: a reserved word on PostgreSQL (SQLite takes it either way).
 const INSERT_TRASHED = `INSERT INTO trash_files (trash_id, company_id, entry_id, id, name, "desc", mime, hash, size, meta, created_at, row,
@@ -31,8 +32,8 @@ export async function keepFileInTrash(db: Db, row: AttachmentRow, actor: Actor):
 }
 
 /** A trashed file came back on another instance (the same bytes under the same id): it is not waiting here any more. */
-export async function forgetTrashedFile(db: Db, companyId: string, entryId: string, fileId: string, hash: string): Promise<void> {
-  await db.sqlRun('DELETE FROM trash_files WHERE company_id = ? AND entry_id = ? AND id = ? AND hash = ?', [companyId, entryId, fileId, hash]);
+export async function forgetTrashedFile(db: Db, companyKey: CompanyKey, entryId: string, fileId: string, hash: string): Promise<void> {
+  await db.sqlRun('DELETE FROM trash_files WHERE company_id = ? AND entry_id = ? AND id = ? AND hash = ?', [companyKey, entryId, fileId, hash]);
 }
 
 // The columns `attachments` has now, on each engine.
@@ -59,13 +60,13 @@ async function insertAttachmentRow(db: Db, row: Record<string, unknown>): Promis
  */
 export async function trashFile(ctx: Ctx, entryId: string, fileId: string) {
   const { db } = ctx.service;
-  const company = ctx.caller.companyId;
+  const company = ctx.caller.companyKey;
   const trashId = await db.tx(async () => {
     // Locked on PostgreSQL until the end, as the entry's trashing locks it: the two take turns.
     await requireEntryRow(ctx, entryId, 'for-update');
     const row = await db.sqlFirst<AttachmentRow>('SELECT * FROM attachments WHERE company_id = ? AND entry_id = ? AND id = ?', [company, entryId, fileId]);
     if (!row) throw notFound(`attachment ${fileId} of entry ${entryId}`);
-    const id = await keepFileInTrash(db, row, await currentActor(db, { caller: ctx.caller, companyId: company, entryId }));
+    const id = await keepFileInTrash(db, row, await currentActor(db, { caller: ctx.caller, companyKey: company, entryId }));
     // The file's removal is recorded by the table's trigger, and goes on record as trashed (record-keeping.ts).
     await asAction(db, 'trashed', () => db.sqlRun('DELETE FROM attachments WHERE company_id = ? AND entry_id = ? AND id = ?', [company, entryId, fileId]));
     await db.sqlRun(BUMP_ENTRY, [nowIso(), company, entryId]);
@@ -87,7 +88,7 @@ interface TrashedFileRow extends AttachmentRow {
  */
 export async function restoreFile(ctx: Ctx, entryId: string, fileId: string) {
   const { db, blobs } = ctx.service;
-  const company = ctx.caller.companyId;
+  const company = ctx.caller.companyKey;
   return db.tx(async () => {
     const entry = await findAnyEntryRow(ctx, entryId, 'for-update');
     if (!entry) throw notFound(`entry ${entryId}`);

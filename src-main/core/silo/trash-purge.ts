@@ -10,6 +10,7 @@ import { appendAudit } from './audit-log.ts';
 import { deleteEntry } from './entry-delete.ts';
 import type { EntryRow } from './entry-view.ts';
 import { retentionDays } from './trash.ts';
+import { ownerOf, type CompanyKey } from '../access/company-key.ts';
 
 const DAY_MS = 24 * 60 * 60_000;
 /** The retention purge's own name in history and the audit log. */
@@ -25,7 +26,7 @@ export interface PurgeItem {
 
 interface TrashedFile {
   trash_id: string;
-  company_id: string;
+  company_id: CompanyKey;
   entry_id: string;
   id: string;
   hash: string;
@@ -58,7 +59,7 @@ async function purgeEntry(ctx: Ctx, row: EntryRow): Promise<string[]> {
 
 async function purgeFileRow(db: Db, file: TrashedFile): Promise<void> {
   await db.sqlRun('DELETE FROM trash_files WHERE trash_id = ?', [file.trash_id]);
-  await appendAudit(db, await currentActor(db, { companyId: file.company_id, entryId: file.entry_id }), {
+  await appendAudit(db, await currentActor(db, { companyKey: file.company_id, entryId: file.entry_id }), {
     company_id: file.company_id,
     action: 'attachment.purged',
     target_kind: 'attachment',
@@ -124,7 +125,7 @@ async function purgePage(ctx: Ctx, items: PurgeItem[], strict: boolean): Promise
 /** Throws 404 for the first of `items` that is not in the company's trash. */
 async function requireInTrash(ctx: Ctx, items: PurgeItem[]): Promise<void> {
   const { db } = ctx.service;
-  const company = ctx.caller.companyId;
+  const company = ctx.caller.companyKey;
   for (const item of items) {
     // A plain read on either engine: purgeItem reads each again, locked on PostgreSQL.
     const found = item.kind === 'entry'
@@ -137,7 +138,7 @@ async function requireInTrash(ctx: Ctx, items: PurgeItem[]): Promise<void> {
 /** Purges one item of the company's trash: the hashes of the bytes it held, or undefined when it is not in the trash. */
 async function purgeItem(ctx: Ctx, item: PurgeItem): Promise<string[] | undefined> {
   const { db } = ctx.service;
-  const company = ctx.caller.companyId;
+  const company = ctx.caller.companyKey;
   if (item.kind === 'entry') {
     const row = await db.sqlFirst<EntryRow>(db.dialect === 'postgres' ? TRASHED_ENTRY_PG : TRASHED_ENTRY_SQLITE, [company, item.id]);
     return row ? purgeEntry(ctx, row) : undefined;
@@ -154,7 +155,7 @@ async function purgeItem(ctx: Ctx, item: PurgeItem): Promise<string[] | undefine
  * after the last one's position: listing a trash of a million entries at once took
  * 380 ms of the database.
  */
-async function* trashedPages(db: Db, companyId: string, before?: string): AsyncGenerator<PurgeItem[]> {
+async function* trashedPages(db: Db, companyKey: CompanyKey, before?: string): AsyncGenerator<PurgeItem[]> {
   const bound = before ?? '9999';
   const sources = [
     { kind: 'entry' as const, table: 'entries', key: 'id', live: ' AND trashed_at IS NOT NULL' },
@@ -166,7 +167,7 @@ async function* trashedPages(db: Db, companyId: string, before?: string): AsyncG
       const rows = await db.sql<{ id: string; trashed_at: string }>(
         `SELECT ${key} AS id, trashed_at FROM ${table} WHERE company_id = ?${live} AND trashed_at <= ?${after ? ` AND (trashed_at, ${key}) > (?, ?)` : ''}
          ORDER BY trashed_at, ${key} LIMIT ${PAGE}`,
-        [companyId, bound, ...(after ? [after.trashed_at, after.id] : [])],
+        [companyKey, bound, ...(after ? [after.trashed_at, after.id] : [])],
       );
       if (rows.length > 0) yield rows.map((r) => ({ kind, id: r.id }));
       if (rows.length < PAGE) break;
@@ -181,7 +182,7 @@ async function* trashedPages(db: Db, companyId: string, before?: string): AsyncG
  * time slice per transaction (purgePage), so a big trash never holds the database long.
  */
 export async function purgeNow(ctx: Ctx, items?: PurgeItem[]): Promise<{ purged: number }> {
-  const pages = items ? [items] : trashedPages(ctx.service.db, ctx.caller.companyId);
+  const pages = items ? [items] : trashedPages(ctx.service.db, ctx.caller.companyKey);
   let purged = 0;
   for await (const list of pages) {
     const page = await purgePage(ctx, list, items !== undefined);
@@ -204,19 +205,19 @@ export function purgeExpired(service: Service, now = Date.now()): Promise<number
 async function purgeExpiredUntil(service: Service, now: number, stopped: () => boolean): Promise<number> {
   const { db } = service;
   let purged = 0;
-  const companies = await db.sql<{ id: string }>('SELECT id FROM companies');
-  for (const { id: companyId } of companies) {
+  const companies = await db.sql<{ id: CompanyKey }>('SELECT id FROM companies');
+  for (const { id: companyKey } of companies) {
     if (stopped()) break;
-    const before = new Date(now - (await retentionDays(db, companyId)) * DAY_MS).toISOString();
-    const ctx: Ctx = { service, caller: { companyId, kind: 'owner' } };
-    for await (const list of trashedPages(db, companyId, before)) {
+    const before = new Date(now - (await retentionDays(db, companyKey)) * DAY_MS).toISOString();
+    const ctx: Ctx = { service, caller: await ownerOf(db, companyKey) };
+    for await (const list of trashedPages(db, companyKey, before)) {
       if (stopped()) break;
       try {
         const page = await withActor(db, RETENTION, () => purgePage(ctx, list, false));
         purged += page.purged;
         await dropUnreferencedBytes(service, page.hashes);
       } catch (err) {
-        service.log?.(`trash purge in company ${companyId}: ${(err as Error).message}`);
+        service.log?.(`trash purge in company ${ctx.caller.companyId}: ${(err as Error).message}`);
       }
     }
   }

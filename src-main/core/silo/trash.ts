@@ -12,18 +12,19 @@ import { writeEntryChange } from './patch.ts';
 import { documentNumber } from './sort-keys.ts';
 import { schemaFromStored } from './stored-schema.ts';
 import { snippetFromStored } from './stored-snippet.ts';
+import type { CompanyKey } from '../access/company-key.ts';
 
 export const DEFAULT_RETENTION_DAYS = 30;
 const DAY_MS = 24 * 60 * 60_000;
 
 /** How long the company keeps what is in its trash before it is purged for good. */
-export async function retentionDays(db: Db, companyId: string): Promise<number> {
-  const row = await db.sqlFirst<{ retention_days: number }>('SELECT retention_days FROM trash_settings WHERE company_id = ?', [companyId]);
+export async function retentionDays(db: Db, companyKey: CompanyKey): Promise<number> {
+  const row = await db.sqlFirst<{ retention_days: number }>('SELECT retention_days FROM trash_settings WHERE company_id = ?', [companyKey]);
   return row?.retention_days ?? DEFAULT_RETENTION_DAYS;
 }
 
 export async function getTrashSettings(ctx: Ctx) {
-  return { retention_days: await retentionDays(ctx.service.db, ctx.caller.companyId) };
+  return { retention_days: await retentionDays(ctx.service.db, ctx.caller.companyKey) };
 }
 
 export async function putTrashSettings(ctx: Ctx, body: { retention_days: number }) {
@@ -31,7 +32,7 @@ export async function putTrashSettings(ctx: Ctx, body: { retention_days: number 
   await db.sqlRun(
     `INSERT INTO trash_settings (company_id, retention_days, updated_at) VALUES (?, ?, ?)
       ON CONFLICT (company_id) DO UPDATE SET retention_days = excluded.retention_days, updated_at = excluded.updated_at`,
-    [ctx.caller.companyId, body.retention_days, nowIso()],
+    [ctx.caller.companyKey, body.retention_days, nowIso()],
   );
   return getTrashSettings(ctx);
 }
@@ -89,7 +90,7 @@ export async function restoreEntry(ctx: Ctx, id: string): Promise<EntryView> {
 export async function getTrashedEntry(ctx: Ctx, id: string) {
   const row = await findAnyEntryRow(ctx, id);
   if (!row || row.trashed_at === null) throw notFound(`entry ${id} in the trash`);
-  const days = await retentionDays(ctx.service.db, ctx.caller.companyId);
+  const days = await retentionDays(ctx.service.db, ctx.caller.companyKey);
   return { ...(await entryViews(ctx.service.db, [row], true))[0], trashed_at: row.trashed_at, purge_at: purgeAt(row.trashed_at, days) };
 }
 
@@ -164,9 +165,9 @@ export type TrashItem = ReturnType<typeof itemView>;
 async function trashItem(ctx: Ctx, kind: 'entry' | 'file', id: string): Promise<TrashItem> {
   const { db } = ctx.service;
   const part = kind === 'entry' ? `${entryPartOf(db)} AND e.id = ?` : `${FILE_PART} AND t.trash_id = ?`;
-  const row = await db.sqlFirst<TrashRow>(part, [ctx.caller.companyId, id]);
+  const row = await db.sqlFirst<TrashRow>(part, [ctx.caller.companyKey, id]);
   if (!row) throw notFound(`${kind} ${id} in the trash`);
-  return itemView(row, await retentionDays(db, ctx.caller.companyId));
+  return itemView(row, await retentionDays(db, ctx.caller.companyKey));
 }
 
 export { trashItem };
@@ -174,7 +175,7 @@ export { trashItem };
 /** What the company's trash holds, entries and files, the most recently trashed first, a keyset page at a time. */
 export async function listTrash(ctx: Ctx, q: { kind?: 'entry' | 'file'; cursor?: string; limit: number }) {
   const { db, cursorSecret } = ctx.service;
-  const company = ctx.caller.companyId;
+  const company = ctx.caller.companyKey;
   const scope = JSON.stringify(['trash', company, q.kind]);
   const parts: string[] = [];
   const params: unknown[] = [];

@@ -7,6 +7,7 @@ import type { VerifyingJwk } from '../gobl/sign/index.ts';
 import { nowIso } from '../clock.ts';
 import type { Db } from '../db/engine.ts';
 import { LOCAL } from '../db/write-scopes.ts';
+import type { CompanyKey } from '../access/company-key.ts';
 
 type TrustedKey = z.output<typeof trustedJwk>;
 
@@ -18,8 +19,8 @@ type TrustedKey = z.output<typeof trustedJwk>;
  * The list syncs like any record (kind `trusted_jwks`), so a document signed by a
  * signer trusted on one instance verifies on every instance of the company.
  */
-export async function trustedJwksKeys(db: Db, companyId: string): Promise<VerifyingJwk[]> {
-  return (await db.all(db.q.selectFrom('trusted_jwks').select('keys').where('company_id', '=', companyId))).flatMap(
+export async function trustedJwksKeys(db: Db, companyKey: CompanyKey): Promise<VerifyingJwk[]> {
+  return (await db.all(db.q.selectFrom('trusted_jwks').select('keys').where('company_id', '=', companyKey))).flatMap(
     (row) => JSON.parse(row.keys) as VerifyingJwk[],
   );
 }
@@ -35,8 +36,8 @@ export const trustedJwksView = (row: TrustedJwksRow) => ({
 });
 
 /** Ids are the company's own: another company may use the same one without either knowing. */
-export function findTrustedJwks(db: Db, companyId: string, id: string): Promise<TrustedJwksRow | undefined> {
-  return db.first(db.q.selectFrom('trusted_jwks').selectAll().where('company_id', '=', companyId).where('id', '=', id));
+export function findTrustedJwks(db: Db, companyKey: CompanyKey, id: string): Promise<TrustedJwksRow | undefined> {
+  return db.first(db.q.selectFrom('trusted_jwks').selectAll().where('company_id', '=', companyKey).where('id', '=', id));
 }
 
 /** A key that does not name a point on P-256 would verify nothing; refused so the owner knows. */
@@ -64,9 +65,9 @@ export async function saveTrustedJwks(ctx: Ctx, id: string, input: { name: strin
   requireOwner(ctx);
   refuseBadPoints(input.keys);
   const { db } = ctx.service;
-  const companyId = ctx.caller.companyId;
+  const companyKey = ctx.caller.companyKey;
   return db.tx(async () => {
-    const existing = await findTrustedJwks(db, companyId, id);
+    const existing = await findTrustedJwks(db, companyKey, id);
     const keys = JSON.stringify(input.keys);
     // The same signer again (a retried PUT): no new version to sync.
     if (existing && existing.name === input.name && existing.keys === keys) return existing;
@@ -74,10 +75,10 @@ export async function saveTrustedJwks(ctx: Ctx, id: string, input: { name: strin
     const row = { id, name: input.name, keys, created_at: existing?.created_at ?? createdAt ?? at, updated_at: at };
     if (existing) {
       await db.run(
-        db.q.updateTable('trusted_jwks').set({ name: row.name, keys: row.keys, updated_at: at }).where('company_id', '=', companyId).where('id', '=', id),
+        db.q.updateTable('trusted_jwks').set({ name: row.name, keys: row.keys, updated_at: at }).where('company_id', '=', companyKey).where('id', '=', id),
       );
     } else {
-      await db.run(db.q.insertInto('trusted_jwks').values({ ...row, company_id: companyId }));
+      await db.run(db.q.insertInto('trusted_jwks').values({ ...row, company_id: companyKey }));
     }
     return row;
   }, { origin: db.origin ?? LOCAL });
@@ -87,9 +88,9 @@ export async function saveTrustedJwks(ctx: Ctx, id: string, input: { name: strin
 export async function removeTrustedJwks(ctx: Ctx, id: string): Promise<boolean> {
   requireOwner(ctx);
   const { db } = ctx.service;
-  const companyId = ctx.caller.companyId;
+  const companyKey = ctx.caller.companyKey;
   return db.tx(async () => {
-    const { changes } = await db.run(db.q.deleteFrom('trusted_jwks').where('company_id', '=', companyId).where('id', '=', id));
+    const { changes } = await db.run(db.q.deleteFrom('trusted_jwks').where('company_id', '=', companyKey).where('id', '=', id));
     return changes > 0;
   }, { origin: db.origin ?? LOCAL });
 }
@@ -97,7 +98,7 @@ export async function removeTrustedJwks(ctx: Ctx, id: string): Promise<boolean> 
 export const trustedJwksHandlers: HandlersOf<typeof trustedJwksOperations> = {
   listTrustedJwks: async (ctx) => {
     const { db } = ctx.service;
-    const rows = await db.all(db.q.selectFrom('trusted_jwks').selectAll().where('company_id', '=', ctx.caller.companyId).orderBy('created_at').orderBy('id'));
+    const rows = await db.all(db.q.selectFrom('trusted_jwks').selectAll().where('company_id', '=', ctx.caller.companyKey).orderBy('created_at').orderBy('id'));
     return { list: rows.map(trustedJwksView) };
   },
   putTrustedJwks: async (ctx, { params, body }) => trustedJwksView(await saveTrustedJwks(ctx, params.id, body)),

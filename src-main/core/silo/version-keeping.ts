@@ -3,12 +3,13 @@ import { currentAction, currentActor } from './audit-actor.ts';
 import { appendAudit } from './audit-log.ts';
 import { CREATED_CHANGED, creationOf } from './implied-created-version.ts';
 import { snippetFromStored } from './stored-snippet.ts';
+import type { CompanyKey } from '../access/company-key.ts';
 
 /** What a version row holds (entry_versions); `data` only once a later version replaced its document. */
 export interface VersionRow {
   entry_id: string;
   version: number;
-  company_id: string;
+  company_id: CompanyKey;
   action: string;
   changed: string;
   state: string;
@@ -29,7 +30,7 @@ export interface VersionRow {
 /** The entry's state as history compares it. */
 interface EntryState {
   id: string;
-  company_id: string;
+  company_id: CompanyKey;
   version: number;
   state: string;
   folder: string;
@@ -105,26 +106,26 @@ const titleOf = (snippet: string): string => {
  * nothing history tracks (a replay) keeps nothing. `keptInside`: a scope inside the
  * writing one put the entry on record already (WrittenRecord.keptInside).
  */
-export async function keepEntryVersion(db: Db, entryId: string, companyId: string, origin: string | null, deleted: boolean, keptInside = false): Promise<void> {
+export async function keepEntryVersion(db: Db, entryId: string, companyKey: CompanyKey, origin: string | null, deleted: boolean, keptInside = false): Promise<void> {
   const hint = currentAction(db);
   if (deleted) {
     const actor = await currentActor(db, { origin });
     // The entry is gone: what it was called is in the log's last word about it.
-    const last = await db.sqlFirst<{ title: string | null }>(db.dialect === 'postgres' ? LAST_TITLE_PG : LAST_TITLE_SQLITE, [companyId, entryId]);
+    const last = await db.sqlFirst<{ title: string | null }>(db.dialect === 'postgres' ? LAST_TITLE_PG : LAST_TITLE_SQLITE, [companyKey, entryId]);
     const detail = last?.title ? { title: last.title } : {};
-    await appendAudit(db, actor, { company_id: companyId, action: `entry.${hint === 'purged' ? 'purged' : 'deleted'}`, target_kind: 'entry', target_id: entryId, detail });
+    await appendAudit(db, actor, { company_id: companyKey, action: `entry.${hint === 'purged' ? 'purged' : 'deleted'}`, target_kind: 'entry', target_id: entryId, detail });
     return;
   }
-  const now = await db.sqlFirst<EntryState>(ENTRY_STATE, [companyId, entryId]);
+  const now = await db.sqlFirst<EntryState>(ENTRY_STATE, [companyKey, entryId]);
   if (!now) return;
-  const last = await db.sqlFirst<LastVersion>(LAST_VERSION, [companyId, entryId]);
+  const last = await db.sqlFirst<LastVersion>(LAST_VERSION, [companyKey, entryId]);
   // No version stored and the creation on record: the first version is implied, and nothing it records changed since
   // (a change would have stored it, implied-created-version.ts). Only a scope inside this one can have put it there.
-  if (!last && keptInside && (await creationOf(db, companyId, entryId))) return;
+  if (!last && keptInside && (await creationOf(db, companyKey, entryId))) return;
   const changed = last ? changesBetween(last, now) : CREATED_CHANGED;
   if (last && changed.length === 0) return;
   const { action, revertedFrom } = actionOf(hint, last, now);
-  const actor = await currentActor(db, { origin, companyId, entryId });
+  const actor = await currentActor(db, { origin, companyKey, entryId });
   // A version number is the entry's `version` (what If-Match names); one that did not move still gets a row of its own.
   const version = last && now.version <= last.version ? last.version + 1 : now.version;
   // A new entry's first version is implied by the entry and the log's row below, and stored once it changes (implied-created-version.ts).

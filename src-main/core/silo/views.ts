@@ -5,6 +5,7 @@ import type { siloOperations, viewSchema } from '../api/contract/silo.ts';
 import type { ParsedInput } from '../api/operation.ts';
 import { nowIso } from '../clock.ts';
 import { LOCAL } from '../db/write-scopes.ts';
+import type { CompanyKey } from '../access/company-key.ts';
 
 export type SavedView = z.infer<typeof viewSchema>;
 type ViewBody = ParsedInput<typeof siloOperations.putView>['body'];
@@ -14,7 +15,7 @@ const MAX_VIEWS_PER_COMPANY = 200;
 
 interface ViewRow {
   id: string;
-  company_id: string;
+  company_id: CompanyKey;
   name: string;
   body: string;
   created_at: string;
@@ -27,7 +28,7 @@ function viewOf(row: ViewRow): SavedView {
 }
 
 export async function listViews(ctx: Ctx): Promise<{ list: SavedView[] }> {
-  const rows = await ctx.service.db.sql<ViewRow>('SELECT * FROM entry_views WHERE company_id = ? ORDER BY name, id', [ctx.caller.companyId]);
+  const rows = await ctx.service.db.sql<ViewRow>('SELECT * FROM entry_views WHERE company_id = ? ORDER BY name, id', [ctx.caller.companyKey]);
   return { list: rows.map(viewOf) };
 }
 
@@ -37,7 +38,7 @@ export async function listViews(ctx: Ctx): Promise<{ list: SavedView[] }> {
  */
 export function putView(ctx: Ctx, id: string, input: ViewBody): Promise<SavedView> {
   const { db } = ctx.service;
-  const company = ctx.caller.companyId;
+  const company = ctx.caller.companyKey;
   const body = JSON.stringify({ filters: input.filters, columns: input.columns, sort: input.sort });
   return db.tx(async () => {
     // Two saves at once on PostgreSQL would both count under the limit: the company's views are saved one at a time.
@@ -62,6 +63,6 @@ export function putView(ctx: Ctx, id: string, input: ViewBody): Promise<SavedVie
 }
 
 export async function deleteView(ctx: Ctx, id: string): Promise<{ deleted: number }> {
-  const info = await ctx.service.db.sqlRun('DELETE FROM entry_views WHERE company_id = ? AND id = ?', [ctx.caller.companyId, id]);
+  const info = await ctx.service.db.sqlRun('DELETE FROM entry_views WHERE company_id = ? AND id = ?', [ctx.caller.companyKey, id]);
   return { deleted: info.changes };
 }

@@ -17,7 +17,7 @@ export async function applyItemSafely(run: SyncRun, item: SyncChange, full: bool
   const { db } = run.ctx.service;
   // Seen by this full pull even if it cannot be applied here: the remote has it.
   if (full && isSyncKind(item.kind)) {
-    await db.run(db.q.insertInto('sync_seen').values({ company_id: run.companyId, kind: item.kind, record_id: item.id }).onConflict((oc) => oc.doNothing()));
+    await db.run(db.q.insertInto('sync_seen').values({ company_id: run.companyKey, kind: item.kind, record_id: item.id }).onConflict((oc) => oc.doNothing()));
   }
   try {
     // Sync's own bookkeeping is this instance's; only the record's write is the remote's (applyItem).
@@ -27,12 +27,12 @@ export async function applyItemSafely(run: SyncRun, item: SyncChange, full: bool
     if (err instanceof SeriesForked) {
       // Both chains kept: ours in the series, theirs beside it; nothing to retry.
       await recordFork(run.ctx, err, item.origin, 'pull');
-      await unpark(db, run.companyId, 'pull', item.kind, item.id);
+      await unpark(db, run.companyKey, 'pull', item.kind, item.id);
       return 'fork';
     }
     const error = toApiError(err);
     if (error.key === 'internal') run.ctx.service.log?.(`sync: applying pulled ${item.kind} ${item.id} failed: ${(err as Error)?.stack ?? err}`);
-    await park(db, run.companyId, 'pull', { kind: item.kind, id: item.id }, item.version, error.toBody());
+    await park(db, run.companyKey, 'pull', { kind: item.kind, id: item.id }, item.version, error.toBody());
     // counted by the caller once its transaction has committed (PostgreSQL may run one again)
     return 'parked';
   }
@@ -49,7 +49,7 @@ export async function applyItemSafely(run: SyncRun, item: SyncChange, full: bool
  * - otherwise the remote's state is written here.
  */
 export async function applyItem(run: SyncRun, item: SyncChange, full: boolean): Promise<PullOutcome> {
-  const { ctx, companyId, remoteInstanceId } = run;
+  const { ctx, companyKey, remoteInstanceId } = run;
   const { db, instanceId } = ctx.service;
   if (!isSyncKind(item.kind)) return 'skipped';
   const kind = recordKinds[item.kind];
@@ -64,7 +64,7 @@ export async function applyItem(run: SyncRun, item: SyncChange, full: boolean): 
   }
   const refused = item.kind === 'attachment' && record !== null ? run.refusedBlobs.get((record as { hash: string }).hash) : undefined;
   if (refused) throw new ApiError('validation', refused, { '$.record.hash': refused });
-  const row = await changeRow(db, companyId, item.kind, item.id);
+  const row = await changeRow(db, companyKey, item.kind, item.id);
   const local = await kind.read(ctx, ref, { revealSecrets: true });
   const same = sameState(item.kind, local, record);
 
@@ -84,8 +84,8 @@ export async function applyItem(run: SyncRun, item: SyncChange, full: boolean): 
   }
   if (same) {
     if (row) await markAgreed(db, row, item.version, row.version);
-    else await rememberAgreed(db, companyId, { kind: item.kind, id: item.id, entryId: kind.entryOf?.(ref) ?? null }, item.version, remoteInstanceId, record === null, nowIso());
-    await unpark(db, companyId, 'pull', item.kind, item.id);
+    else await rememberAgreed(db, companyKey, { kind: item.kind, id: item.id, entryId: kind.entryOf?.(ref) ?? null }, item.version, remoteInstanceId, record === null, nowIso());
+    await unpark(db, companyKey, 'pull', item.kind, item.id);
     if (item.kind === 'entry') await closeClash(ctx, item.id);
     return 'agreed';
   }
@@ -93,12 +93,12 @@ export async function applyItem(run: SyncRun, item: SyncChange, full: boolean): 
   const holder = item.kind === 'entry' && record !== null ? await clashingHolder(ctx, item.id, (record as { key?: string }).key) : undefined;
   if (holder) {
     await recordKeyClash(ctx, item, record as Parameters<typeof recordKeyClash>[2], holder);
-    await unpark(db, companyId, 'pull', item.kind, item.id);
+    await unpark(db, companyKey, 'pull', item.kind, item.id);
     return 'conflict';
   }
   let outcome: PullOutcome = 'applied';
   // Deleting an entry deletes its files and meta too: unpushed changes to those are ours to keep.
-  const deletesMine = item.kind === 'entry' && record === null && local !== undefined && (await hasPendingChildren(db, companyId, item.id));
+  const deletesMine = item.kind === 'entry' && record === null && local !== undefined && (await hasPendingChildren(db, companyKey, item.id));
   if (isPending(row) || deletesMine) {
     if (item.origin === instanceId && row) {
       await db.run(db.q.updateTable('sync_changes').set({ remote_version: item.version }).where('seq', '=', row.seq));
@@ -117,10 +117,10 @@ export async function applyItem(run: SyncRun, item: SyncChange, full: boolean): 
   }
   // Written as the remote's change: recorded with its origin, so it is never pushed back.
   await db.tx(() => kind.apply(ctx, ref, record), { origin: remoteInstanceId });
-  if (item.kind === 'entry' && record === null) await unparkChildPushes(db, companyId, item.id);
-  const after = await changeRow(db, companyId, item.kind, item.id);
+  if (item.kind === 'entry' && record === null) await unparkChildPushes(db, companyKey, item.id);
+  const after = await changeRow(db, companyKey, item.kind, item.id);
   if (after) await markAgreed(db, after, item.version, after.version);
-  await unpark(db, companyId, 'pull', item.kind, item.id);
+  await unpark(db, companyKey, 'pull', item.kind, item.id);
   if (item.kind === 'entry') await closeClash(ctx, item.id);
   return outcome;
 }

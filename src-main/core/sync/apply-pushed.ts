@@ -42,17 +42,17 @@ export async function applyPushedChange(ctx: Ctx, origin: string, change: Pushed
   }
 
   const { db } = ctx.service;
-  const companyId = ctx.caller.companyId;
+  const companyKey = ctx.caller.companyKey;
   // The version checked is the one written over: on PostgreSQL, where pushes from two
   // instances run at once, none may write the record between this check and the write.
   await lockChangeLog(db);
-  const row = await changeRow(db, companyId, kind, id);
+  const row = await changeRow(db, companyKey, kind, id);
   const current = await handler.read(ctx, ref, { revealSecrets: true });
-  const version = async () => (await changeRow(db, companyId, kind, id))?.version ?? 0;
+  const version = async () => (await changeRow(db, companyKey, kind, id))?.version ?? 0;
 
   if (sameState(kind, current, record)) {
     // Already this state. A record that predates the change log gets its row now.
-    if (!row && current !== undefined) await logUnlogged(db, companyId, kind, id, handler.entryOf?.(ref) ?? null, nowIso());
+    if (!row && current !== undefined) await logUnlogged(db, companyKey, kind, id, handler.entryOf?.(ref) ?? null, nowIso());
     return { kind, id, status: 'unchanged', version: await version() };
   }
   // New here, or based on the version held: accepted. A deletion here is a version like any other.

@@ -8,6 +8,7 @@ import { MAX_ATTACHMENT_BYTES } from '../silo/attachments.ts';
 import { storeBlobs } from './blob-writes.ts';
 import { applyInSlices } from '../db/time-slices.ts';
 import { LOCAL } from '../db/write-scopes.ts';
+import type { CompanyKey } from '../access/company-key.ts';
 
 /** How much one read answer carries; the client asks again for what did not fit. */
 export const READ_BUDGET_BYTES = 16 * 1024 * 1024;
@@ -25,7 +26,7 @@ export async function heldHashes(ctx: Ctx, hashes: string[]): Promise<Set<string
       .selectFrom('attachments')
       .select('hash')
       .distinct()
-      .where('company_id', '=', ctx.caller.companyId)
+      .where('company_id', '=', ctx.caller.companyKey)
       .where('hash', 'in', hashes),
   );
   return new Set(rows.map((r) => r.hash).filter((h) => blobs.has(h)));
@@ -45,15 +46,15 @@ const GRANT_SQL = 'INSERT INTO sync_blob_grants (company_id, hash, created_at) V
 export async function companyHolds(ctx: Ctx, hash: string): Promise<boolean> {
   const { db, blobs } = ctx.service;
   if (!blobs.has(hash)) return false;
-  const company = ctx.caller.companyId;
+  const company = ctx.caller.companyKey;
   return (await db.sqlFirst(HOLDS_SQL, [company, hash, company, hash])) !== undefined;
 }
 
-export async function grantBlobs(db: Db, companyId: string, hashes: string[]): Promise<void> {
+export async function grantBlobs(db: Db, companyKey: CompanyKey, hashes: string[]): Promise<void> {
   if (hashes.length === 0) return;
   const at = nowIso();
   // Hundreds at a time land in random places of the table: in slices, others let in between.
-  await applyInSlices(db, [...new Set(hashes)], (hash) => db.sqlRun(GRANT_SQL, [companyId, hash, at]), { origin: LOCAL });
+  await applyInSlices(db, [...new Set(hashes)], (hash) => db.sqlRun(GRANT_SQL, [companyKey, hash, at]), { origin: LOCAL });
 }
 
 export async function findMissingBlobs(ctx: Ctx, hashes: string[]): Promise<{ missing: string[] }> {
@@ -74,7 +75,7 @@ export async function putBlobs(ctx: Ctx, blobs: Array<{ hash: string; data: stri
   });
   const hashes = await storeBlobs(ctx.service.blobs, decoded);
   // Sent by this company: it may now attach them.
-  await grantBlobs(ctx.service.db, ctx.caller.companyId, hashes);
+  await grantBlobs(ctx.service.db, ctx.caller.companyKey, hashes);
   return { stored: decoded.length };
 }
 

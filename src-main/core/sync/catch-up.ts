@@ -12,30 +12,30 @@ import type { SyncRun } from './run-context.ts';
  */
 export async function releaseCaughtUp(run: SyncRun): Promise<void> {
   const { db } = run.ctx.service;
-  for (const seriesId of await heldSeries(db, run.companyId, 'restored')) {
+  for (const seriesId of await heldSeries(db, run.companyKey, 'restored')) {
     if (run.signal.aborted) return;
     let head: AnswerOf<'getSeries'>;
     try {
       head = await run.remote.getSeries({ params: { id: seriesId } });
     } catch (err) {
       if (err instanceof RemoteError && err.status === 404) {
-        await releaseHold(db, run.companyId, seriesId);
+        await releaseHold(db, run.companyKey, seriesId);
         continue;
       }
       throw err;
     }
     if (!head.last_entry_id) {
-      await releaseHold(db, run.companyId, seriesId);
+      await releaseHold(db, run.companyKey, seriesId);
       continue;
     }
     const here = await db.first(
       db.q
         .selectFrom('series_entries')
         .select('idx')
-        .where('company_id', '=', run.companyId)
+        .where('company_id', '=', run.companyKey)
         .where('id', '=', head.last_entry_id)
         .where('series_id', '=', seriesId),
     );
-    if (here && here.idx === head.last_index) await releaseHold(db, run.companyId, seriesId);
+    if (here && here.idx === head.last_index) await releaseHold(db, run.companyKey, seriesId);
   }
 }

@@ -3,15 +3,16 @@ import type { Db } from '../db/engine.ts';
 import type { SyncChangesTable } from '../db/tables.ts';
 import type { SyncKind } from './change-log.ts';
 import { lockChangeLog } from './change-log-lock.ts';
+import type { CompanyKey } from '../access/company-key.ts';
 
 export type ChangeRow = Selectable<SyncChangesTable>;
 
-export async function changeRow(db: Db, companyId: string, kind: SyncKind, recordId: string): Promise<ChangeRow | undefined> {
+export async function changeRow(db: Db, companyKey: CompanyKey, kind: SyncKind, recordId: string): Promise<ChangeRow | undefined> {
   return await db.first(
     db.q
       .selectFrom('sync_changes')
       .selectAll()
-      .where('company_id', '=', companyId)
+      .where('company_id', '=', companyKey)
       .where('kind', '=', kind)
       .where('record_id', '=', recordId),
   );
@@ -41,7 +42,7 @@ export async function markAgreed(db: Db, row: ChangeRow, remoteVersion: number, 
  */
 export async function rememberAgreed(
   db: Db,
-  companyId: string,
+  companyKey: CompanyKey,
   record: { kind: SyncKind; id: string; entryId: string | null },
   remoteVersion: number,
   origin: string,
@@ -51,7 +52,7 @@ export async function rememberAgreed(
   await lockChangeLog(db);
   await db.run(
     db.q.insertInto('sync_changes').values({
-      company_id: companyId,
+      company_id: companyKey,
       kind: record.kind,
       record_id: record.id,
       entry_id: record.entryId,
@@ -70,7 +71,7 @@ export async function rememberAgreed(
  * The WHERE repeats the partial index's condition word for word so SQLite uses it.
  * A change parked at its current version waits for a retry; a newer change is tried again.
  */
-export async function pendingRows(db: Db, companyId: string, afterSeq: number, limit: number): Promise<ChangeRow[]> {
+export async function pendingRows(db: Db, companyKey: CompanyKey, afterSeq: number, limit: number): Promise<ChangeRow[]> {
   return await db.sql<ChangeRow>(
     `SELECT c.* FROM sync_changes c
      WHERE c.company_id = ? AND c.seq > ?
@@ -78,7 +79,7 @@ export async function pendingRows(db: Db, companyId: string, afterSeq: number, l
        AND NOT EXISTS (SELECT 1 FROM sync_parked p WHERE p.company_id = c.company_id AND p.direction = 'push'
                        AND p.kind = c.kind AND p.record_id = c.record_id AND p.version = c.version)
      ORDER BY c.seq LIMIT ?`,
-    [companyId, afterSeq, limit],
+    [companyKey, afterSeq, limit],
   );
 }
 
@@ -89,9 +90,9 @@ export async function pendingRows(db: Db, companyId: string, afterSeq: number, l
  * 212 ms warm and 2.1 s cold at a million pending changes, and the sync badge asks every few
  * seconds. A change has one row and a record one parked row (both unique), so this is exact.
  */
-export async function pendingCount(db: Db, companyId: string): Promise<number> {
-  const all = await db.sqlFirst<{ n: number | string }>(PENDING_COUNT, [companyId]);
-  const parked = await db.sqlFirst<{ n: number | string }>(PARKED_PENDING_COUNT, [companyId]);
+export async function pendingCount(db: Db, companyKey: CompanyKey): Promise<number> {
+  const all = await db.sqlFirst<{ n: number | string }>(PENDING_COUNT, [companyKey]);
+  const parked = await db.sqlFirst<{ n: number | string }>(PARKED_PENDING_COUNT, [companyKey]);
   return Number(all!.n) - Number(parked!.n);
 }
 
@@ -104,13 +105,13 @@ export const PARKED_PENDING_COUNT = `SELECT count(*) AS n FROM sync_parked p
                 AND c.version = p.version AND c.origin = 'local' AND (c.synced_version IS NULL OR c.version > c.synced_version))`;
 
 /** Unpushed local changes to an entry's attachments or meta (their rows name the entry). */
-export async function hasPendingChildren(db: Db, companyId: string, entryId: string): Promise<boolean> {
+export async function hasPendingChildren(db: Db, companyKey: CompanyKey, entryId: string): Promise<boolean> {
   return (
     (await db.sqlFirst(
       `SELECT 1 FROM sync_changes
        WHERE company_id = ? AND entry_id = ?
          AND origin = 'local' AND (synced_version IS NULL OR version > synced_version) LIMIT 1`,
-      [companyId, entryId],
+      [companyKey, entryId],
     )) !== undefined
   );
 }
@@ -121,11 +122,11 @@ export async function hasPendingChildren(db: Db, companyId: string, entryId: str
  * state, version 1, as if just written here. Sync's own bookkeeping, no write of the
  * record: nothing goes on record for it.
  */
-export async function logUnlogged(db: Db, companyId: string, kind: SyncKind, recordId: string, entryId: string | null, at: string): Promise<void> {
+export async function logUnlogged(db: Db, companyKey: CompanyKey, kind: SyncKind, recordId: string, entryId: string | null, at: string): Promise<void> {
   await lockChangeLog(db);
   await db.run(
     db.q.insertInto('sync_changes').values({
-      company_id: companyId, kind, record_id: recordId, entry_id: entryId, version: 1, deleted: 0, origin: 'local', remote_version: null, synced_version: null, at,
+      company_id: companyKey, kind, record_id: recordId, entry_id: entryId, version: 1, deleted: 0, origin: 'local', remote_version: null, synced_version: null, at,
     }),
   );
 }

@@ -85,11 +85,11 @@ const isLink = (meta: { src: string; key: string }) => meta.src === LINK_SRC && 
 /** An entry's files and meta (not its own link) onto another entry, each as a change of that entry. */
 export async function copyChildren(ctx: Ctx, fromId: string, toId: string): Promise<void> {
   const { db } = ctx.service;
-  const companyId = ctx.caller.companyId;
-  for (const file of await db.all(db.q.selectFrom('attachments').selectAll().where('company_id', '=', companyId).where('entry_id', '=', fromId))) {
+  const companyKey = ctx.caller.companyKey;
+  for (const file of await db.all(db.q.selectFrom('attachments').selectAll().where('company_id', '=', companyKey).where('entry_id', '=', fromId))) {
     await attachmentKind.apply(ctx, { entryId: toId, fileId: file.id }, { ...attachmentRecordOf(file), entry_id: toId });
   }
-  for (const meta of await db.all(db.q.selectFrom('entry_meta').selectAll().where('company_id', '=', companyId).where('entry_id', '=', fromId))) {
+  for (const meta of await db.all(db.q.selectFrom('entry_meta').selectAll().where('company_id', '=', companyKey).where('entry_id', '=', fromId))) {
     if (isLink(meta)) continue;
     await metaKind.apply(ctx, { entryId: toId, src: meta.src, key: meta.key }, {
       entry_id: toId, src: meta.src, key: meta.key, ref: meta.ref, value: JSON.parse(meta.value), shared: meta.shared === 1,

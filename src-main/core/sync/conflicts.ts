@@ -51,7 +51,7 @@ export async function keepLoser(ctx: Ctx, loss: Loss): Promise<string> {
   await ctx.service.db.run(
     ctx.service.db.q.insertInto('sync_conflicts').values({
       id,
-      company_id: ctx.caller.companyId,
+      company_id: ctx.caller.companyKey,
       kind: loss.kind,
       record_id: loss.id,
       copy_entry_id: copyId,
@@ -98,7 +98,7 @@ export function conflictView(row: ConflictRow) {
 
 export async function listConflicts(ctx: Ctx, q: { all: boolean; limit: number }) {
   const { db } = ctx.service;
-  let query = db.q.selectFrom('sync_conflicts').selectAll().where('company_id', '=', ctx.caller.companyId);
+  let query = db.q.selectFrom('sync_conflicts').selectAll().where('company_id', '=', ctx.caller.companyKey);
   if (!q.all) query = query.where('resolved_at', 'is', null);
   return { list: (await db.all(query.orderBy('created_at').orderBy('id').limit(q.limit))).map(conflictView) };
 }
@@ -109,7 +109,7 @@ export async function openConflictCount(ctx: Ctx): Promise<number> {
     db.q
       .selectFrom('sync_conflicts')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('company_id', '=', ctx.caller.companyId)
+      .where('company_id', '=', ctx.caller.companyKey)
       .where('resolved_at', 'is', null),
   );
   return row!.n;
@@ -132,7 +132,7 @@ export async function resolveConflict(ctx: Ctx, id: string, how: ClashResolution
         .selectFrom('sync_conflicts')
         .selectAll()
         .where('id', '=', id)
-        .where('company_id', '=', ctx.caller.companyId)
+        .where('company_id', '=', ctx.caller.companyKey)
         .$if(db.dialect === 'postgres', (qb) => qb.forUpdate()),
     );
     if (!row) throw notFound(`conflict ${id}`);

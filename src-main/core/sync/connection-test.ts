@@ -9,7 +9,7 @@ import { loadConfig } from './settings.ts';
  * token given, or the stored ones, and says what answered.
  */
 export async function testConnection(ctx: Ctx, input: { remote_url?: string; token?: string }) {
-  const stored = await loadConfig(ctx.service.db, ctx.caller.companyId);
+  const stored = await loadConfig(ctx.service.db, ctx.caller.companyKey);
   const url = input.remote_url ?? stored?.remote_url;
   const token = input.token ?? stored?.token;
   if (!url || !token) return { ok: false, error: { kind: 'config', message: 'give a remote URL and a token, or save them first' } };

@@ -10,6 +10,7 @@ import { runSync } from './run.ts';
 import { MassDeletionRefused, type Progress, type SyncOptions } from './run-context.ts';
 import { forgetSettings, loadConfig, saveOutcome, saveSettings, settingsView, type SettingsInput } from './settings.ts';
 import { syncStatus } from './status.ts';
+import { companyIdOf, ownerOf, type CompanyKey } from '../access/company-key.ts';
 
 export const DEFAULT_SYNC_OPTIONS: SyncOptions = {
   tickMs: 30_000,
@@ -72,27 +73,27 @@ export class SyncController {
     await Promise.all(runs.map((r) => r.done));
   }
 
-  async configure(companyId: string, input: SettingsInput) {
-    return settingsView(await saveSettings(this.#service.db, companyId, input));
+  async configure(companyKey: CompanyKey, input: SettingsInput) {
+    return settingsView(await saveSettings(this.#service.db, companyKey, input));
   }
 
-  async forget(companyId: string) {
-    this.cancel(companyId);
-    await forgetSettings(this.#service.db, companyId);
+  async forget(companyKey: CompanyKey) {
+    this.cancel(companyKey);
+    await forgetSettings(this.#service.db, companyKey);
     return settingsView(undefined);
   }
 
-  async settings(companyId: string) {
-    return settingsView(await loadConfig(this.#service.db, companyId));
+  async settings(companyKey: CompanyKey) {
+    return settingsView(await loadConfig(this.#service.db, companyKey));
   }
 
-  isRunning(companyId: string): boolean {
-    return this.#runs.has(companyId);
+  isRunning(companyKey: CompanyKey): boolean {
+    return this.#runs.has(companyKey);
   }
 
   /** Starts a sync (or joins the one under way); resolves with the status once it has ended. */
-  async syncNow(companyId: string, opts: { allowMassDeletion?: boolean } = {}): Promise<SyncStatus> {
-    return (await this.begin(companyId, opts)).done;
+  async syncNow(companyKey: CompanyKey, opts: { allowMassDeletion?: boolean } = {}): Promise<SyncStatus> {
+    return (await this.begin(companyKey, opts)).done;
   }
 
   /**
@@ -100,10 +101,10 @@ export class SyncController {
    * with `done`, which resolves with the status once it has ended. Refuses a company
    * whose sync is not configured, before any run starts.
    */
-  async begin(companyId: string, opts: { allowMassDeletion?: boolean } = {}): Promise<{ done: Promise<SyncStatus> }> {
-    const active = this.#runs.get(companyId);
+  async begin(companyKey: CompanyKey, opts: { allowMassDeletion?: boolean } = {}): Promise<{ done: Promise<SyncStatus> }> {
+    const active = this.#runs.get(companyKey);
     if (active) return { done: active.done };
-    const reading = loadConfig(this.#service.db, companyId);
+    const reading = loadConfig(this.#service.db, companyKey);
     this.#starting.add(reading);
     let config: Awaited<typeof reading>;
     try {
@@ -113,32 +114,32 @@ export class SyncController {
     }
     if (!config) throw new ApiError('conflict', 'sync is not configured for this company; set a remote first');
     // Another start may have begun a run while the settings were read: one run at a time, so join it.
-    const started = this.#runs.get(companyId);
+    const started = this.#runs.get(companyKey);
     if (started) return { done: started.done };
     const abort = new AbortController();
     const progress: Progress = {
       phase: 'connect', started_at: nowIso(), pushed: 0, pulled: 0, bytes_sent: 0, bytes_received: 0,
       pending_at_start: 0, conflicts: 0, parked: 0,
     };
-    this.#progress.set(companyId, progress);
-    this.#startedAt.set(companyId, performance.now());
-    const done = this.#execute(companyId, abort.signal, progress, opts.allowMassDeletion ?? false).finally(() => this.#runs.delete(companyId));
+    this.#progress.set(companyKey, progress);
+    this.#startedAt.set(companyKey, performance.now());
+    const done = this.#execute(companyKey, abort.signal, progress, opts.allowMassDeletion ?? false).finally(() => this.#runs.delete(companyKey));
     // #execute never rejects; `done` hands the status to whoever waits
-    const run: ActiveRun = { abort, done: done.then(() => this.status(companyId)) };
-    this.#runs.set(companyId, run);
+    const run: ActiveRun = { abort, done: done.then(() => this.status(companyKey)) };
+    this.#runs.set(companyKey, run);
     return { done: run.done };
   }
 
-  cancel(companyId: string): void {
-    this.#runs.get(companyId)?.abort.abort();
+  cancel(companyKey: CompanyKey): void {
+    this.#runs.get(companyKey)?.abort.abort();
   }
 
-  async status(companyId: string): Promise<SyncStatus> {
-    const ctx: Ctx = { service: this.#service, caller: { companyId, kind: 'owner' } };
-    return syncStatus(ctx, this.#runs.has(companyId), this.#progress.get(companyId));
+  async status(companyKey: CompanyKey): Promise<SyncStatus> {
+    const ctx: Ctx = { service: this.#service, caller: await ownerOf(this.#service.db, companyKey) };
+    return syncStatus(ctx, this.#runs.has(companyKey), this.#progress.get(companyKey));
   }
 
-  async #execute(companyId: string, signal: AbortSignal, progress: Progress, allowMassDeletion: boolean): Promise<void> {
+  async #execute(companyKey: CompanyKey, signal: AbortSignal, progress: Progress, allowMassDeletion: boolean): Promise<void> {
     const { db, log } = this.#service;
     const attemptAt = nowIso();
     const started = performance.now();
@@ -146,18 +147,20 @@ export class SyncController {
     const summary = () =>
       `pushed ${progress.pushed}, pulled ${progress.pulled}, conflicts ${progress.conflicts}, parked ${progress.parked}, ` +
       `${progress.bytes_sent} B out, ${progress.bytes_received} B in, ${Math.round(performance.now() - started)} ms`;
+    // The operator knows a company by its public id, never by the key its rows are stored under.
+    const company = await companyIdOf(db, companyKey).catch(() => `(key ${companyKey})`);
     try {
-      await runSync(this.#service, companyId, this.options, signal, progress, allowMassDeletion);
+      await runSync(this.#service, companyKey, this.options, signal, progress, allowMassDeletion);
       if (signal.aborted) throw new SyncCancelled();
-      await saveOutcome(db, companyId, { attemptAt, successAt: nowIso() });
-      log?.(`sync ${companyId}: ok, ${summary()}`);
+      await saveOutcome(db, companyKey, { attemptAt, successAt: nowIso() });
+      log?.(`sync ${company}: ok, ${summary()}`);
     } catch (err) {
       const error = classify(err);
-      log?.(`sync ${companyId}: ${error.kind}: ${error.message}; ${summary()}`);
+      log?.(`sync ${company}: ${error.kind}: ${error.message}; ${summary()}`);
       if (error.kind === 'internal') log?.(`sync: internal error: ${(err as Error)?.stack ?? err}`);
       // a company deleted meanwhile, or a database closed under us, has nowhere to record this
       try {
-        await saveOutcome(db, companyId, { attemptAt, error });
+        await saveOutcome(db, companyKey, { attemptAt, error });
       } catch {
         // nothing more to do
       }

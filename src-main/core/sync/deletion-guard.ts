@@ -5,6 +5,7 @@ import { CONFLICTS_FOLDER } from './conflicts.ts';
 import { RemoteError } from './remote-client.ts';
 import { MassDeletionRefused, type SyncRun } from './run-context.ts';
 import { loadConfig } from './settings.ts';
+import type { CompanyKey } from '../access/company-key.ts';
 
 /** How long deletions by the remote add up before the count starts over. */
 export const GUARD_WINDOW_MS = 30 * 24 * 60 * 60_000;
@@ -15,7 +16,7 @@ export const GUARD_WINDOW_MS = 30 * 24 * 60 * 60_000;
  */
 export async function countRemoteDeletions(run: SyncRun): Promise<number> {
   const { db } = run.ctx.service;
-  let cursor = (await loadConfig(db, run.companyId))!.pull_cursor;
+  let cursor = (await loadConfig(db, run.companyKey))!.pull_cursor;
   let hit = 0;
   for (;;) {
     let page: { entry_ids: string[]; next_cursor: string; has_more: boolean };
@@ -29,7 +30,7 @@ export async function countRemoteDeletions(run: SyncRun): Promise<number> {
       }
       throw err;
     }
-    for (const id of page.entry_ids) if (await localEntryExists(db, run.companyId, id)) hit++;
+    for (const id of page.entry_ids) if (await localEntryExists(db, run.companyKey, id)) hit++;
     if (!page.has_more) return hit;
     cursor = page.next_cursor;
   }
@@ -60,10 +61,10 @@ export class DeletionGuard {
    * The window as it stands at the start of a pull (started over when older than GUARD_WINDOW_MS); saved at once,
    * in one transaction with what it was read from, so no other write to the window falls in between.
    */
-  static async open(db: Db, companyId: string, now = Date.now()): Promise<DeletionGuard> {
+  static async open(db: Db, companyKey: CompanyKey, now = Date.now()): Promise<DeletionGuard> {
     return await db.tx(async () => {
-      const config = (await loadConfig(db, companyId))!;
-      const entries = await localEntryCount(db, companyId);
+      const config = (await loadConfig(db, companyKey))!;
+      const entries = await localEntryCount(db, companyKey);
       const since = config.guard_since ? Date.parse(config.guard_since) : NaN;
       // A window from the future (the clock went back) is as stale as an old one.
       const fresh = Number.isFinite(since) && since <= now && now - since < GUARD_WINDOW_MS;
@@ -74,7 +75,7 @@ export class DeletionGuard {
         db.q
           .updateTable('sync_config')
           .set({ guard_peak: guard.peak, guard_deleted: guard.deleted, guard_since: guard.since })
-          .where('company_id', '=', companyId),
+          .where('company_id', '=', companyKey),
       );
       return guard;
     }, { origin: LOCAL });
@@ -97,21 +98,21 @@ export class DeletionGuard {
   }
 
   /** Deletions applied by a page: saved in the page's transaction. */
-  static async add(db: Db, companyId: string, deleted: number): Promise<void> {
+  static async add(db: Db, companyKey: CompanyKey, deleted: number): Promise<void> {
     if (deleted === 0) return;
     await db.run(
-      db.q.updateTable('sync_config').set((eb) => ({ guard_deleted: eb('guard_deleted', '+', deleted) })).where('company_id', '=', companyId),
+      db.q.updateTable('sync_config').set((eb) => ({ guard_deleted: eb('guard_deleted', '+', deleted) })).where('company_id', '=', companyKey),
     );
   }
 
   /** A person allowed the deletions: the window starts over from what is here now. */
-  static async reset(db: Db, companyId: string): Promise<void> {
-    const peak = await localEntryCount(db, companyId);
+  static async reset(db: Db, companyKey: CompanyKey): Promise<void> {
+    const peak = await localEntryCount(db, companyKey);
     await db.run(
       db.q
         .updateTable('sync_config')
         .set({ guard_peak: peak, guard_deleted: 0, guard_since: nowIso() })
-        .where('company_id', '=', companyId),
+        .where('company_id', '=', companyKey),
     );
   }
 }
@@ -122,15 +123,15 @@ export class DeletionGuard {
  * through its own index. Counting the entries themselves took 54 ms at a million, on
  * every pull.
  */
-export async function localEntryCount(db: Db, companyId: string): Promise<number> {
-  const kept = await db.sqlFirst<{ n: number | string }>(KEPT_COUNT, [companyId, CONFLICTS_FOLDER]);
-  const trashed = await db.sqlFirst<{ n: number | string }>(TRASHED_COUNT, [companyId, CONFLICTS_FOLDER]);
+export async function localEntryCount(db: Db, companyKey: CompanyKey): Promise<number> {
+  const kept = await db.sqlFirst<{ n: number | string }>(KEPT_COUNT, [companyKey, CONFLICTS_FOLDER]);
+  const trashed = await db.sqlFirst<{ n: number | string }>(TRASHED_COUNT, [companyKey, CONFLICTS_FOLDER]);
   return Number(kept!.n) + Number(trashed!.n);
 }
 
 const KEPT_COUNT = 'SELECT coalesce(sum(count), 0) AS n FROM entry_folder_counts WHERE company_id = ? AND folder <> ?';
 const TRASHED_COUNT = 'SELECT count(*) AS n FROM entries WHERE company_id = ? AND trashed_at IS NOT NULL AND folder <> ?';
 
-export async function localEntryExists(db: Db, companyId: string, id: string): Promise<boolean> {
-  return !!(await db.first(db.q.selectFrom('entries').select('id').where('company_id', '=', companyId).where('id', '=', id)));
+export async function localEntryExists(db: Db, companyKey: CompanyKey, id: string): Promise<boolean> {
+  return !!(await db.first(db.q.selectFrom('entries').select('id').where('company_id', '=', companyKey).where('id', '=', id)));
 }

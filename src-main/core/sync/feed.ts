@@ -28,9 +28,9 @@ export interface FeedPage {
  */
 export async function listChanges(ctx: Ctx, q: { cursor?: string; limit: number; exclude_origin?: string }): Promise<FeedPage> {
   const { db, instanceId, cursorSecret } = ctx.service;
-  const companyId = ctx.caller.companyId;
+  const companyKey = ctx.caller.companyKey;
   return db.tx(async () => {
-    const from = q.cursor ? await decodeFeedCursor(cursorSecret, db, instanceId, companyId, q.cursor) : 0;
+    const from = q.cursor ? await decodeFeedCursor(cursorSecret, db, instanceId, ctx.caller.companyId, q.cursor) : 0;
     const exclude = q.exclude_origin === undefined ? undefined : q.exclude_origin === instanceId ? 'local' : q.exclude_origin;
     // Leaving an origin out, a page looks at no more than EXCLUDING_WINDOW changes: a laptop pulling after
     // pushing a million of its own once walked them all to find the few of others (77 ms a page at a million).
@@ -38,7 +38,7 @@ export async function listChanges(ctx: Ctx, q: { cursor?: string; limit: number;
     let query = db.q
       .selectFrom('sync_changes')
       .selectAll()
-      .where('company_id', '=', companyId)
+      .where('company_id', '=', companyKey)
       .where('seq', '>', from);
     if (windowEnd !== undefined) query = query.where('seq', '<=', windowEnd);
     if (exclude !== undefined) query = query.where('origin', '!=', exclude);
@@ -54,7 +54,7 @@ export async function listChanges(ctx: Ctx, q: { cursor?: string; limit: number;
     for (const row of rows) {
       const change = await changeOf(ctx, row, opts);
       const parent = parentOfRow(row, change.record);
-      const parentRow = parent ? await changeRow(db, companyId, parent.kind, parent.id) : undefined;
+      const parentRow = parent ? await changeRow(db, companyKey, parent.kind, parent.id) : undefined;
       changes.push(parentRow && parentRow.seq > row.seq ? { ...change, requires: [await changeOf(ctx, parentRow, opts)] } : change);
     }
     // On the last page the cursor moves to the newest change number even when the
@@ -62,9 +62,9 @@ export async function listChanges(ctx: Ctx, q: { cursor?: string; limit: number;
     const nextSeq = filled ? rows[rows.length - 1].seq : windowEnd !== undefined ? windowEnd : Math.max(from, await seenHighWater(db));
     return {
       instance_id: instanceId,
-      company_id: companyId,
+      company_id: ctx.caller.companyId,
       changes,
-      next_cursor: encodeFeedCursor(cursorSecret, instanceId, companyId, nextSeq),
+      next_cursor: encodeFeedCursor(cursorSecret, instanceId, ctx.caller.companyId, nextSeq),
       has_more: hasMore,
     };
   }, { origin: LOCAL, snapshot: true });
@@ -83,7 +83,7 @@ async function excludingWindowEnd(ctx: Ctx, from: number): Promise<number | unde
     db.q
       .selectFrom('sync_changes')
       .select('seq')
-      .where('company_id', '=', ctx.caller.companyId)
+      .where('company_id', '=', ctx.caller.companyKey)
       .where('seq', '>', from)
       .orderBy('seq')
       .limit(1)
@@ -108,20 +108,20 @@ export async function changeOf(ctx: Ctx, row: ChangeRow, opts: ReadOptions): Pro
 /** Entries deleted after the cursor (ids only), for the client's mass-deletion check; read in one snapshot, as listChanges. */
 export async function listDeletions(ctx: Ctx, q: { cursor?: string; limit: number }) {
   const { db, instanceId, cursorSecret } = ctx.service;
-  const companyId = ctx.caller.companyId;
+  const companyKey = ctx.caller.companyKey;
   return db.tx(async () => {
-    const from = q.cursor ? await decodeFeedCursor(cursorSecret, db, instanceId, companyId, q.cursor) : 0;
+    const from = q.cursor ? await decodeFeedCursor(cursorSecret, db, instanceId, ctx.caller.companyId, q.cursor) : 0;
     const rows = await db.sql<{ seq: number; record_id: string }>(
       `SELECT seq, record_id FROM sync_changes WHERE company_id = ? AND seq > ? AND kind = 'entry' AND deleted = 1
        ORDER BY seq LIMIT ?`,
-      [companyId, from, q.limit + 1],
+      [companyKey, from, q.limit + 1],
     );
     const hasMore = rows.length > q.limit;
     if (hasMore) rows.pop();
     const nextSeq = hasMore ? rows[rows.length - 1].seq : Math.max(from, await seenHighWater(db));
     return {
       entry_ids: rows.map((r) => r.record_id),
-      next_cursor: encodeFeedCursor(cursorSecret, instanceId, companyId, nextSeq),
+      next_cursor: encodeFeedCursor(cursorSecret, instanceId, ctx.caller.companyId, nextSeq),
       has_more: hasMore,
     };
   }, { origin: LOCAL, snapshot: true });

@@ -84,11 +84,11 @@ async function keep(run: SyncRun, blobs: Array<{ hash: string; data: string }>):
     if (createHash('sha256').update(bytes).digest('hex') === b.hash) good.push({ hash: b.hash, bytes });
   }
   await storeBlobs(ctx.service.blobs, good.map((b) => b.bytes));
-  await grantBlobs(ctx.service.db, run.companyId, good.map((b) => b.hash));
+  await grantBlobs(ctx.service.db, run.companyKey, good.map((b) => b.hash));
   return done;
 }
 
 function refuse(run: SyncRun, hash: string, why: string): void {
   run.refusedBlobs.set(hash, why);
-  run.ctx.service.log?.(`sync ${run.companyId}: file ${hash.slice(0, 12)}…: ${why}`);
+  run.ctx.service.log?.(`sync ${run.ctx.caller.companyId}: file ${hash.slice(0, 12)}…: ${why}`);
 }

@@ -7,6 +7,7 @@ import type { Db } from '../db/engine.ts';
 import { isOwnIdentity } from '../keys/identity.ts';
 import { holdSeries } from '../sequence/holds.ts';
 import { LOCAL } from '../db/write-scopes.ts';
+import type { CompanyKey } from '../access/company-key.ts';
 
 type SeriesEntryRecord = SyncRecordOf['series_entry'];
 
@@ -49,7 +50,7 @@ export async function recordFork(ctx: Ctx, fork: SeriesForked, origin: string, d
         .insertInto('sync_forks')
         .values({
           id: uuidv7(),
-          company_id: ctx.caller.companyId,
+          company_id: ctx.caller.companyKey,
           series_id: fork.seriesId,
           idx: fork.index,
           local_entry_id: fork.localEntryId,
@@ -61,17 +62,17 @@ export async function recordFork(ctx: Ctx, fork: SeriesForked, origin: string, d
         })
         .onConflict((oc) => oc.doNothing()),
     );
-    const companyId = ctx.caller.companyId;
-    const series = await db.first(db.q.selectFrom('series').select('issuer').where('company_id', '=', companyId).where('id', '=', fork.seriesId));
+    const companyKey = ctx.caller.companyKey;
+    const series = await db.first(db.q.selectFrom('series').select('issuer').where('company_id', '=', companyKey).where('id', '=', fork.seriesId));
     if (series && (await isOwnIdentity(db, ctx.service.instanceId, series.issuer))) {
-      await holdSeries(db, companyId, fork.seriesId, 'fork');
+      await holdSeries(db, companyKey, fork.seriesId, 'fork');
     }
   }, { origin: LOCAL });
 }
 
-export async function listForks(db: Db, companyId: string) {
+export async function listForks(db: Db, companyKey: CompanyKey) {
   const rows = await db.all(
-    db.q.selectFrom('sync_forks').selectAll().where('company_id', '=', companyId).orderBy('series_id').orderBy('idx').orderBy('detected_at'),
+    db.q.selectFrom('sync_forks').selectAll().where('company_id', '=', companyKey).orderBy('series_id').orderBy('idx').orderBy('detected_at'),
   );
   return rows.map((r) => ({
     id: r.id,
@@ -86,6 +87,6 @@ export async function listForks(db: Db, companyId: string) {
   }));
 }
 
-export async function forkCount(db: Db, companyId: string): Promise<number> {
-  return (await db.first(db.q.selectFrom('sync_forks').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', companyId)))!.n;
+export async function forkCount(db: Db, companyKey: CompanyKey): Promise<number> {
+  return (await db.first(db.q.selectFrom('sync_forks').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', companyKey)))!.n;
 }

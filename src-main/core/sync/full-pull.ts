@@ -1,6 +1,7 @@
 import type { Db } from '../db/engine.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import { letOthersIn } from '../let-others-in.ts';
+import type { CompanyKey } from '../access/company-key.ts';
 
 /**
  * From the beginning of the remote's feed. `newRemote`: this company now syncs
@@ -12,11 +13,11 @@ import { letOthersIn } from '../let-others-in.ts';
  * seconds). A crash between steps leaves the config naming the old remote, so the
  * next sync starts this over, and a row reset twice is reset all the same.
  */
-export async function startFullPull(db: Db, companyId: string, newRemote: boolean, sweepRows = SWEEP_ROWS): Promise<void> {
-  if (newRemote) await inSeqSteps(db, companyId, sweepRows, FORGET_ALL);
+export async function startFullPull(db: Db, companyKey: CompanyKey, newRemote: boolean, sweepRows = SWEEP_ROWS): Promise<void> {
+  if (newRemote) await inSeqSteps(db, companyKey, sweepRows, FORGET_ALL);
   await db.tx(async () => {
-    await db.run(db.q.deleteFrom('sync_seen').where('company_id', '=', companyId));
-    await db.run(db.q.updateTable('sync_config').set({ pull_cursor: null, full_pull: 1 }).where('company_id', '=', companyId));
+    await db.run(db.q.deleteFrom('sync_seen').where('company_id', '=', companyKey));
+    await db.run(db.q.updateTable('sync_config').set({ pull_cursor: null, full_pull: 1 }).where('company_id', '=', companyKey));
   }, { origin: LOCAL });
 }
 
@@ -39,21 +40,21 @@ const CLEAR_SEEN = `DELETE FROM sync_seen WHERE company_id = ? AND (kind, record
  * it reset is no longer the remote's), so the pull is marked over only after it, and
  * what the pull saw is cleared last (a full pull starts by clearing it anyway).
  */
-export async function finishFullPull(db: Db, companyId: string, sweepRows = SWEEP_ROWS): Promise<void> {
-  await inSeqSteps(db, companyId, sweepRows, FORGET_UNSEEN);
-  await db.tx(() => db.run(db.q.updateTable('sync_config').set({ full_pull: 0 }).where('company_id', '=', companyId)), { origin: LOCAL });
-  while ((await db.tx(() => db.sqlRun(CLEAR_SEEN, [companyId, companyId, sweepRows]), { origin: LOCAL })).changes > 0) await letOthersIn();
+export async function finishFullPull(db: Db, companyKey: CompanyKey, sweepRows = SWEEP_ROWS): Promise<void> {
+  await inSeqSteps(db, companyKey, sweepRows, FORGET_UNSEEN);
+  await db.tx(() => db.run(db.q.updateTable('sync_config').set({ full_pull: 0 }).where('company_id', '=', companyKey)), { origin: LOCAL });
+  while ((await db.tx(() => db.sqlRun(CLEAR_SEEN, [companyKey, companyKey, sweepRows]), { origin: LOCAL })).changes > 0) await letOthersIn();
 }
 
 /** Runs `update` (company, after, upTo) over the company's change log, `rows` seqs a transaction, letting others in between. */
-async function inSeqSteps(db: Db, companyId: string, rows: number, update: string): Promise<void> {
+async function inSeqSteps(db: Db, companyKey: CompanyKey, rows: number, update: string): Promise<void> {
   const range = await db.sqlFirst<{ low: number | string | null; high: number | string | null }>(
     'SELECT min(seq) AS low, max(seq) AS high FROM sync_changes WHERE company_id = ?',
-    [companyId],
+    [companyKey],
   );
   if (range?.low == null || range.high == null) return;
   for (let after = Number(range.low) - 1; after < Number(range.high); after += rows) {
-    await db.tx(() => db.sqlRun(update, [companyId, after, after + rows]), { origin: LOCAL });
+    await db.tx(() => db.sqlRun(update, [companyKey, after, after + rows]), { origin: LOCAL });
     await letOthersIn();
   }
 }

@@ -22,7 +22,7 @@ export const syncHandlers: HandlersOf<typeof syncOperations> = {
     if (recordKinds[params.kind].refOf(params.id) === undefined) throw badRequest(`not a ${params.kind} id`, { id: `not a ${params.kind} id` });
     // the change row and the record's state read in one snapshot, so the version served is the state's
     return ctx.service.db.tx(async () => {
-      const row = await changeRow(ctx.service.db, ctx.caller.companyId, params.kind, params.id);
+      const row = await changeRow(ctx.service.db, ctx.caller.companyKey, params.kind, params.id);
       if (!row) throw notFound(`${params.kind} ${params.id}`);
       return changeOf(ctx, row, { revealSecrets: ctx.caller.kind === 'owner' });
     }, { origin: LOCAL, snapshot: true });
@@ -36,7 +36,7 @@ export const syncHandlers: HandlersOf<typeof syncOperations> = {
     instance_id: ctx.service.instanceId,
     instances: [
       { instance_id: ctx.service.instanceId, keys: ctx.service.keys.jwks().keys },
-      ...(await instanceKeySets(ctx.service.db, ctx.caller.companyId)).filter((s) => s.instance_id !== ctx.service.instanceId),
+      ...(await instanceKeySets(ctx.service.db, ctx.caller.companyKey)).filter((s) => s.instance_id !== ctx.service.instanceId),
     ],
   }),
   putSyncKeys: async (ctx, { body }) => ({ instance_id: body.instance_id, added: await addInstanceKeys(ctx, body.instance_id, body.keys) }),
@@ -44,30 +44,30 @@ export const syncHandlers: HandlersOf<typeof syncOperations> = {
   listSyncPeers: (ctx) => listPeers(ctx),
   pairSyncPeer: (ctx, { params, body }) => pairByOwner(ctx, params.instance_id, body),
   unpairSyncPeer: (ctx, { params }) => unpair(ctx, params.instance_id),
-  listSyncForks: async (ctx) => ({ list: await listForks(ctx.service.db, ctx.caller.companyId) }),
+  listSyncForks: async (ctx) => ({ list: await listForks(ctx.service.db, ctx.caller.companyKey) }),
 
-  getSyncSettings: (ctx) => ctx.service.sync.settings(ctx.caller.companyId),
-  putSyncSettings: (ctx, { body }) => ctx.service.sync.configure(ctx.caller.companyId, body),
-  deleteSyncSettings: (ctx) => ctx.service.sync.forget(ctx.caller.companyId),
+  getSyncSettings: (ctx) => ctx.service.sync.settings(ctx.caller.companyKey),
+  putSyncSettings: (ctx, { body }) => ctx.service.sync.configure(ctx.caller.companyKey, body),
+  deleteSyncSettings: (ctx) => ctx.service.sync.forget(ctx.caller.companyKey),
   testSyncConnection: (ctx, { body }) => testConnection(ctx, body),
   startSync: async (ctx, { query }) => {
     const { sync } = ctx.service;
     // under way once begun (or refused, not configured), so the status below shows it running
-    const { done } = await sync.begin(ctx.caller.companyId, { allowMassDeletion: query.allow_mass_deletion });
+    const { done } = await sync.begin(ctx.caller.companyKey, { allowMassDeletion: query.allow_mass_deletion });
     if (query.wait > 0) {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([done, new Promise((resolve) => (timer = setTimeout(resolve, query.wait * 1000)))]);
       clearTimeout(timer);
     }
-    return sync.status(ctx.caller.companyId);
+    return sync.status(ctx.caller.companyKey);
   },
   cancelSync: (ctx) => {
-    ctx.service.sync.cancel(ctx.caller.companyId);
-    return ctx.service.sync.status(ctx.caller.companyId);
+    ctx.service.sync.cancel(ctx.caller.companyKey);
+    return ctx.service.sync.status(ctx.caller.companyKey);
   },
-  getSyncStatus: (ctx) => ctx.service.sync.status(ctx.caller.companyId),
+  getSyncStatus: (ctx) => ctx.service.sync.status(ctx.caller.companyKey),
   listSyncConflicts: (ctx, { query }) => listConflicts(ctx, query),
   resolveSyncConflict: (ctx, { params, body }) => resolveConflict(ctx, params.id, body.rename ? { rename: body.rename } : { keep: body.keep! }),
-  listParkedChanges: async (ctx) => ({ list: await listParked(ctx.service.db, ctx.caller.companyId) }),
-  retryParkedChange: (ctx, { params }) => retryParked(ctx.service.db, ctx.caller.companyId, params.id),
+  listParkedChanges: async (ctx) => ({ list: await listParked(ctx.service.db, ctx.caller.companyKey) }),
+  retryParkedChange: (ctx, { params }) => retryParked(ctx.service.db, ctx.caller.companyKey, params.id),
 };

@@ -8,6 +8,7 @@ import { startFullPull } from './full-pull.ts';
 import type { IdentityClaim } from './pairing.ts';
 import type { RemoteApi } from './remote-client.ts';
 import { LOCAL } from '../db/write-scopes.ts';
+import type { CompanyKey } from '../access/company-key.ts';
 
 /**
  * The laptop's side of the identity handshake (see pairing.ts for the remote's).
@@ -24,13 +25,13 @@ import { LOCAL } from '../db/write-scopes.ts';
  */
 export async function establishIdentity(
   service: Service,
-  companyId: string,
+  companyKey: CompanyKey,
   remote: RemoteApi,
   remoteInstanceId: string,
   remoteCompanyId: string,
 ): Promise<{ reidentified: boolean }> {
   const { db } = service;
-  const key = { companyId, remoteInstanceId, remoteCompanyId };
+  const key = { companyKey, remoteInstanceId, remoteCompanyId };
   let claim = await claimFor(service, key);
   let answer = await remote.presentSyncIdentity({ body: claim });
   let reidentified = false;
@@ -39,7 +40,7 @@ export async function establishIdentity(
     await reidentify(service);
     reidentified = true;
     service.log?.(
-      `sync ${companyId}: the remote has acknowledged more of instance ${previous} (counter ${answer.acknowledged_counter}) than this ` +
+      `sync ${companyKey}: the remote has acknowledged more of instance ${previous} (counter ${answer.acknowledged_counter}) than this ` +
         `data folder holds (${claim.acknowledged.counter}): it was restored from a backup or copied. It is now instance ${service.instanceId}.`,
     );
     claim = await claimFor(service, key);
@@ -51,7 +52,7 @@ export async function establishIdentity(
     db.q
       .updateTable('sync_identity')
       .set({ paired_as: claim.instance_id, ack_counter: claim.next.counter, ack_nonce: claim.next.nonce, next_nonce: null })
-      .where('company_id', '=', companyId)
+      .where('company_id', '=', companyKey)
       .where('remote_instance_id', '=', remoteInstanceId)
       .where('remote_company_id', '=', remoteCompanyId),
   );
@@ -59,7 +60,7 @@ export async function establishIdentity(
 }
 
 interface IdentityKey {
-  companyId: string;
+  companyKey: CompanyKey;
   remoteInstanceId: string;
   remoteCompanyId: string;
 }
@@ -72,7 +73,7 @@ async function claimFor(service: Service, key: IdentityKey): Promise<IdentityCla
     if (!row) {
       await db.run(
         db.q.insertInto('sync_identity').values({
-          company_id: key.companyId,
+          company_id: key.companyKey,
           remote_instance_id: key.remoteInstanceId,
           remote_company_id: key.remoteCompanyId,
           paired_as: service.instanceId,
@@ -88,7 +89,7 @@ async function claimFor(service: Service, key: IdentityKey): Promise<IdentityCla
         db.q
           .updateTable('sync_identity')
           .set({ next_nonce: nonce })
-          .where('company_id', '=', key.companyId)
+          .where('company_id', '=', key.companyKey)
           .where('remote_instance_id', '=', key.remoteInstanceId)
           .where('remote_company_id', '=', key.remoteCompanyId),
       );
@@ -108,7 +109,7 @@ async function identityRow(db: Db, key: IdentityKey) {
     db.q
       .selectFrom('sync_identity')
       .selectAll()
-      .where('company_id', '=', key.companyId)
+      .where('company_id', '=', key.companyKey)
       .where('remote_instance_id', '=', key.remoteInstanceId)
       .where('remote_company_id', '=', key.remoteCompanyId),
   );
@@ -131,7 +132,7 @@ export async function reidentify(service: Service): Promise<void> {
       );
       for (const s of series) await holdSeries(db, s.company_id, s.id, 'restored');
     }
-    for (const companyId of synced) await startFullPull(db, companyId, false);
+    for (const companyKey of synced) await startFullPull(db, companyKey, false);
     return id;
   }, { origin: LOCAL });
   service.instanceId = next;

@@ -26,7 +26,7 @@ export async function clashingHolder(ctx: Ctx, id: string, key: string | undefin
   if (key === undefined) return undefined;
   const { db } = ctx.service;
   const row = await db.first(
-    db.q.selectFrom('entries').select('id').where('company_id', '=', ctx.caller.companyId).where('key', '=', key).where('id', '!=', id),
+    db.q.selectFrom('entries').select('id').where('company_id', '=', ctx.caller.companyKey).where('key', '=', key).where('id', '!=', id),
   );
   return row?.id;
 }
@@ -45,11 +45,11 @@ export async function recordKeyClash(ctx: Ctx, item: SyncChange, record: EntryRe
     await db.run(db.q.updateTable('sync_conflicts').set(values).where('id', '=', open.id));
     return;
   }
-  const localVersion = (await changeRow(db, ctx.caller.companyId, 'entry', holderId))?.version ?? 0;
+  const localVersion = (await changeRow(db, ctx.caller.companyKey, 'entry', holderId))?.version ?? 0;
   await db.run(
     db.q.insertInto('sync_conflicts').values({
       id: uuidv7(),
-      company_id: ctx.caller.companyId,
+      company_id: ctx.caller.companyKey,
       kind: 'entry',
       record_id: item.id,
       copy_entry_id: null,
@@ -69,7 +69,7 @@ async function openClashFor(ctx: Ctx, recordId: string) {
     db.q
       .selectFrom('sync_conflicts')
       .selectAll()
-      .where('company_id', '=', ctx.caller.companyId)
+      .where('company_id', '=', ctx.caller.companyKey)
       .where('record_id', '=', recordId)
       .where('reason', '=', 'key-clash')
       .where('resolved_at', 'is', null),
@@ -92,7 +92,7 @@ export async function settleClashes(ctx: Ctx, remoteInstanceId: string): Promise
     db.q
       .selectFrom('sync_conflicts')
       .selectAll()
-      .where('company_id', '=', ctx.caller.companyId)
+      .where('company_id', '=', ctx.caller.companyKey)
       .where('reason', '=', 'key-clash')
       .where('resolved_at', 'is', null),
   );
@@ -120,7 +120,7 @@ export async function resolveKeyClash(ctx: Ctx, clash: ClashRow, how: ClashResol
   const theirs = JSON.parse(clash.loser) as EntryRecord;
   // In the trash or not, it holds the key: it can be renamed or merged either way.
   const mine = clash.other_entry_id ? await findAnyEntryRow(ctx, clash.other_entry_id) : undefined;
-  const remoteId = (await loadConfig(db, ctx.caller.companyId))?.remote_instance_id ?? clash.remote_origin;
+  const remoteId = (await loadConfig(db, ctx.caller.companyKey))?.remote_instance_id ?? clash.remote_origin;
   if ('rename' in how) {
     const { which, key } = how.rename;
     if (key === theirs.key) throw new ApiError('validation', 'the new key must differ from the one both entries took', { '$.rename.key': 'choose another key' });
@@ -154,7 +154,7 @@ function trashed(record: EntryRecord): EntryRecord {
 async function applyAsRemote(ctx: Ctx, clash: ClashRow, record: EntryRecord, remoteInstanceId: string): Promise<void> {
   const { db } = ctx.service;
   await db.tx(() => entryKind.apply(ctx, record.id, record), { origin: remoteInstanceId });
-  const row = await changeRow(db, ctx.caller.companyId, 'entry', record.id);
+  const row = await changeRow(db, ctx.caller.companyKey, 'entry', record.id);
   if (row) await markAgreed(db, row, clash.remote_version, row.version);
 }
 
@@ -162,7 +162,7 @@ async function applyAsRemote(ctx: Ctx, clash: ClashRow, record: EntryRecord, rem
 async function applyAsMine(ctx: Ctx, clash: ClashRow, record: EntryRecord): Promise<void> {
   const { db } = ctx.service;
   await entryKind.apply(ctx, record.id, record);
-  const row = await changeRow(db, ctx.caller.companyId, 'entry', record.id);
+  const row = await changeRow(db, ctx.caller.companyKey, 'entry', record.id);
   if (row) {
     await db.run(
       db.q.updateTable('sync_changes').set({ origin: 'local', remote_version: clash.remote_version, synced_version: null }).where('seq', '=', row.seq),

@@ -5,6 +5,7 @@ import type { Db } from '../db/engine.ts';
 import type { PublicJwk } from '../keys/instance-keys.ts';
 import { instanceKeySets, storeInstanceKeys } from './peer-keys.ts';
 import { LOCAL } from '../db/write-scopes.ts';
+import type { CompanyKey } from '../access/company-key.ts';
 
 /**
  * The remote's side of who may speak for an instance in a company.
@@ -44,9 +45,9 @@ export type IdentityAnswer =
 
 type PairingRow = NonNullable<Awaited<ReturnType<typeof findPairing>>>;
 
-export async function findPairing(db: Db, companyId: string, instanceId: string) {
+export async function findPairing(db: Db, companyKey: CompanyKey, instanceId: string) {
   return db.first(
-    db.q.selectFrom('sync_pairings').selectAll().where('company_id', '=', companyId).where('instance_id', '=', instanceId),
+    db.q.selectFrom('sync_pairings').selectAll().where('company_id', '=', companyKey).where('instance_id', '=', instanceId),
   );
 }
 
@@ -55,12 +56,12 @@ export async function findPairing(db: Db, companyId: string, instanceId: string)
  * about one instance run at once, the row is locked until the transaction ends, so the
  * second reads what the first left (a counter moved on, a pairing removed).
  */
-async function lockPairing(db: Db, companyId: string, instanceId: string) {
+async function lockPairing(db: Db, companyKey: CompanyKey, instanceId: string) {
   return db.first(
     db.q
       .selectFrom('sync_pairings')
       .selectAll()
-      .where('company_id', '=', companyId)
+      .where('company_id', '=', companyKey)
       .where('instance_id', '=', instanceId)
       .$if(db.dialect === 'postgres', (qb) => qb.forUpdate()),
   );
@@ -70,13 +71,13 @@ const sameCounter = (a: Counter, b: { ack_counter: number; ack_nonce: string }) 
 
 export async function presentIdentity(ctx: Ctx, claim: IdentityClaim): Promise<IdentityAnswer> {
   const { db, instanceId } = ctx.service;
-  const companyId = ctx.caller.companyId;
+  const companyKey = ctx.caller.companyKey;
   if (claim.instance_id === instanceId) throw badRequest('this is the id of this instance itself', { '$.instance_id': 'must be the syncing instance' });
   if (claim.next.counter !== claim.acknowledged.counter + 1) {
     throw badRequest('next.counter must follow acknowledged.counter', { '$.next.counter': `must be ${claim.acknowledged.counter + 1}` });
   }
   return db.tx(async () => {
-    const pairing = await lockPairing(db, companyId, claim.instance_id);
+    const pairing = await lockPairing(db, companyKey, claim.instance_id);
     if (!pairing) {
       requireOwner(ctx, claim.instance_id);
       await pair(ctx, claim.instance_id, claim.keys, ctx.caller.tokenId ?? null, claim.former_instance_id ?? null, claim.next);
@@ -86,12 +87,12 @@ export async function presentIdentity(ctx: Ctx, claim: IdentityClaim): Promise<I
     const behind = !sameCounter(claim.acknowledged, pairing) && !sameCounter(claim.next, pairing) && claim.acknowledged.counter <= pairing.ack_counter;
     if (behind) return { status: 'diverged' as const, instance_id: instanceId, acknowledged_counter: pairing.ack_counter };
     // In step, or ahead: this remote was itself restored from an older backup; the instance's word stands.
-    await storeInstanceKeys(db, companyId, claim.instance_id, claim.keys);
+    await storeInstanceKeys(db, companyKey, claim.instance_id, claim.keys);
     await db.run(
       db.q
         .updateTable('sync_pairings')
         .set({ ack_counter: claim.next.counter, ack_nonce: claim.next.nonce, seen_at: nowIso() })
-        .where('company_id', '=', companyId)
+        .where('company_id', '=', companyKey)
         .where('instance_id', '=', claim.instance_id),
     );
     return { status: 'ok' as const, instance_id: instanceId };
@@ -105,19 +106,19 @@ export async function pairByOwner(ctx: Ctx, instanceId: string, body: { keys: Pu
   return db.tx(async () => {
     const tokenId = body.token_id ?? ctx.caller.tokenId ?? null;
     if (tokenId) {
-      const token = await db.first(db.q.selectFrom('tokens').select('id').where('id', '=', tokenId).where('company_id', '=', ctx.caller.companyId));
+      const token = await db.first(db.q.selectFrom('tokens').select('id').where('id', '=', tokenId).where('company_id', '=', ctx.caller.companyKey));
       if (!token) throw new ApiError('not-found', `token ${tokenId} not found`);
     }
-    const existing = await lockPairing(db, ctx.caller.companyId, instanceId);
+    const existing = await lockPairing(db, ctx.caller.companyKey, instanceId);
     if (existing) {
       await db.run(
-        db.q.updateTable('sync_pairings').set({ token_id: tokenId }).where('company_id', '=', ctx.caller.companyId).where('instance_id', '=', instanceId),
+        db.q.updateTable('sync_pairings').set({ token_id: tokenId }).where('company_id', '=', ctx.caller.companyKey).where('instance_id', '=', instanceId),
       );
-      await storeInstanceKeys(db, ctx.caller.companyId, instanceId, body.keys);
+      await storeInstanceKeys(db, ctx.caller.companyKey, instanceId, body.keys);
     } else {
       await pair(ctx, instanceId, body.keys, tokenId, null, { counter: 0, nonce: '' });
     }
-    return peerView(db, (await findPairing(db, ctx.caller.companyId, instanceId))!);
+    return peerView(db, (await findPairing(db, ctx.caller.companyKey, instanceId))!);
   }, { origin: LOCAL });
 }
 
@@ -125,16 +126,16 @@ export async function pairByOwner(ctx: Ctx, instanceId: string, body: { keys: Pu
 export async function unpair(ctx: Ctx, instanceId: string) {
   const { db } = ctx.service;
   return db.tx(async () => {
-    const row = await lockPairing(db, ctx.caller.companyId, instanceId);
+    const row = await lockPairing(db, ctx.caller.companyKey, instanceId);
     if (!row) throw new ApiError('not-found', `paired instance ${instanceId} not found`);
-    await db.run(db.q.deleteFrom('sync_pairings').where('company_id', '=', ctx.caller.companyId).where('instance_id', '=', instanceId));
+    await db.run(db.q.deleteFrom('sync_pairings').where('company_id', '=', ctx.caller.companyKey).where('instance_id', '=', instanceId));
     return peerView(db, row);
   }, { origin: LOCAL });
 }
 
 export async function listPeers(ctx: Ctx) {
   const { db } = ctx.service;
-  const rows = await db.all(db.q.selectFrom('sync_pairings').selectAll().where('company_id', '=', ctx.caller.companyId).orderBy('paired_at'));
+  const rows = await db.all(db.q.selectFrom('sync_pairings').selectAll().where('company_id', '=', ctx.caller.companyKey).orderBy('paired_at'));
   const list: Array<Awaited<ReturnType<typeof peerView>>> = [];
   for (const r of rows) list.push(await peerView(db, r));
   return { list };
@@ -158,7 +159,7 @@ export async function addInstanceKeys(ctx: Ctx, instanceId: string, keys: Public
   const { db } = ctx.service;
   if (instanceId === ctx.service.instanceId) throw badRequest('these are keys of this instance itself', { '$.instance_id': 'must be another instance' });
   return db.tx(async () => {
-    const pairing = await lockPairing(db, ctx.caller.companyId, instanceId);
+    const pairing = await lockPairing(db, ctx.caller.companyKey, instanceId);
     if (!pairing) {
       throw new ApiError(
         'forbidden',
@@ -166,7 +167,7 @@ export async function addInstanceKeys(ctx: Ctx, instanceId: string, keys: Public
       );
     }
     requireBound(ctx, pairing);
-    return storeInstanceKeys(db, ctx.caller.companyId, instanceId, keys);
+    return storeInstanceKeys(db, ctx.caller.companyKey, instanceId, keys);
   }, { origin: LOCAL });
 }
 
@@ -177,7 +178,7 @@ export async function addInstanceKeys(ctx: Ctx, instanceId: string, keys: Public
  * registered through pairing.
  */
 export async function checkOrigin(ctx: Ctx, origin: string): Promise<void> {
-  const pairing = await findPairing(ctx.service.db, ctx.caller.companyId, origin);
+  const pairing = await findPairing(ctx.service.db, ctx.caller.companyKey, origin);
   if (pairing) requireBound(ctx, pairing);
 }
 
@@ -200,7 +201,7 @@ async function pair(ctx: Ctx, instanceId: string, keys: PublicJwk[], tokenId: st
   const { db } = ctx.service;
   await db.run(
     db.q.insertInto('sync_pairings').values({
-      company_id: ctx.caller.companyId,
+      company_id: ctx.caller.companyKey,
       instance_id: instanceId,
       token_id: tokenId,
       successor_of: successorOf,
@@ -210,5 +211,5 @@ async function pair(ctx: Ctx, instanceId: string, keys: PublicJwk[], tokenId: st
       seen_at: nowIso(),
     }),
   );
-  await storeInstanceKeys(db, ctx.caller.companyId, instanceId, keys);
+  await storeInstanceKeys(db, ctx.caller.companyKey, instanceId, keys);
 }

@@ -25,7 +25,7 @@ import { LOCAL } from '../db/write-scopes.ts';
  * restarts a full pull from the beginning.
  */
 export async function pullChanges(run: SyncRun): Promise<{ conflicts: number; complete: boolean }> {
-  const { ctx, companyId, remote, options, remoteInstanceId } = run;
+  const { ctx, companyKey, remote, options, remoteInstanceId } = run;
   const { db, instanceId } = ctx.service;
   run.progress.phase = 'pull';
   await takeRemoteKeys(run);
@@ -35,7 +35,7 @@ export async function pullChanges(run: SyncRun): Promise<{ conflicts: number; co
   let conflicts = 0;
   let signersTaken = false;
   // Counted over time, not per run: a remote that deletes a little at each sync is caught too.
-  const guard = await DeletionGuard.open(db, companyId);
+  const guard = await DeletionGuard.open(db, companyKey);
   let deletedSoFar = 0;
   if (!run.allowMassDeletion) guard.check(await countRemoteDeletions(run));
 
@@ -52,7 +52,7 @@ export async function pullChanges(run: SyncRun): Promise<{ conflicts: number; co
       .catch((error: unknown) => ({ error }));
   };
 
-  const config = (await loadConfig(db, companyId))!;
+  const config = (await loadConfig(db, companyKey))!;
   let full = config.full_pull === 1 || config.pull_cursor === null;
   let next = fetchPage(config.pull_cursor, full);
   for (;;) {
@@ -61,7 +61,7 @@ export async function pullChanges(run: SyncRun): Promise<{ conflicts: number; co
       const err = fetched.error;
       if (err instanceof RemoteError && err.status === 410 && !restarted) {
         restarted = true;
-        await startFullPull(db, companyId, false);
+        await startFullPull(db, companyKey, false);
         full = true;
         next = fetchPage(null, true);
         continue;
@@ -75,7 +75,7 @@ export async function pullChanges(run: SyncRun): Promise<{ conflicts: number; co
     if (page.has_more) next = fetchPage(page.next_cursor, full);
 
     const deletions = new Set<SyncChange>();
-    for (const i of items) if (i.kind === 'entry' && i.deleted && (await localEntryExists(db, companyId, i.id))) deletions.add(i);
+    for (const i of items) if (i.kind === 'entry' && i.deleted && (await localEntryExists(db, companyKey, i.id))) deletions.add(i);
     if (!run.allowMassDeletion) guard.check(deletedSoFar + deletions.size);
     deletedSoFar += deletions.size;
 
@@ -84,14 +84,14 @@ export async function pullChanges(run: SyncRun): Promise<{ conflicts: number; co
       origin: LOCAL,
       close: async ({ from, done, last }) => {
         await settleClashes(ctx, remoteInstanceId);
-        await DeletionGuard.add(db, companyId, items.slice(from, from + done.length).filter((i) => deletions.has(i)).length);
+        await DeletionGuard.add(db, companyKey, items.slice(from, from + done.length).filter((i) => deletions.has(i)).length);
         if (!last) return;
-        await db.run(db.q.updateTable('sync_config').set({ pull_cursor: page.next_cursor }).where('company_id', '=', companyId));
-        if (!page.has_more && run.allowMassDeletion) await DeletionGuard.reset(db, companyId);
+        await db.run(db.q.updateTable('sync_config').set({ pull_cursor: page.next_cursor }).where('company_id', '=', companyKey));
+        if (!page.has_more && run.allowMassDeletion) await DeletionGuard.reset(db, companyKey);
       },
     });
     // A sweep of the whole change log: in steps of its own, after the last page (a crash before it ends runs it again).
-    if (!page.has_more && full) await finishFullPull(db, companyId);
+    if (!page.has_more && full) await finishFullPull(db, companyKey);
     for (const { kind, outcome } of tally) {
       if (outcome === 'conflict') conflicts++;
       if (kind === 'trusted_jwks' && (outcome === 'applied' || outcome === 'conflict')) signersTaken = true;
@@ -100,7 +100,7 @@ export async function pullChanges(run: SyncRun): Promise<{ conflicts: number; co
     countParked(run, tally.map((t) => t.outcome));
     if (!page.has_more) {
       // A signer taken now may verify a document that came before it in the feed (signers.ts).
-      if (signersTaken && (await retrySignatureRefusals(db, companyId, 'pull')) > 0) await retryParkedPulls(run);
+      if (signersTaken && (await retrySignatureRefusals(db, companyKey, 'pull')) > 0) await retryParkedPulls(run);
       return { conflicts, complete: true };
     }
   }
@@ -123,10 +123,10 @@ async function takeRemoteKeys(run: SyncRun): Promise<void> {
   for (const set of answer.instances) {
     if ((await isOwnIdentity(db, instanceId, set.instance_id)) || set.keys.length === 0) continue;
     try {
-      await storeInstanceKeys(db, run.companyId, set.instance_id, set.keys);
+      await storeInstanceKeys(db, run.companyKey, set.instance_id, set.keys);
     } catch (err) {
       // A kid already pinned to another key: that set is not taken; what it would verify is refused later.
-      run.ctx.service.log?.(`sync ${run.companyId}: keys of ${set.instance_id} not taken: ${(err as Error).message}`);
+      run.ctx.service.log?.(`sync ${run.ctx.caller.companyId}: keys of ${set.instance_id} not taken: ${(err as Error).message}`);
     }
   }
 }
@@ -134,14 +134,14 @@ async function takeRemoteKeys(run: SyncRun): Promise<void> {
 /** Pulled changes parked here and since retried: fetched again and applied. */
 async function retryParkedPulls(run: SyncRun): Promise<void> {
   const { db } = run.ctx.service;
-  for (const parked of await pullRetries(db, run.companyId)) {
+  for (const parked of await pullRetries(db, run.companyKey)) {
     let item: SyncChange;
     try {
       item = await run.remote.getSyncRecord({ params: { kind: parked.kind as SyncKind, id: parked.record_id } });
     } catch (err) {
       // The remote no longer has it at all: nothing left to apply.
       if (err instanceof RemoteError && err.status === 404) {
-        await unpark(db, run.companyId, 'pull', parked.kind as SyncKind, parked.record_id);
+        await unpark(db, run.companyKey, 'pull', parked.kind as SyncKind, parked.record_id);
         continue;
       }
       throw err;

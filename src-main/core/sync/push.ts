@@ -26,7 +26,7 @@ interface Outgoing {
  * answered `unchanged`.
  */
 export async function pushChanges(run: SyncRun): Promise<{ conflicts: number }> {
-  const { ctx, companyId, options } = run;
+  const { ctx, companyKey, options } = run;
   const { db } = ctx.service;
   run.progress.phase = 'push';
   // (The remote has this instance's keys from the identity handshake: identity.ts.)
@@ -34,7 +34,7 @@ export async function pushChanges(run: SyncRun): Promise<{ conflicts: number }> 
   let conflicts = 0;
   // Signers first: a document they verify may sit earlier in the outbox (signers.ts).
   const signersSent = new Set<number>();
-  const signers = await pendingSigners(db, companyId);
+  const signers = await pendingSigners(db, companyKey);
   while (signers.length > 0 && !run.signal.aborted) {
     const outgoing: Outgoing[] = [];
     for (const row of signers) outgoing.push({ row, record: await readOf(run, row) });
@@ -43,7 +43,7 @@ export async function pushChanges(run: SyncRun): Promise<{ conflicts: number }> 
     const outcomes = await send(run, batch);
     batch.forEach((o) => signersSent.add(o.row.seq));
     conflicts += outcomes.filter((o) => o === 'conflict').length;
-    if (outcomes.includes('done')) await retrySignatureRefusals(db, companyId, 'push');
+    if (outcomes.includes('done')) await retrySignatureRefusals(db, companyKey, 'push');
   }
 
   let after = 0;
@@ -51,7 +51,7 @@ export async function pushChanges(run: SyncRun): Promise<{ conflicts: number }> 
   const sentAhead = new Set<string>();
   for (;;) {
     if (run.signal.aborted) return { conflicts };
-    const rows = await pendingRows(db, companyId, after, options.batchSize);
+    const rows = await pendingRows(db, companyKey, after, options.batchSize);
     if (rows.length === 0) return { conflicts };
     const batch = cutToSize(await withParentsFirst(run, rows.filter((r) => !signersSent.has(r.seq)), sentAhead), options.batchBytes);
     if (batch.length === 0) {
@@ -109,12 +109,12 @@ async function acknowledge(run: SyncRun, row: ChangeRow, result: PushResult): Pr
       db.q
         .updateTable('sync_changes')
         .set({ remote_version: result.version!, synced_version: row.version })
-        .where('company_id', '=', run.companyId)
+        .where('company_id', '=', run.companyKey)
         .where('kind', '=', kind)
         .where('record_id', '=', row.record_id)
         .where((eb) => eb.or([eb('synced_version', 'is', null), eb('synced_version', '<', row.version)])),
     );
-    await unpark(db, run.companyId, 'push', kind, row.record_id);
+    await unpark(db, run.companyKey, 'push', kind, row.record_id);
     return 'done';
   }
   if (result.status === 'conflict') {
@@ -123,7 +123,7 @@ async function acknowledge(run: SyncRun, row: ChangeRow, result: PushResult): Pr
     if (result.current_origin === instanceId) {
       await db.run(
         db.q.updateTable('sync_changes').set({ remote_version: result.version! })
-          .where('company_id', '=', run.companyId).where('kind', '=', kind).where('record_id', '=', row.record_id),
+          .where('company_id', '=', run.companyKey).where('kind', '=', kind).where('record_id', '=', row.record_id),
       );
       return 'deferred';
     }
@@ -133,7 +133,7 @@ async function acknowledge(run: SyncRun, row: ChangeRow, result: PushResult): Pr
   const error = result.error as ErrorBody;
   // Waiting for an earlier record (a series entry after a gap) or a server fault: tried again next time.
   if (error.key === 'conflict' || error.key === 'internal' || error.key === 'unavailable') return 'deferred';
-  await park(db, run.companyId, 'push', { kind, id: row.record_id, entryId: row.entry_id }, row.version, error);
+  await park(db, run.companyKey, 'push', { kind, id: row.record_id, entryId: row.entry_id }, row.version, error);
   return 'parked';
 }
 
@@ -142,7 +142,7 @@ async function acknowledge(run: SyncRun, row: ChangeRow, result: PushResult): Pr
  * entry goes first in the same request. Likewise a series before its entries.
  */
 async function withParentsFirst(run: SyncRun, rows: ChangeRow[], sentAhead: Set<string>): Promise<Outgoing[]> {
-  const { ctx, companyId } = run;
+  const { ctx, companyKey } = run;
   const out: Outgoing[] = [];
   const queued = new Set<string>();
   const read = (row: ChangeRow) => readOf(run, row);
@@ -151,7 +151,7 @@ async function withParentsFirst(run: SyncRun, rows: ChangeRow[], sentAhead: Set<
     const parent = parentOfRow(row, record);
     const parentKey = parent && `${parent.kind}/${parent.id}`;
     if (parent && parentKey && !queued.has(parentKey) && !sentAhead.has(parentKey)) {
-      const parentRow = await changeRow(ctx.service.db, companyId, parent.kind, parent.id);
+      const parentRow = await changeRow(ctx.service.db, companyKey, parent.kind, parent.id);
       if (parentRow && parentRow.seq > row.seq && isPending(parentRow)) {
         out.push({ row: parentRow, record: await read(parentRow) });
         queued.add(parentKey);

@@ -1,6 +1,7 @@
 import type { Ctx } from '../api/handler.ts';
 import type { RetryPolicy } from './backoff.ts';
 import type { RemoteApi } from './remote-client.ts';
+import type { CompanyKey } from '../access/company-key.ts';
 
 export interface SyncOptions {
   /** how often the automatic-sync timer looks for companies that are due */
@@ -33,7 +34,7 @@ export interface Progress {
 /** Everything one sync of one company works with. */
 export interface SyncRun {
   ctx: Ctx;
-  companyId: string;
+  companyKey: CompanyKey;
   /** the remote, through the typed client (answers parsed with the contract's schemas) */
   remote: RemoteApi;
   remoteInstanceId: string;

@@ -10,6 +10,7 @@ import { pushChanges } from './push.ts';
 import { remoteApi } from './remote-client.ts';
 import type { Progress, SyncOptions, SyncRun } from './run-context.ts';
 import { loadConfig } from './settings.ts';
+import { ownerOf, type CompanyKey } from '../access/company-key.ts';
 
 export function remoteClientFor(config: { remote_url: string; token: string }, options: SyncOptions, signal: AbortSignal, progress?: Progress) {
   return remoteApi({
@@ -34,14 +35,14 @@ export function remoteClientFor(config: { remote_url: string; token: string }, o
  */
 export async function runSync(
   service: Service,
-  companyId: string,
+  companyKey: CompanyKey,
   options: SyncOptions,
   signal: AbortSignal,
   progress: Progress,
   allowMassDeletion: boolean,
 ): Promise<void> {
   const { db } = service;
-  const config = await loadConfig(db, companyId);
+  const config = await loadConfig(db, companyKey);
   if (!config) throw new ApiError('conflict', 'sync is not configured for this company');
   const remote = remoteClientFor(config, options, signal, progress);
   progress.phase = 'connect';
@@ -51,25 +52,25 @@ export async function runSync(
   if (config.remote_instance_id !== session.instance_id || config.remote_company_id !== session.company.id) {
     // Another remote (or another company on it) than the one we synced with: its
     // versions mean nothing here. Everything is news to it, and its feed from the start.
-    if (config.remote_instance_id !== null) await startFullPull(db, companyId, true);
+    if (config.remote_instance_id !== null) await startFullPull(db, companyKey, true);
     await db.run(
       db.q
         .updateTable('sync_config')
         .set({ remote_instance_id: session.instance_id, remote_company_id: session.company.id })
-        .where('company_id', '=', companyId),
+        .where('company_id', '=', companyKey),
     );
   }
-  await establishIdentity(service, companyId, remote, session.instance_id, session.company.id);
-  const ctx: Ctx = { service, caller: { companyId, kind: 'owner' } };
+  await establishIdentity(service, companyKey, remote, session.instance_id, session.company.id);
+  const ctx: Ctx = { service, caller: await ownerOf(service.db, companyKey) };
   const run: SyncRun = {
-    ctx, companyId, remote, remoteInstanceId: session.instance_id, options, signal, progress, allowMassDeletion, refusedBlobs: new Map(),
+    ctx, companyKey, remote, remoteInstanceId: session.instance_id, options, signal, progress, allowMassDeletion, refusedBlobs: new Map(),
   };
-  progress.pending_at_start = await pendingCount(db, companyId);
+  progress.pending_at_start = await pendingCount(db, companyKey);
 
   await pushChanges(run);
   const pulled = await pullChanges(run);
   progress.conflicts += pulled.conflicts;
   if (!signal.aborted && pulled.complete) await releaseCaughtUp(run);
-  if (!signal.aborted && (await pendingCount(db, companyId)) > 0) await pushChanges(run);
+  if (!signal.aborted && (await pendingCount(db, companyKey)) > 0) await pushChanges(run);
   progress.phase = 'done';
 }

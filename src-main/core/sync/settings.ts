@@ -5,6 +5,7 @@ import type { Db } from '../db/engine.ts';
 import type { SyncConfigTable } from '../db/tables.ts';
 import { normalizeRemoteUrl } from './remote-url.ts';
 import { LOCAL } from '../db/write-scopes.ts';
+import type { CompanyKey } from '../access/company-key.ts';
 
 export type SyncConfigRow = Selectable<SyncConfigTable>;
 
@@ -15,8 +16,8 @@ export interface SettingsInput {
   paused: boolean;
 }
 
-export async function loadConfig(db: Db, companyId: string): Promise<SyncConfigRow | undefined> {
-  return db.first(db.q.selectFrom('sync_config').selectAll().where('company_id', '=', companyId));
+export async function loadConfig(db: Db, companyKey: CompanyKey): Promise<SyncConfigRow | undefined> {
+  return db.first(db.q.selectFrom('sync_config').selectAll().where('company_id', '=', companyKey));
 }
 
 /** What any answer may show of the settings: never the token. */
@@ -36,11 +37,11 @@ export function settingsView(row: SyncConfigRow | undefined) {
  * Stores where and how this company syncs. The cursors stay: pointing at another
  * remote is noticed at the next sync (its instance id differs) and handled there.
  */
-export async function saveSettings(db: Db, companyId: string, input: SettingsInput): Promise<SyncConfigRow> {
+export async function saveSettings(db: Db, companyKey: CompanyKey, input: SettingsInput): Promise<SyncConfigRow> {
   const remoteUrl = normalizeRemoteUrl(input.remote_url);
   const token = input.token?.trim();
   return db.tx(async () => {
-    const existing = await loadConfig(db, companyId);
+    const existing = await loadConfig(db, companyKey);
     if (!token && !existing) throw validationError('a token is needed to reach the remote', { '$.token': 'required the first time' });
     const values = {
       remote_url: remoteUrl,
@@ -49,19 +50,19 @@ export async function saveSettings(db: Db, companyId: string, input: SettingsInp
       paused: input.paused ? 1 : 0,
       updated_at: nowIso(),
     };
-    if (existing) await db.run(db.q.updateTable('sync_config').set(values).where('company_id', '=', companyId));
-    else await db.run(db.q.insertInto('sync_config').values({ company_id: companyId, ...values }));
-    return (await loadConfig(db, companyId))!;
+    if (existing) await db.run(db.q.updateTable('sync_config').set(values).where('company_id', '=', companyKey));
+    else await db.run(db.q.insertInto('sync_config').values({ company_id: companyKey, ...values }));
+    return (await loadConfig(db, companyKey))!;
   }, { origin: LOCAL });
 }
 
-export async function forgetSettings(db: Db, companyId: string): Promise<void> {
-  await db.run(db.q.deleteFrom('sync_config').where('company_id', '=', companyId));
+export async function forgetSettings(db: Db, companyKey: CompanyKey): Promise<void> {
+  await db.run(db.q.deleteFrom('sync_config').where('company_id', '=', companyKey));
 }
 
 export async function saveOutcome(
   db: Db,
-  companyId: string,
+  companyKey: CompanyKey,
   outcome: { attemptAt: string; successAt?: string; error?: { kind: string; message: string } },
 ): Promise<void> {
   await db.run(
@@ -74,6 +75,6 @@ export async function saveOutcome(
         last_error_kind: outcome.error?.kind ?? null,
         last_error_at: outcome.error ? nowIso() : null,
       })
-      .where('company_id', '=', companyId),
+      .where('company_id', '=', companyKey),
   );
 }

@@ -1,6 +1,7 @@
 import type { Db, Dialect } from '../db/engine.ts';
 import type { ChangeRow } from './change-rows.ts';
 import type { Direction } from './parked.ts';
+import type { CompanyKey } from '../access/company-key.ts';
 
 /**
  * Trusted signers (kind `trusted_jwks`) verify the signed documents sync carries,
@@ -10,8 +11,8 @@ import type { Direction } from './parked.ts';
  * refused for their signatures are tried again at once instead of waiting, parked,
  * for someone to press retry.
  */
-export async function pendingSigners(db: Db, companyId: string): Promise<ChangeRow[]> {
-  return await db.sql<ChangeRow>(pendingSignersSql(db.dialect), [companyId]);
+export async function pendingSigners(db: Db, companyKey: CompanyKey): Promise<ChangeRow[]> {
+  return await db.sql<ChangeRow>(pendingSignersSql(db.dialect), [companyKey]);
 }
 
 /**
@@ -33,8 +34,8 @@ export function pendingSignersSql(dialect: Dialect): string {
  * Entries parked for a signature no key verified (`$.record.data.sigs…`) go again:
  * a refused push back into the outbox, a refused pull fetched again. Answers how many.
  */
-export async function retrySignatureRefusals(db: Db, companyId: string, direction: Direction): Promise<number> {
+export async function retrySignatureRefusals(db: Db, companyKey: CompanyKey, direction: Direction): Promise<number> {
   const which = `company_id = ? AND direction = ? AND kind = 'entry' AND error LIKE '%"$.record.data.sigs%'`;
   const statement = direction === 'push' ? `DELETE FROM sync_parked WHERE ${which}` : `UPDATE sync_parked SET retry = 1 WHERE ${which}`;
-  return (await db.sqlRun(statement, [companyId, direction])).changes;
+  return (await db.sqlRun(statement, [companyKey, direction])).changes;
 }

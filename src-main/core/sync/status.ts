@@ -19,13 +19,13 @@ const ERROR_KINDS = new Set(['auth', 'remote', 'refused', 'config', 'internal', 
  */
 export async function syncStatus(ctx: Ctx, running: boolean, progress: Progress | undefined): Promise<SyncStatus> {
   const { db } = ctx.service;
-  const companyId = ctx.caller.companyId;
-  const config = await loadConfig(db, companyId);
-  const pending = await pendingCount(db, companyId);
+  const companyKey = ctx.caller.companyKey;
+  const config = await loadConfig(db, companyKey);
+  const pending = await pendingCount(db, companyKey);
   const conflicts = await openConflictCount(ctx);
-  const parked = await parkedCount(db, companyId);
-  const forks = await forkCount(db, companyId);
-  const held = await heldSeries(db, companyId);
+  const parked = await parkedCount(db, companyKey);
+  const forks = await forkCount(db, companyKey);
+  const held = await heldSeries(db, companyKey);
   const errorKind = config?.last_error_kind ?? undefined;
 
   let state: SyncStatus['state'];

@@ -29,7 +29,7 @@ const SQL = {
 };
 
 async function requireJob(ctx: Ctx, id: string): Promise<JobRow> {
-  const row = await ctx.service.db.sqlFirst<JobRow>(SQL.job, [ctx.caller.companyId, id]);
+  const row = await ctx.service.db.sqlFirst<JobRow>(SQL.job, [ctx.caller.companyKey, id]);
   if (!row) throw notFound(`job ${id}`);
   return row;
 }
@@ -47,7 +47,7 @@ async function answerJob(ctx: Ctx, id: string, seq: number, wait: number): Promi
 
 export async function getJobByKey(ctx: Ctx, key: string): Promise<JobView> {
   const { db } = ctx.service;
-  const row = await db.first(db.q.selectFrom('jobs').selectAll().where('company_id', '=', ctx.caller.companyId).where('key', '=', key));
+  const row = await db.first(db.q.selectFrom('jobs').selectAll().where('company_id', '=', ctx.caller.companyKey).where('key', '=', key));
   if (!row) throw notFound(`job with key ${JSON.stringify(key)}`);
   return jobView(db, row);
 }
@@ -63,7 +63,7 @@ export async function getJobByKey(ctx: Ctx, key: string): Promise<JobView> {
  */
 export async function createJob(ctx: Ctx, id: string | undefined, body: JobBody, wait = 0): Promise<JobView> {
   const { db } = ctx.service;
-  const companyId = ctx.caller.companyId;
+  const companyKey = ctx.caller.companyKey;
   const requestHash = createHash('sha256').update(canonicalJson(body)).digest('hex');
   let jobId = id ?? uuidv1();
 
@@ -71,13 +71,13 @@ export async function createJob(ctx: Ctx, id: string | undefined, body: JobBody,
   const replayable = id !== undefined || body.key !== undefined;
   const replay = async (): Promise<boolean> => {
     if (!replayable) return false;
-    const existing = await db.sqlFirst<{ request_hash: string }>(SQL.hash, [companyId, jobId]);
+    const existing = await db.sqlFirst<{ request_hash: string }>(SQL.hash, [companyKey, jobId]);
     if (existing) {
       if (existing.request_hash === requestHash) return true;
       throw conflict(`job ${jobId} already exists with a different body`);
     }
     if (body.key === undefined) return false;
-    const holder = await db.sqlFirst<{ id: string; request_hash: string }>(SQL.keyHolder, [companyId, body.key]);
+    const holder = await db.sqlFirst<{ id: string; request_hash: string }>(SQL.keyHolder, [companyKey, body.key]);
     if (!holder) return false;
     // A PUT names its job: the key held by another id is not the same request.
     if (holder.request_hash !== requestHash || (id !== undefined && holder.id !== id)) {
@@ -101,11 +101,11 @@ export async function createJob(ctx: Ctx, id: string | undefined, body: JobBody,
       const at = nowIso();
       const intentId = uuidv7();
       const inserted = await db.sqlFirst<{ seq: number }>(SQL.insertJob, [
-        jobId, companyId, body.workflow_id, workflow.version, entryId, body.key ?? null, JSON.stringify(body.tags ?? []),
+        jobId, companyKey, body.workflow_id, workflow.version, entryId, body.key ?? null, JSON.stringify(body.tags ?? []),
         JSON.stringify(body.args ?? {}), requestHash, intentId, Date.now(), at, at,
       ]);
       made = Number(inserted!.seq);
-      await db.sqlRun(SQL.insertIntent, [intentId, companyId, jobId, first.id, first.name, first.provider, at, at]);
+      await db.sqlRun(SQL.insertIntent, [intentId, companyKey, jobId, first.id, first.name, first.provider, at, at]);
     }, { origin: LOCAL });
     ctx.service.jobs.notify();
   }
@@ -131,8 +131,8 @@ export async function listJobs(
 ) {
   const { db } = ctx.service;
   const limit = checkHostedLimit(q.limit);
-  const scope = JSON.stringify(['jobs', ctx.caller.companyId, q.status, q.workflow_id, q.silo_entry_id, q.created_at, q.ascending]);
-  let query = db.q.selectFrom('jobs').selectAll().where('company_id', '=', ctx.caller.companyId);
+  const scope = JSON.stringify(['jobs', ctx.caller.companyKey, q.status, q.workflow_id, q.silo_entry_id, q.created_at, q.ascending]);
+  let query = db.q.selectFrom('jobs').selectAll().where('company_id', '=', ctx.caller.companyKey);
   if (q.status) query = query.where('status', '=', q.status);
   if (q.workflow_id) query = query.where('workflow_id', '=', q.workflow_id);
   if (q.silo_entry_id) query = query.where('silo_entry_id', '=', q.silo_entry_id);

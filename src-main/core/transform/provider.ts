@@ -2,6 +2,8 @@ import type { z } from 'zod';
 import type { Fault } from '../gobl/index.ts';
 import type { Envelope } from '../silo/document.ts';
 import type { Service } from '../service.ts';
+import type { CompanyKey } from '../access/company-key.ts';
+import type { Caller } from '../access/tokens.ts';
 
 /** Outcome statuses a step can end with (DESIGN §4). TIMEOUT is decided by the engine. */
 export type StepStatus = 'OK' | 'ERR' | 'KO' | 'SKIP';
@@ -32,7 +34,9 @@ export interface NewAttachment {
 /** What a provider may read and, inside `apply`, change. */
 export interface StepContext {
   service: Service;
-  companyId: string;
+  companyKey: CompanyKey;
+  /** whom the job acts as: the company's owner */
+  owner: Caller;
   job: {
     id: string;
     key: string | null;

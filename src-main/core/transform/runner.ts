@@ -12,6 +12,7 @@ import type { StepResult } from './provider.ts';
 import { findStep, route } from './routing.ts';
 import { EntryReads, makeStepContext } from './step-context.ts';
 import { loadDefinition } from './workflows.ts';
+import { ownerOf } from '../access/company-key.ts';
 
 export interface RunnerOptions {
   /** jobs worked on at once (steps that wait on the network do not hold up the rest) */
@@ -279,7 +280,7 @@ export class JobRunner {
       const row = shared ? await db.sqlFirst<JobRow>(LOCK_JOB_PG, [jobSeq]) : await this.#job(jobSeq);
       if (!row || row.completed_at) return false;
       if (shared && isClaimed(row, Date.now())) return false;
-      await this.#cancel(this.#working(row));
+      await this.#cancel(await this.#working(row));
       return true;
     }, OWN);
     if (ended) this.#wake(jobSeq);
@@ -296,7 +297,7 @@ export class JobRunner {
 
   /** Workflow versions never change once written, so each is parsed once (per company: the id is the company's). */
   async #definition(ctx: Ctx, workflowId: string, version: number): Promise<WorkflowDefinition> {
-    const key = `${ctx.caller.companyId}\u0000${workflowId}\u0000${version}`;
+    const key = `${ctx.caller.companyKey}\u0000${workflowId}\u0000${version}`;
     let def = this.#definitions.get(key);
     if (!def) {
       def = (await loadDefinition(ctx, workflowId, version)).def;
@@ -317,9 +318,9 @@ export class JobRunner {
     return (w.def ??= await this.#definition(w.ctx, w.row.workflow_id, w.row.workflow_version));
   }
 
-  #working(row: JobRow): Working {
+  async #working(row: JobRow): Promise<Working> {
     // Everything a step reads or writes is the job's company's: its workflow, its entry, its series.
-    const ctx: Ctx = { service: this.#service, caller: { companyId: row.company_id, kind: 'owner' } };
+    const ctx: Ctx = { service: this.#service, caller: await ownerOf(this.#service.db, row.company_id) };
     return {
       row: { ...row },
       faults: JSON.parse(row.faults) as Fault[],
@@ -420,7 +421,7 @@ export class JobRunner {
         if (++looked > LOOKED_AT) return work;
         const row = await this.#job(seq);
         if (!row || row.completed_at) continue;
-        const w = this.#working(row);
+        const w = await this.#working(row);
         const intent = row.current_intent_id ? await this.#intent(row, row.current_intent_id) : undefined;
         let alone: boolean;
         try {
@@ -485,7 +486,7 @@ export class JobRunner {
     const { db } = this.#service;
     const row = await db.sqlFirst<JobRow>(LOCK_JOB_SKIP_PG, [job.read.seq]);
     if (!row || !unchangedSince(row, job.read)) return;
-    const w = this.#working(row);
+    const w = await this.#working(row);
     w.def = job.w.def;
     const intent = row.current_intent_id ? await this.#intent(row, row.current_intent_id) : undefined;
     await this.#advance(w, intent, deadline, round);
@@ -535,7 +536,7 @@ export class JobRunner {
     // Nothing but this writes the job while it runs alone (it is in flight): what is read here holds.
     const row = await this.#job(seq);
     if (!row || row.completed_at || !this.#running) return;
-    const w = this.#working(row);
+    const w = await this.#working(row);
     if (row.cancel_requested) {
       await db.tx(() => this.#cancel(w), OWN);
       this.#wake(seq);
@@ -582,7 +583,7 @@ export class JobRunner {
       const row = await db.sqlFirst<JobRow>(LOCK_JOB_SKIP_PG, [seq]);
       // Held by another runner's transaction, ended, or not due: another runner has claimed it, or it waits for its retry.
       if (!row || row.completed_at || row.run_at > Date.now()) return undefined;
-      const w = this.#working(row);
+      const w = await this.#working(row);
       if (row.cancel_requested) {
         await this.#cancel(w);
         return 'ended' as const;
@@ -619,7 +620,7 @@ export class JobRunner {
       const row = claim ? await db.sqlFirst<JobRow>(LOCK_JOB_PG, [seq]) : await this.#job(seq);
       // The lease ran out before this step answered: the job is another runner's now (or was cancelled since).
       if (claim && !holdsClaim(row, claim)) return 'lost';
-      const w = this.#working(row!);
+      const w = await this.#working(row!);
       const intent = await this.#intent(w.row, w.row.current_intent_id!);
       const next = await this.#settle(w, intent, JSON.parse(intent.events) as IntentEvent[], step, inRescue, outcome);
       if (typeof next !== 'string') await this.#save(w);

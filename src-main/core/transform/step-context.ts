@@ -86,7 +86,8 @@ export function makeStepContext(
 
   return {
     service: ctx.service,
-    companyId: ctx.caller.companyId,
+    companyKey: ctx.caller.companyKey,
+    owner: ctx.caller,
     job,
     step,
     attempt,

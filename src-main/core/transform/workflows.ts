@@ -49,10 +49,10 @@ export async function loadDefinition(
   version?: number,
 ): Promise<{ def: WorkflowDefinition; version: number; row: WorkflowRow }> {
   const { db } = ctx.service;
-  const row = await db.sqlFirst<Selectable<WorkflowsTable>>(WORKFLOW_SQL.row, [ctx.caller.companyId, id]);
+  const row = await db.sqlFirst<Selectable<WorkflowsTable>>(WORKFLOW_SQL.row, [ctx.caller.companyKey, id]);
   if (!row) throw notFound(`workflow ${id}`);
   const v = version ?? row.version;
-  const stored = await db.sqlFirst<{ definition: string }>(WORKFLOW_SQL.definition, [ctx.caller.companyId, id, v]);
+  const stored = await db.sqlFirst<{ definition: string }>(WORKFLOW_SQL.definition, [ctx.caller.companyKey, id, v]);
   if (!stored) throw notFound(`version ${v} of workflow ${id}`);
   return { def: JSON.parse(stored.definition) as WorkflowDefinition, version: v, row };
 }
@@ -106,10 +106,10 @@ export async function getWorkflow(ctx: Ctx, id: string, version?: number): Promi
  */
 export async function putWorkflow(ctx: Ctx, id: string, body: WorkflowBody): Promise<WorkflowView> {
   const { db } = ctx.service;
-  const companyId = ctx.caller.companyId;
+  const companyKey = ctx.caller.companyKey;
   const requestHash = createHash('sha256').update(canonicalJson(body)).digest('hex');
   const held = () =>
-    db.first(db.q.selectFrom('workflows').select('request_hash').where('company_id', '=', companyId).where('id', '=', id));
+    db.first(db.q.selectFrom('workflows').select('request_hash').where('company_id', '=', companyKey).where('id', '=', id));
   const existing = await held();
   if (existing) {
     if (existing.request_hash === requestHash) return getWorkflow(ctx, id, 1);
@@ -121,12 +121,12 @@ export async function putWorkflow(ctx: Ctx, id: string, body: WorkflowBody): Pro
     if (await held()) throw conflict(`workflow ${id} already exists`);
     await db.run(
       db.q.insertInto('workflows').values({
-        id, company_id: companyId, version: 1, name: def.name, schema: def.schema,
+        id, company_id: companyKey, version: 1, name: def.name, schema: def.schema,
         disabled: def.disabled ? 1 : 0, request_hash: requestHash, created_at: at, updated_at: at,
       }),
     );
     await db.run(
-      db.q.insertInto('workflow_versions').values({ company_id: companyId, workflow_id: id, version: 1, definition: JSON.stringify(def), created_at: at }),
+      db.q.insertInto('workflow_versions').values({ company_id: companyKey, workflow_id: id, version: 1, definition: JSON.stringify(def), created_at: at }),
     );
   }, { origin: db.origin ?? LOCAL });
   return getWorkflow(ctx, id);
@@ -135,7 +135,7 @@ export async function putWorkflow(ctx: Ctx, id: string, body: WorkflowBody): Pro
 /** A change makes a new version; jobs keep pointing at the version they ran. */
 export async function patchWorkflow(ctx: Ctx, id: string, patch: WorkflowPatch): Promise<WorkflowView> {
   const { db } = ctx.service;
-  const companyId = ctx.caller.companyId;
+  const companyKey = ctx.caller.companyKey;
   const current = await loadDefinition(ctx, id);
   const merged: WorkflowBody = {
     name: patch.name ?? current.def.name,
@@ -156,13 +156,13 @@ export async function patchWorkflow(ctx: Ctx, id: string, patch: WorkflowPatch):
       db.q
         .updateTable('workflows')
         .set({ version, name: def.name, schema: def.schema, disabled: def.disabled ? 1 : 0, updated_at: at })
-        .where('company_id', '=', companyId)
+        .where('company_id', '=', companyKey)
         .where('id', '=', id)
         .where('version', '=', current.version),
     );
     if (changes !== 1) throw conflict(`workflow ${id} changed meanwhile; retry`);
     await db.run(
-      db.q.insertInto('workflow_versions').values({ company_id: companyId, workflow_id: id, version, definition: JSON.stringify(def), created_at: at }),
+      db.q.insertInto('workflow_versions').values({ company_id: companyKey, workflow_id: id, version, definition: JSON.stringify(def), created_at: at }),
     );
   }, { origin: db.origin ?? LOCAL });
   return getWorkflow(ctx, id);
@@ -172,7 +172,7 @@ export async function patchWorkflow(ctx: Ctx, id: string, patch: WorkflowPatch):
 export async function listWorkflows(ctx: Ctx, q: { schema?: string; created_at?: string; limit: number }) {
   const { db } = ctx.service;
   const limit = checkHostedLimit(q.limit);
-  let query = db.q.selectFrom('workflows').select(['id', 'created_at']).where('company_id', '=', ctx.caller.companyId);
+  let query = db.q.selectFrom('workflows').select(['id', 'created_at']).where('company_id', '=', ctx.caller.companyKey);
   if (q.schema !== undefined) query = query.where('schema', '=', q.schema);
   const { rows, next } = await timePage(db, query, q.created_at, limit);
   const createdAt = q.created_at ? new Date(q.created_at).toISOString() : rows[0]?.created_at;

@@ -89,9 +89,9 @@ describe('desktop caller', () => {
     const service = await openService(mkdtempSync(join(tmpdir(), 'silodesk-caller-')), { runJobs: false });
     const a = await createCompany(service.db, 'A');
     const b = await createCompany(service.db, 'B');
-    expect(await desktopCaller(service.db, a.id)).toEqual({ companyId: a.id, kind: 'owner', install: true });
-    expect(await desktopCaller(service.db, a.id, b.id)).toEqual({ companyId: b.id, kind: 'owner', install: true });
-    await expect(desktopCaller(service.db, a.id, '0190c1a0-0000-7000-8000-00000000dead')).rejects.toThrow(/not found/);
+    expect(await desktopCaller(service.db, a)).toEqual({ companyKey: a.key, companyId: a.id, kind: 'owner', install: true });
+    expect(await desktopCaller(service.db, a, b.id)).toEqual({ companyKey: b.key, companyId: b.id, kind: 'owner', install: true });
+    await expect(desktopCaller(service.db, a, '0190c1a0-0000-7000-8000-00000000dead')).rejects.toThrow(/not found/);
     await service.close();
   });
 });

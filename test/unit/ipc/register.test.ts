@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../../../src-main/core/access/tokens.ts';
 import { createCompany } from '../../../src-main/core/access/companies.ts';
+import { ownerOf } from '../../../src-main/core/access/company-key.ts';
 import { openService, type Service } from '../../../src-main/core/service.ts';
 import { IPC_CHANNEL, type IpcAnswer, type IpcBinary } from '../../../src-main/ipc/channel.ts';
 import { registerIpcHandlers, type IpcEventLike, type IpcMainLike } from '../../../src-main/ipc/register.ts';
@@ -33,7 +34,7 @@ function call(name: unknown, input?: unknown, event: IpcEventLike = TRUSTED): Pr
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'silodesk-ipc-'));
   service = await openService(dir);
-  caller = { companyId: (await createCompany(service.db, 'IPC test company')).id, kind: 'owner' };
+  caller = await ownerOf(service.db, (await createCompany(service.db, 'IPC test company')).key);
   channels = new Map();
   const fakeIpcMain: IpcMainLike = {
     handle(channel, listener) {
@@ -82,7 +83,7 @@ describe('registerIpcHandlers', () => {
 
     // Another company sees none of it: the caller decides the company, not the request.
     const other = caller;
-    caller = { companyId: (await createCompany(service.db, 'Other company')).id, kind: 'owner' };
+    caller = await ownerOf(service.db, (await createCompany(service.db, 'Other company')).key);
     try {
       expect(await call('listEntries', {})).toMatchObject({ ok: true, data: { list: [] } });
     } finally {

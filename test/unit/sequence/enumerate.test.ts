@@ -24,7 +24,8 @@ let ctx: Ctx;
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'silodesk-enum-'));
   service = await openService(dataDir);
-  ctx = { service, caller: { companyId: (await ensureDefaultCompany(service.db)).id, kind: 'owner' } };
+  const company = await ensureDefaultCompany(service.db);
+  ctx = { service, caller: { companyKey: company.key, companyId: company.id, kind: 'owner' } };
 });
 afterAll(async () => {
   await service.close();
@@ -35,7 +36,8 @@ afterAll(async () => {
 function stepContext(siloEntryId: string, jobId = uuidv1(), stepId = uuidv4()): StepContext {
   return {
     service,
-    companyId: ctx.caller.companyId,
+    companyKey: ctx.caller.companyKey,
+    owner: ctx.caller,
     job: { id: jobId, key: null, args: {}, tags: [], silo_entry_id: siloEntryId, workflow_id: uuidv4() },
     step: { id: stepId, name: 'number it' },
     attempt: 1,

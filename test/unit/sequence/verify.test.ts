@@ -18,7 +18,8 @@ let ctx: Ctx;
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'silodesk-verify-'));
   service = await openService(dataDir);
-  ctx = { service, caller: { companyId: (await ensureDefaultCompany(service.db)).id, kind: 'owner' } };
+  const company = await ensureDefaultCompany(service.db);
+  ctx = { service, caller: { companyKey: company.key, companyId: company.id, kind: 'owner' } };
 });
 afterAll(async () => {
   await service.close();

@@ -2,13 +2,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCompany } from '../../../src-main/core/access/companies.ts';
+import type { CompanyKey } from '../../../src-main/core/access/company-key.ts';
 import { openService, type Service } from '../../../src-main/core/service.ts';
 
 let service: Service;
 let dir: string;
+/** the company the signers are written for (its key: what its rows are stored under) */
+let company: CompanyKey;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'silodesk-changelog-'));
   service = await openService(dir, { runJobs: false, autoSync: false });
+  company = (await createCompany(service.db, 'C')).key;
 });
 afterAll(async () => {
   await service.close();
@@ -22,10 +27,10 @@ const rows = () =>
 const AT = '2026-01-01T00:00:00.000Z';
 const put = (id: string, name: string) =>
   service.db.sqlite!
-    .prepare(`INSERT INTO trusted_jwks (company_id, id, name, keys, created_at, updated_at) VALUES ('c', ?, ?, '[]', ?, ?)
+    .prepare(`INSERT INTO trusted_jwks (company_id, id, name, keys, created_at, updated_at) VALUES (?, ?, ?, '[]', ?, ?)
               ON CONFLICT (company_id, id) DO UPDATE SET name = excluded.name`)
-    .run(id, name, AT, AT);
-const drop = (id: string) => service.db.sqlite!.prepare(`DELETE FROM trusted_jwks WHERE company_id = 'c' AND id = ?`).run(id);
+    .run(company, id, name, AT, AT);
+const drop = (id: string) => service.db.sqlite!.prepare(`DELETE FROM trusted_jwks WHERE company_id = ? AND id = ?`).run(company, id);
 const local = <T>(fn: () => T | Promise<T>) => service.db.tx(async () => fn(), { origin: 'local' });
 
 describe('the change log', () => {

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCompany } from '../../../src-main/core/access/companies.ts';
 import { ApiError } from '../../../src-main/core/api/errors.ts';
 import { openService, type Service } from '../../../src-main/core/service.ts';
 import { decodeFeedCursor, encodeFeedCursor } from '../../../src-main/core/sync/feed-cursor.ts';
@@ -12,10 +13,11 @@ let dir: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'silodesk-cursor-'));
   service = await openService(dir, { runJobs: false, autoSync: false });
-  // Five changes in the log: five trusted signers written (their triggers record the changes).
-  const insert = service.db.sqlite!.prepare(`INSERT INTO trusted_jwks (company_id, id, name, keys, created_at, updated_at) VALUES ('c1', ?, 'S', '[]', '', '')`);
+  // Five changes in the log: five trusted signers written (their triggers record the changes), stored under a company's key.
+  const { key } = await createCompany(service.db, 'C');
+  const insert = service.db.sqlite!.prepare(`INSERT INTO trusted_jwks (company_id, id, name, keys, created_at, updated_at) VALUES (?, ?, 'S', '[]', '', '')`);
   await service.db.tx(async () => {
-    for (let i = 0; i < 5; i++) insert.run(`s${i}`);
+    for (let i = 0; i < 5; i++) insert.run(key, `s${i}`);
   }, { origin: 'local' });
 });
 afterAll(async () => {

@@ -25,7 +25,7 @@ export async function openProviderTestBed(config: Partial<ServiceConfig> = {}): 
   const dataDir = mkdtempSync(join(tmpdir(), 'silodesk-provider-'));
   const service = await openService(dataDir, { runJobs: false, ...config });
   const company = await createCompany(service.db, 'Test company');
-  const ctx: Ctx = { service, caller: { companyId: company.id, kind: 'owner' } };
+  const ctx: Ctx = { service, caller: { companyKey: company.key, companyId: company.id, kind: 'owner' } };
   return {
     service,
     dataDir,

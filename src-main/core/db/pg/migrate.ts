@@ -13,6 +13,7 @@ import { CHANGE_TRIGGERS, EVERY_WRITE_NOTED } from './change-triggers.ts';
 import { SEARCH } from './search.ts';
 import { TABLES } from './schema.ts';
 import { TRIGGERS } from './triggers.ts';
+import { storeUnderCompanyKeysPg } from '../company-keys-migration.ts';
 
 const statements = (list: string[]): Migration => ({
   async up(db: Kysely<any>) {
@@ -39,6 +40,7 @@ export const pgMigrations: Record<string, Migration> = {
   '0010_identity_uuid_index_gone': statements(IDENTITY_UUID_INDEX_GONE),
   '0011_implied_created_version': statements(IMPLIED_CREATED_VERSION_PG),
   '0012_attachments_in_order': statements(ATTACHMENTS_IN_ORDER),
+  '0013_company_keys': { up: storeUnderCompanyKeysPg },
 };
 
 export async function migratePostgres(db: Kysely<any>): Promise<string[]> {

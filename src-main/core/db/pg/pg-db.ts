@@ -6,6 +6,7 @@ import { numberedPlaceholders, type Db, type TxOptions } from '../engine.ts';
 import { TxFrames, type TxFrame } from '../tx-frames.ts';
 import type { Tables } from '../tables.ts';
 import { writtenKey, type WriteHooks, type WrittenRecord } from '../write-scopes.ts';
+import type { CompanyKey } from '../../access/company-key.ts';
 import { WRITTEN_INDEX, WRITTEN_TABLE } from './change-triggers.ts';
 
 /**
@@ -40,7 +41,7 @@ interface Frame extends TxFrame<Frame> {
 
 interface WrittenRow {
   n: number;
-  company_id: string;
+  company_id: CompanyKey;
   kind: string;
   record_id: string;
   entry_id: string | null;

@@ -57,7 +57,7 @@ export const attachmentKind: RecordKind<AttachmentRecord, AttachmentRef> = {
     }
     const replaced = await replaceSyncedFile(ctx, entryId, fileId, record);
     // The company held these bytes: it may attach them again (a conflict's losing file kept with "keep mine").
-    if (replaced) await grantBlobs(ctx.service.db, ctx.caller.companyId, [replaced.hash]);
+    if (replaced) await grantBlobs(ctx.service.db, ctx.caller.companyKey, [replaced.hash]);
   },
 };
 
@@ -67,7 +67,7 @@ async function findRow(ctx: Ctx, ref: AttachmentRef): Promise<AttachmentRow | un
     db.q
       .selectFrom('attachments')
       .selectAll()
-      .where('company_id', '=', ctx.caller.companyId)
+      .where('company_id', '=', ctx.caller.companyKey)
       .where('entry_id', '=', ref.entryId)
       .where('id', '=', ref.fileId),
   );

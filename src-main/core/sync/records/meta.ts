@@ -58,7 +58,7 @@ async function findRow(ctx: Ctx, ref: MetaRef): Promise<MetaRow | undefined> {
     db.q
       .selectFrom('entry_meta')
       .selectAll()
-      .where('company_id', '=', ctx.caller.companyId)
+      .where('company_id', '=', ctx.caller.companyKey)
       .where('entry_id', '=', ref.entryId)
       .where('key', '=', ref.key)
       .where('src', '=', ref.src),

@@ -28,7 +28,7 @@ export const seriesEntryKind: RecordKind<SeriesEntryRecord, string> = {
   parentOf: (_id, record) => (record ? { kind: 'series', id: record.series_id } : undefined),
   async read(ctx, id) {
     const { db } = ctx.service;
-    const row = await db.first(db.q.selectFrom('series_entries').selectAll().where('company_id', '=', ctx.caller.companyId).where('id', '=', id));
+    const row = await db.first(db.q.selectFrom('series_entries').selectAll().where('company_id', '=', ctx.caller.companyKey).where('id', '=', id));
     return row ? seriesEntryRecordOf(row) : undefined;
   },
   content: (r) => ({ series_id: r.series_id, index: r.index, code: r.code, meta: r.meta, previous_id: r.previous_id ?? null, sigs: r.sigs }),
@@ -37,13 +37,13 @@ export const seriesEntryKind: RecordKind<SeriesEntryRecord, string> = {
     if (record.id !== id) throw validationError('record id must equal the id in the path', { '$.record.id': `must equal ${id}` });
     const { db } = ctx.service;
     // Everything by the caller's company: another company's series and entries under the same ids are never read or changed.
-    const companyId = ctx.caller.companyId;
-    const entries = db.q.selectFrom('series_entries').where('company_id', '=', companyId);
+    const companyKey = ctx.caller.companyKey;
+    const entries = db.q.selectFrom('series_entries').where('company_id', '=', companyKey);
     if (await db.first(entries.select('id').where('id', '=', id))) {
       throw new ApiError('forbidden', `series entry ${id} already exists with other content; issued entries never change`);
     }
     const series = await db.first(
-      db.q.selectFrom('series').selectAll().where('company_id', '=', companyId).where('id', '=', record.series_id),
+      db.q.selectFrom('series').selectAll().where('company_id', '=', companyKey).where('id', '=', record.series_id),
     );
     if (!series) throw notFound(`series ${record.series_id}`);
     // A series this instance issues takes an entry only signed with its own keys: one a copy of
@@ -68,12 +68,12 @@ export const seriesEntryKind: RecordKind<SeriesEntryRecord, string> = {
       ? await db.first(entries.select('sigs').where('id', '=', series.last_entry_id))
       : undefined;
     const previousHash = previous ? chainHashOf((JSON.parse(previous.sigs) as string[])[0]) : '';
-    await checkSeriesEntrySigned(ctx.service, companyId, series.issuer, record, previousHash);
+    await checkSeriesEntrySigned(ctx.service, companyKey, series.issuer, record, previousHash);
 
     const meta = sortedMeta(record.meta);
     await appendCopyEntry(ctx, series, {
       id,
-      company_id: companyId,
+      company_id: companyKey,
       series_id: series.id,
       idx: record.index,
       code: record.code,
@@ -92,7 +92,7 @@ export const seriesEntryKind: RecordKind<SeriesEntryRecord, string> = {
 /** The issuer's valid signature over this very entry (its chain link aside): a fork worth keeping, not junk. */
 async function signedByIssuer(ctx: Ctx, issuer: string, record: SeriesEntryRecord): Promise<boolean> {
   try {
-    const payload = await verifyIssuerJws(ctx.service, ctx.caller.companyId, issuer, record.sigs[0]);
+    const payload = await verifyIssuerJws(ctx.service, ctx.caller.companyKey, issuer, record.sigs[0]);
     return payload.id === record.id && payload.series_id === record.series_id && payload.index === record.index && payload.iss === issuer;
   } catch {
     return false;

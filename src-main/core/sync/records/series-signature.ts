@@ -6,6 +6,7 @@ import { SignatureError } from '../../keys/jws.ts';
 import { sha256Hex } from '../../sequence/chain.ts';
 import type { Service } from '../../service.ts';
 import { verifyIssuerJws } from '../peer-keys.ts';
+import type { CompanyKey } from '../../access/company-key.ts';
 
 /**
  * Checks, before it is applied, that a series or series entry is exactly what
@@ -14,8 +15,8 @@ import { verifyIssuerJws } from '../peer-keys.ts';
  * or pushed alike), and every field against the signed payload. So no copy holds
  * a forged or edited entry, and nobody plants a series "issued" by this install.
  */
-export async function checkSeriesSigned(service: Service, companyId: string, r: SyncRecordOf['series']): Promise<void> {
-  const payload = await signedPayload(service, companyId, r.issuer, r.sigs[0], '$.record.sigs[0]');
+export async function checkSeriesSigned(service: Service, companyKey: CompanyKey, r: SyncRecordOf['series']): Promise<void> {
+  const payload = await signedPayload(service, companyKey, r.issuer, r.sigs[0], '$.record.sigs[0]');
   const expected: Record<string, unknown> = {
     series_id: r.id,
     code: r.code,
@@ -33,12 +34,12 @@ export async function checkSeriesSigned(service: Service, companyId: string, r: 
 
 export async function checkSeriesEntrySigned(
   service: Service,
-  companyId: string,
+  companyKey: CompanyKey,
   issuer: string,
   r: SyncRecordOf['series_entry'],
   previousHash: string,
 ): Promise<void> {
-  const payload = await signedPayload(service, companyId, issuer, r.sigs[0], '$.record.sigs[0]');
+  const payload = await signedPayload(service, companyKey, issuer, r.sigs[0], '$.record.sigs[0]');
   const expected: Record<string, unknown> = {
     series_id: r.series_id,
     id: r.id,
@@ -58,9 +59,9 @@ export async function checkSeriesEntrySigned(
   if (canonicalJson(payload.meta) !== canonicalJson(r.meta)) throw refused('series entry meta differs from what the issuer signed', '$.record.meta');
 }
 
-async function signedPayload(service: Service, companyId: string, issuer: string, jws: string, path: string): Promise<Record<string, unknown>> {
+async function signedPayload(service: Service, companyKey: CompanyKey, issuer: string, jws: string, path: string): Promise<Record<string, unknown>> {
   try {
-    return await verifyIssuerJws(service, companyId, issuer, jws);
+    return await verifyIssuerJws(service, companyKey, issuer, jws);
   } catch (err) {
     if (err instanceof SignatureError) {
       const own = await isOwnIdentity(service.db, service.instanceId, issuer);

@@ -21,7 +21,7 @@ export const seriesKind: RecordKind<SeriesRecord, string> = {
   refOf: uuidRef,
   async read(ctx, id) {
     const { db } = ctx.service;
-    const row = await db.first(db.q.selectFrom('series').selectAll().where('company_id', '=', ctx.caller.companyId).where('id', '=', id));
+    const row = await db.first(db.q.selectFrom('series').selectAll().where('company_id', '=', ctx.caller.companyKey).where('id', '=', id));
     return row ? seriesRecordOf(row) : undefined;
   },
   content: (r) => ({
@@ -32,16 +32,16 @@ export const seriesKind: RecordKind<SeriesRecord, string> = {
     if (record === null) throw validationError('series are never deleted', { '$.deleted': 'not supported for series' });
     if (record.id !== id) throw validationError('record id must equal the id in the path', { '$.record.id': `must equal ${id}` });
     const { db, instanceId } = ctx.service;
-    const companyId = ctx.caller.companyId;
+    const companyKey = ctx.caller.companyKey;
     // Another company's series under the same id is another series: never looked at, never changed.
-    const row = await db.first(db.q.selectFrom('series').selectAll().where('company_id', '=', companyId).where('id', '=', id));
+    const row = await db.first(db.q.selectFrom('series').selectAll().where('company_id', '=', companyKey).where('id', '=', id));
     if (row && row.issuer === instanceId) {
       throw new ApiError('forbidden', `series ${id} is issued by this instance; a copy elsewhere cannot change it`);
     }
     if (row && row.issuer !== record.issuer) throw new ApiError('forbidden', `series ${id} is issued by ${row.issuer}; its issuer never changes`);
     // Always checked, one naming this instance as its issuer too: a remote cannot plant
     // a series "issued" here that this instance never signed.
-    await checkSeriesSigned(ctx.service, companyId, record);
+    await checkSeriesSigned(ctx.service, companyKey, record);
     if (row && row.last_entry_id !== null && NUMBERING.some((k) => row[k] !== record[k])) {
       throw new ApiError('forbidden', `series ${id} has entries; its numbering never changes`);
     }

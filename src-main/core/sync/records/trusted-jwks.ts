@@ -19,7 +19,7 @@ export const trustedJwksKind: RecordKind<TrustedJwksRecord, string> = {
   schema: trustedJwksRecord,
   refOf: uuidRef,
   async read(ctx, id) {
-    const row = await findTrustedJwks(ctx.service.db, ctx.caller.companyId, id);
+    const row = await findTrustedJwks(ctx.service.db, ctx.caller.companyKey, id);
     if (!row) return undefined;
     const { name, keys, created_at } = trustedJwksView(row);
     return { id, name, keys, created_at };

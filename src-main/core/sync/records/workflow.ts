@@ -34,7 +34,7 @@ export const workflowKind: RecordKind<WorkflowRecord, string> = {
     if (record.id !== id) throw validationError('record id must equal the id in the path', { '$.record.id': `must equal ${id}` });
     const { db } = ctx.service;
     // Another company's workflow under the same id is another workflow: this one is made beside it.
-    const exists = await db.first(db.q.selectFrom('workflows').select('id').where('company_id', '=', ctx.caller.companyId).where('id', '=', id));
+    const exists = await db.first(db.q.selectFrom('workflows').select('id').where('company_id', '=', ctx.caller.companyKey).where('id', '=', id));
     const body = { ...record.definition } as WorkflowDefinition;
     if (exists) await patchWorkflow(ctx, id, body);
     else await putWorkflow(ctx, id, body);

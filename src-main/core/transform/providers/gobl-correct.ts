@@ -33,7 +33,7 @@ export const goblCorrect = defineProvider({
   config: correctionOptions,
   inline: true,
   async run(ctx, options) {
-    const api: Ctx = { service: ctx.service, caller: { companyId: ctx.companyId, kind: 'owner' } };
+    const api: Ctx = { service: ctx.service, caller: ctx.owner };
     let prepared;
     try {
       prepared = await prepareNewEntry(api, undefined, { previous_id: ctx.job.silo_entry_id, correct: options });

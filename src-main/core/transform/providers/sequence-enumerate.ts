@@ -22,7 +22,7 @@ export const sequenceEnumerate = defineProvider({
   config: z.object({ series_id: uuid }).strict(),
   inline: true,
   async run(ctx, config) {
-    const api: Ctx = { service: ctx.service, caller: { companyId: ctx.companyId, kind: 'owner' } };
+    const api: Ctx = { service: ctx.service, caller: ctx.owner };
     const series = await findSeriesRow(api, config.series_id);
     if (!series) return { status: 'KO', code: 'series-not-found', message: `series ${config.series_id} not found` };
 
@@ -87,7 +87,7 @@ async function issuedToThisDocument(ctx: StepContext, seriesId: string, series: 
     db.q
       .selectFrom('series_entries')
       .select(['code', 'meta'])
-      .where('company_id', '=', ctx.companyId)
+      .where('company_id', '=', ctx.companyKey)
       .where('series_id', '=', seriesId)
       .where('code', 'in', codes),
   );

@@ -88,7 +88,7 @@ export async function webhookEventOf(ctx: StepContext, event = '') {
     event,
     transform_job_id: ctx.job.id,
     silo_entry_id: ctx.job.silo_entry_id,
-    owner_id: ctx.companyId,
+    owner_id: ctx.owner.companyId,
     key: ctx.job.key ?? '',
     args: ctx.job.args,
     faults: await entryFaults(ctx),
@@ -102,7 +102,7 @@ async function entryFaults(ctx: StepContext): Promise<unknown[]> {
     db.q
       .selectFrom('entries')
       .select(['faults', 'step_faults'])
-      .where('company_id', '=', ctx.companyId)
+      .where('company_id', '=', ctx.companyKey)
       .where('id', '=', ctx.job.silo_entry_id),
   );
   if (!row) return [];
