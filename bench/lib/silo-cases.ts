@@ -18,10 +18,10 @@ function cursorAt(ds: Dataset, offset: number): { cursor: string; depth: number 
   try {
     const secret = Buffer.from((db.prepare(`SELECT value FROM settings WHERE key = 'cursor_secret'`).get() as { value: string }).value, 'hex');
     const pos = db
-      .prepare('SELECT created_at, id FROM entries WHERE company_id = ? ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?')
-      .get(companyKeyIn(db, ds), offset) as { created_at: string; id: string };
+      .prepare('SELECT created_at, seq FROM entries WHERE company_id = ? ORDER BY created_at DESC, seq DESC LIMIT 1 OFFSET ?')
+      .get(companyKeyIn(db, ds), offset) as { created_at: string; seq: number };
     const scope = JSON.stringify(['entries', companyKeyIn(db, ds), null, null, null, null, null, null, false, null, 'created_at']);
-    return { cursor: encodeCursor(secret, scope, [pos.created_at, pos.id]), depth: offset + 1 };
+    return { cursor: encodeCursor(secret, scope, [pos.created_at, pos.seq]), depth: offset + 1 };
   } finally {
     db.close();
   }

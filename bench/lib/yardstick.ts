@@ -67,17 +67,17 @@ export async function startYardstick(dbFile: string): Promise<Yardstick> {
   };
 
   const sign = (scope: string, payload: string) => createHmac('sha256', key).update(scope).update('\0').update(payload).digest('base64url').slice(0, 22);
-  const encodeCursor = (scope: string, at: string, id: string) => {
-    const payload = Buffer.from(JSON.stringify([at, id])).toString('base64url');
+  const encodeCursor = (scope: string, at: string, seq: number) => {
+    const payload = Buffer.from(JSON.stringify([at, seq])).toString('base64url');
     return `${payload}.${sign(scope, payload)}`;
   };
-  const decodeCursor = (scope: string, cursor: string): { at: string; id: string } => {
+  const decodeCursor = (scope: string, cursor: string): { at: string; seq: number } => {
     const [payload, mac] = cursor.split('.');
     const expected = Buffer.from(sign(scope, payload));
     const given = Buffer.from(mac ?? '');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new Error('bad cursor');
-    const [at, id] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-    return { at, id };
+    const [at, seq] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    return { at, seq };
   };
 
   const attachmentsOf = db.prepare('SELECT * FROM attachments WHERE company_id = ? AND entry_id IN (SELECT value FROM json_each(?)) ORDER BY created_at');
@@ -92,11 +92,11 @@ export async function startYardstick(dbFile: string): Promise<Yardstick> {
   };
 
   const listFirst = db.prepare(
-    `SELECT ${VIEW_COLUMNS} FROM entries e WHERE e.company_id = ? AND e.trashed_at IS NULL ORDER BY e.created_at DESC, e.id DESC LIMIT ?`,
+    `SELECT ${VIEW_COLUMNS} FROM entries e WHERE e.company_id = ? AND e.trashed_at IS NULL ORDER BY e.created_at DESC, e.seq DESC LIMIT ?`,
   );
   const listAfter = db.prepare(
-    `SELECT ${VIEW_COLUMNS} FROM entries e WHERE e.company_id = ? AND e.trashed_at IS NULL AND (e.created_at, e.id) < (?, ?)
-     ORDER BY e.created_at DESC, e.id DESC LIMIT ?`,
+    `SELECT ${VIEW_COLUMNS} FROM entries e WHERE e.company_id = ? AND e.trashed_at IS NULL AND (e.created_at, e.seq) < (?, ?)
+     ORDER BY e.created_at DESC, e.seq DESC LIMIT ?`,
   );
   const oneEntry = db.prepare('SELECT * FROM entries WHERE id = ? AND company_id = ?');
   const folderCounts = db.prepare('SELECT folder, count FROM entry_folder_counts WHERE company_id = ? AND count > 0 ORDER BY folder');
@@ -108,7 +108,7 @@ export async function startYardstick(dbFile: string): Promise<Yardstick> {
     let rows: Row[];
     if (cursor) {
       const pos = decodeCursor(scope, cursor);
-      rows = listAfter.all(c.companyKey, pos.at, pos.id, limit + 1) as Row[];
+      rows = listAfter.all(c.companyKey, pos.at, pos.seq, limit + 1) as Row[];
     } else {
       rows = listFirst.all(c.companyKey, limit + 1) as Row[];
     }
@@ -123,7 +123,7 @@ export async function startYardstick(dbFile: string): Promise<Yardstick> {
       list: views(rows, false, contexts),
       limit,
       ...(cursor ? { cursor } : {}),
-      ...(more && last ? { next_cursor: encodeCursor(scope, last.created_at, last.id) } : {}),
+      ...(more && last ? { next_cursor: encodeCursor(scope, last.created_at, last.seq) } : {}),
     };
   };
 

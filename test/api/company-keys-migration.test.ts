@@ -16,10 +16,11 @@ import { oneLineInvoice } from './gobl-helpers.ts';
 /**
  * Migration 0031 (PostgreSQL 0013): an install's rows move from each company's public id
  * to a short key (access/company-key.ts). An install made today is taken back to how the
- * rows stood before (every company_id the public id again, no `uuid` column, 0031 not
- * applied), opened again, and must answer every read as it did: lists, entries, search,
- * counts, series, tokens, the audit log (its chain still verifies) and the sync feed
- * (a cursor handed out before still works, and nothing was logged as changed).
+ * rows stood before (every company_id the public id again, no `uuid` column, 0031 and
+ * the migrations after it not applied), opened again, and must answer every read as it
+ * did: lists, entries, search, counts, series, tokens, the audit log (its chain still
+ * verifies) and the sync feed (a cursor handed out before still works, and nothing was
+ * logged as changed).
  */
 
 type Call = (token: string, method: string, path: string, body?: unknown) => Promise<any>;
@@ -77,7 +78,7 @@ function backToPublicIds(sqlite: Sqlite): void {
   sqlite.exec('DROP TABLE companies');
   sqlite.exec('ALTER TABLE companies_old RENAME TO companies');
   for (const t of triggers) sqlite.exec(t.sql);
-  sqlite.exec(`DELETE FROM kysely_migration WHERE name = '0031_company_keys'`);
+  sqlite.exec(`DELETE FROM kysely_migration WHERE name >= '0031'`);
   sqlite.unsafeMode(false);
   sqlite.pragma('foreign_keys = ON');
 }

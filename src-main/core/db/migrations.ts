@@ -23,6 +23,7 @@ import { IMPLIED_FIRST_STATE } from '../silo/implied-first-state.ts';
 import { searchIndexByColumn } from '../silo/search-index-columns.ts';
 import { RECORD_KEEPING_SCHEMA } from '../silo/record-keeping-schema.ts';
 import { storeUnderCompanyKeysSqlite } from './company-keys-migration.ts';
+import { CREATED_TIED_BY_SEQ } from '../silo/created-ties.ts';
 
 const INITIAL = [
   `CREATE TABLE companies (
@@ -591,4 +592,6 @@ export const migrations: Record<string, Migration> = {
   '0030_digest_index_by_prefix': statements(DIGEST_INDEX_BY_PREFIX),
   // Rows stored under a short company key, not the company's 36-character id (issue 13).
   '0031_company_keys': { up: storeUnderCompanyKeysSqlite },
+  // The created order's ties by seq, its four indexes without the entry id (issue 13).
+  '0032_created_order_tied_by_seq': statements(CREATED_TIED_BY_SEQ),
 };

@@ -12,7 +12,7 @@ export const DRIVE_LIMIT = 50_000;
 /** Ids or seqs read in one statement. */
 const CHUNK = 2_000;
 
-export type Key = Position & { seq: number };
+export type Key = Position;
 
 /** An id or a seq among a bound JSON array (one parameter however many: 50,000 ids stay one statement), on each engine. */
 const IN_LIST = {
@@ -54,7 +54,7 @@ async function* keysOfIds(ctx: Ctx, selection: ExportSelection, ids: string[], s
   for (let i = 0; i < unique.length; i += CHUNK) {
     signal?.throwIfAborted();
     const w = listedWhere(ctx, selection, { ids: unique.slice(i, i + CHUNK) });
-    yield await db.sql<Key>(`SELECT e.seq, e.issue_date, e.created_at, e.id FROM ${w.from} WHERE ${w.where}`, w.params);
+    yield await db.sql<Key>(`SELECT e.seq, e.issue_date, e.created_at FROM ${w.from} WHERE ${w.where}`, w.params);
     await letOthersIn();
   }
 }
@@ -79,8 +79,8 @@ async function* keysOfDriver(ctx: Ctx, selection: ExportSelection, driver: 'fold
   const { db } = ctx.service;
   const company = ctx.caller.companyKey;
   const kept = filterSql(selection, 'e', true);
-  const columns = `e.seq, e.issue_date, e.created_at, e.id, (${kept.where.join(' AND ')}) AS kept`;
-  let after: { seq: number } | { created_at: string; id: string } | undefined;
+  const columns = `e.seq, e.issue_date, e.created_at, (${kept.where.join(' AND ')}) AS kept`;
+  let after: { seq: number } | { created_at: string; seq: number } | undefined;
   for (;;) {
     signal?.throwIfAborted();
     const rows =
@@ -92,18 +92,18 @@ async function* keysOfDriver(ctx: Ctx, selection: ExportSelection, driver: 'fold
           )
         : await db.sql<Key & { kept: number }>(
             `SELECT ${columns} FROM entries e INDEXED BY ${DRIVER_INDEX[driver]}
-             WHERE e.company_id = ? AND e.${driver} = ? ${after ? 'AND (e.created_at, e.id) > (?, ?)' : ''} ORDER BY e.created_at, e.id LIMIT ${CHUNK}`,
-            [...kept.params, company, selection[driver], ...(after && 'id' in after ? [after.created_at, after.id] : [])],
+             WHERE e.company_id = ? AND e.${driver} = ? ${after ? 'AND (e.created_at, e.seq) > (?, ?)' : ''} ORDER BY e.created_at, e.seq LIMIT ${CHUNK}`,
+            [...kept.params, company, selection[driver], ...(after && 'created_at' in after ? [after.created_at, after.seq] : [])],
           );
     yield rows.filter((r) => r.kept).map(({ kept: _k, ...key }) => key);
     if (rows.length < CHUNK) return;
     const last = rows[rows.length - 1];
-    after = driver === 'tag' ? { seq: Number(last.seq) } : { created_at: last.created_at, id: last.id };
+    after = driver === 'tag' ? { seq: Number(last.seq) } : { created_at: last.created_at, seq: Number(last.seq) };
     await letOthersIn();
   }
 }
 
-/** The index's order: no issue date first, then by date, created_at and id (plain string order, as both engines compare them). */
+/** The index's order: no issue date first, then by date and created_at (plain string order, as both engines compare them), then seq. */
 export function byIssueDate(a: Position, b: Position): number {
   if (a.issue_date !== b.issue_date) {
     if (a.issue_date === null) return -1;
@@ -111,5 +111,5 @@ export function byIssueDate(a: Position, b: Position): number {
     return a.issue_date < b.issue_date ? -1 : 1;
   }
   if (a.created_at !== b.created_at) return a.created_at < b.created_at ? -1 : 1;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  return Number(a.seq) - Number(b.seq);
 }

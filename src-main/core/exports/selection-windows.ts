@@ -10,7 +10,8 @@ export const PAGE = 200;
 /** Entries of the issue-date index one window of a walk spans: the most a statement looks at, so none holds the event loop long. */
 export const WINDOW = 4_000;
 
-export type Position = { issue_date: string | null; created_at: string; id: string };
+/** A place in the issue-date index: its columns, then the rowid (seq) that ends every entry of it (created-ties.ts). */
+export type Position = { issue_date: string | null; created_at: string; seq: number };
 
 export interface Window {
   dated: boolean;
@@ -44,19 +45,19 @@ export function windowWhere(ctx: Ctx, selection: ExportSelection, window: Window
     params.push(...values);
   };
   if (!window.dated) bound('e.issue_date IS NULL');
-  if (window.dated && window.after) bound('(e.issue_date, e.created_at, e.id) > (?, ?, ?)', window.after.issue_date, window.after.created_at, window.after.id);
+  if (window.dated && window.after) bound('(e.issue_date, e.created_at, e.seq) > (?, ?, ?)', window.after.issue_date, window.after.created_at, window.after.seq);
   else if (window.dated) bound(selection.date_from !== undefined ? 'e.issue_date >= ?' : 'e.issue_date IS NOT NULL', ...(selection.date_from !== undefined ? [selection.date_from] : []));
-  else if (window.after) bound('(e.created_at, e.id) > (?, ?)', window.after.created_at, window.after.id);
-  if (window.dated && window.upTo) bound('(e.issue_date, e.created_at, e.id) <= (?, ?, ?)', window.upTo.issue_date, window.upTo.created_at, window.upTo.id);
+  else if (window.after) bound('(e.created_at, e.seq) > (?, ?)', window.after.created_at, window.after.seq);
+  if (window.dated && window.upTo) bound('(e.issue_date, e.created_at, e.seq) <= (?, ?, ?)', window.upTo.issue_date, window.upTo.created_at, window.upTo.seq);
   else if (window.dated && selection.date_to !== undefined) bound('e.issue_date <= ?', selection.date_to);
-  else if (!window.dated && window.upTo) bound('(e.created_at, e.id) <= (?, ?)', window.upTo.created_at, window.upTo.id);
+  else if (!window.dated && window.upTo) bound('(e.created_at, e.seq) <= (?, ?)', window.upTo.created_at, window.upTo.seq);
   return { from: ALONG_INDEX[ctx.service.db.dialect], where: where.join(' AND '), params };
 }
 
 /** One page of a walk along the issue-date index: of the undated entries or the dated ones, after `after` and up to `upTo`. */
 export function indexPageQuery(ctx: Ctx, selection: ExportSelection, dated: boolean, after?: Position, upTo?: Position): { sql: string; params: unknown[] } {
   const w = windowWhere(ctx, selection, { dated, after, upTo });
-  return { sql: `SELECT e.* FROM ${w.from} WHERE ${w.where} ORDER BY e.issue_date, e.created_at, e.id LIMIT ${PAGE}`, params: w.params };
+  return { sql: `SELECT e.* FROM ${w.from} WHERE ${w.where} ORDER BY e.issue_date, e.created_at, e.seq LIMIT ${PAGE}`, params: w.params };
 }
 
 /**
@@ -74,7 +75,7 @@ export async function* indexWindows(ctx: Ctx, selection: ExportSelection, signal
       // Only the index's own columns (not even the trash): the window's end is found without reading a row.
       const w = windowWhere(ctx, { date_from: selection.date_from, date_to: selection.date_to }, { dated, after }, false);
       const upTo = await db.sqlFirst<Position>(
-        `SELECT e.issue_date, e.created_at, e.id FROM ${w.from} WHERE ${w.where} ORDER BY e.issue_date, e.created_at, e.id LIMIT 1 OFFSET ${WINDOW - 1}`,
+        `SELECT e.issue_date, e.created_at, e.seq FROM ${w.from} WHERE ${w.where} ORDER BY e.issue_date, e.created_at, e.seq LIMIT 1 OFFSET ${WINDOW - 1}`,
         w.params,
       );
       yield { dated, after, upTo };

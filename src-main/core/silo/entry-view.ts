@@ -8,7 +8,7 @@ import { schemaFromStored } from './stored-schema.ts';
 import { snippetFromStored } from './stored-snippet.ts';
 
 export type EntryRow = Selectable<EntriesTable>;
-const VIEWED = ['id', 'company_id', 'key', 'created_at', 'updated_at', 'version', 'context', 'digest_alg', 'digest_val', 'doc_schema', 'doc_uuid', 'env_schema',
+const VIEWED = ['seq', 'id', 'company_id', 'key', 'created_at', 'updated_at', 'version', 'context', 'digest_alg', 'digest_val', 'doc_schema', 'doc_uuid', 'env_schema',
   'draft', 'invalid', 'signed', 'faults', 'step_faults', 'folder', 'snippet', 'state', 'tags'] as const;
 /** What a view is made of: a list reads the row without its document (`data`), an entry with it. */
 export type ViewRow = Pick<EntryRow, (typeof VIEWED)[number]> & { data?: StoredDocument };

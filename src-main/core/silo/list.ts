@@ -35,18 +35,18 @@ async function pageOf(ctx: Ctx, rows: ViewRow[], nextCursor: string | undefined,
   };
 }
 
-/** A page over (created_at, id) of `e`: the position of a row, and what a cursor's position must be. */
-const CREATED_AT_KEY = (row: ViewRow): KeyValue[] => [row.created_at, row.id];
-const CREATED_AT_SHAPE: readonly KeyShape[] = ['string', 'string'];
+/** A page over (created_at, seq) of `e` (created-ties.ts): the position of a row, and what a cursor's position must be. */
+const CREATED_AT_KEY = (row: ViewRow): KeyValue[] => [row.created_at, row.seq];
+const CREATED_AT_SHAPE: readonly KeyShape[] = ['string', 'int'];
 
-/** The conditions of a page over (created_at, id) of `e`: the created_at bound and the position to start after. */
+/** The conditions of a page over (created_at, seq) of `e`: the created_at bound and the position to start after. */
 function createdAtWhere(q: Pick<PageQuery, 'created_at' | 'ascending'>, after: KeyValue[] | undefined, where: string[], params: unknown[]): void {
   if (q.created_at) {
     where.push(`e.created_at ${q.ascending ? '>=' : '<='} ?`);
     params.push(new Date(q.created_at).toISOString());
   }
   if (after) {
-    where.push(afterPosition(['e.created_at', 'e.id'], q.ascending));
+    where.push(afterPosition(['e.created_at', 'e.seq'], q.ascending));
     params.push(...after);
   }
 }
@@ -91,7 +91,7 @@ export async function listEntries(ctx: Ctx, q: ListQuery): Promise<EntryPage> {
       const params: unknown[] = [...source.params];
       createdAtWhere(q, after, where, params);
       return ctx.service.db.sql<ViewRow>(
-        `SELECT ${VIEW_COLUMNS} FROM ${source.from} WHERE ${where.join(' AND ')} ORDER BY e.created_at ${dir}, e.id ${dir} LIMIT ?`,
+        `SELECT ${VIEW_COLUMNS} FROM ${source.from} WHERE ${where.join(' AND ')} ORDER BY e.created_at ${dir}, e.seq ${dir} LIMIT ?`,
         [...params, take],
       );
     },
@@ -164,12 +164,12 @@ export function relatedSql(branches: string[], where: string[], ascending: boole
     return `WITH hits(entry_id, context) AS MATERIALIZED (${branches.join(' UNION ALL ')})
     SELECT ${VIEW_COLUMNS}, min(h.context) AS related_context FROM hits h JOIN entries e ON e.company_id = ? AND e.id = h.entry_id
     WHERE ${where.join(' AND ')}
-    GROUP BY e.seq ORDER BY e.created_at ${dir}, e.id ${dir} LIMIT ?`;
+    GROUP BY e.seq ORDER BY e.created_at ${dir}, e.seq ${dir} LIMIT ?`;
   }
   return `WITH hits(entry_id, context) AS MATERIALIZED (${branches.join(' UNION ALL ')})
     SELECT ${VIEW_COLUMNS}, min(h.context) AS related_context FROM hits h CROSS JOIN entries e ON e.company_id = ? AND e.id = h.entry_id
     WHERE ${where.join(' AND ')}
-    GROUP BY e.id ORDER BY e.created_at ${dir}, e.id ${dir} LIMIT ?`;
+    GROUP BY e.seq ORDER BY e.created_at ${dir}, e.seq ${dir} LIMIT ?`;
 }
 
 /**
@@ -180,7 +180,7 @@ export function relatedSql(branches: string[], where: string[], ascending: boole
  * Only the company's entries; `context` is where the reference sits. Every branch
  * is an index lookup (mentions by uuid, references and identities by code, entries
  * by id or document uuid); the page is a keyset on the related entry's
- * (created_at, id). With `uuid`, only entries mentioning that uuid.
+ * (created_at, seq). With `uuid`, only entries mentioning that uuid.
  */
 export async function listRelated(ctx: Ctx, id: string, q: RelatedQuery): Promise<EntryPage> {
   const { db, cursorSecret } = ctx.service;

@@ -201,9 +201,9 @@ export function exactNumberQuery(
     : `FROM entry_identities i INDEXED BY entry_identities_code
        CROSS JOIN entries e ON e.company_id = i.company_id AND e.id = i.entry_id`;
   return {
-    sql: `SELECT ${VIEW_COLUMNS}, e.seq ${from}
+    sql: `SELECT ${VIEW_COLUMNS} ${from}
        WHERE i.company_id = ? AND (${branches.join(' OR ')}) ${filters.where.map((w) => `AND ${w}`).join(' ')}
-       ORDER BY e.created_at DESC, e.id DESC LIMIT ${EXACT_MAX}`,
+       ORDER BY e.created_at DESC, e.seq DESC LIMIT ${EXACT_MAX}`,
     params: [company, ...values, ...filters.params],
   };
 }

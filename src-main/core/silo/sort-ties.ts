@@ -4,8 +4,9 @@
  * (company, column) alone: SQLite ends every index entry with the rowid, which `seq` is,
  * so the walk in (column, seq) order comes free, where created_at and id cost about 60
  * bytes an entry in each index (migration 0023: about 540 B an entry in all). The
- * issue-date and state sorts keep (created_at, id): the list filtered by a state walks
- * that index in created order, and exports walk the issue-date one (selection-windows.ts).
+ * issue-date and state sorts tie by created_at first, then seq (created-ties.ts): the list
+ * filtered by a state walks that index in created order, and exports walk the issue-date
+ * one (selection-windows.ts).
  */
 export const SEQ_TIED_SORTS = {
   due_date: 'due_date',

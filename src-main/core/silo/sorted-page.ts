@@ -23,13 +23,13 @@ export const SORTS: Record<SortBy, { column: string; index: string; notNull?: tr
   state: { column: 'state', index: 'entries_sort_state', notNull: true },
 };
 
-/** How entries with the same value follow one another: by created_at and id, or as stored (seq; sort-ties.ts). */
+/** How entries with the same value follow one another: by created_at, then as stored (created-ties.ts), or as stored alone (sort-ties.ts). */
 interface Ties {
   columns: readonly string[];
   shape: readonly KeyShape[];
   of(row: ViewRow & Record<string, unknown>): KeyValue[];
 }
-const BY_CREATED: Ties = { columns: ['e.created_at', 'e.id'], shape: ['string', 'string'], of: (row) => [row.created_at, row.id] };
+const BY_CREATED: Ties = { columns: ['e.created_at', 'e.seq'], shape: ['string', 'int'], of: (row) => [row.created_at, row.seq] };
 const BY_SEQ: Ties = { columns: ['e.seq'], shape: ['int'], of: (row) => [row.seq as number] };
 const tiesOf = (sort: SortBy): Ties => (sort in SEQ_TIED_SORTS ? BY_SEQ : BY_CREATED);
 
@@ -107,8 +107,8 @@ export function sortedPageQueries(
     where.push(`e.created_at ${q.ascending ? '>=' : '<='} ?`);
     params.push(new Date(q.created_at).toISOString());
   }
-  // The view's columns, and the sort column (and seq) the next cursor is made of.
-  const columns = `${VIEW_COLUMNS}, e.${column}${ties === BY_SEQ ? ', e.seq' : ''}`;
+  // The view's columns (seq among them), and the sort column the next cursor is made of.
+  const columns = `${VIEW_COLUMNS}, e.${column}`;
   const tieOrder = ties.columns.map((c) => `${c} ${dir}`).join(', ');
   const query = (conditions: string[], order: string, values: unknown[]) => ({
     sql: `SELECT ${columns} FROM ${source.from} WHERE ${[...where, ...conditions].join(' AND ')} ORDER BY ${order} LIMIT ?`,

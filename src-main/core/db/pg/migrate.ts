@@ -14,6 +14,7 @@ import { SEARCH } from './search.ts';
 import { TABLES } from './schema.ts';
 import { TRIGGERS } from './triggers.ts';
 import { storeUnderCompanyKeysPg } from '../company-keys-migration.ts';
+import { CREATED_TIED_BY_SEQ_PG } from '../../silo/created-ties.ts';
 
 const statements = (list: string[]): Migration => ({
   async up(db: Kysely<any>) {
@@ -41,6 +42,7 @@ export const pgMigrations: Record<string, Migration> = {
   '0011_implied_created_version': statements(IMPLIED_CREATED_VERSION_PG),
   '0012_attachments_in_order': statements(ATTACHMENTS_IN_ORDER),
   '0013_company_keys': { up: storeUnderCompanyKeysPg },
+  '0014_created_order_tied_by_seq': statements(CREATED_TIED_BY_SEQ_PG),
 };
 
 export async function migratePostgres(db: Kysely<any>): Promise<string[]> {
