@@ -39,7 +39,11 @@ const insertSql = (table: string, row: Row) =>
 const CAPTURED: Array<[table: string, select: string, remove: string]> = [
   ['entries', 'SELECT * FROM entries WHERE id IN (SELECT value FROM json_each(?)) ORDER BY seq', 'DELETE FROM entries WHERE id IN (SELECT value FROM json_each(?))'],
   ['mentions', 'SELECT * FROM mentions WHERE entry_id IN (SELECT value FROM json_each(?))', 'DELETE FROM mentions WHERE entry_id IN (SELECT value FROM json_each(?))'],
-  ['entry_identities', 'SELECT * FROM entry_identities WHERE entry_id IN (SELECT value FROM json_each(?))', 'DELETE FROM entry_identities WHERE entry_id IN (SELECT value FROM json_each(?))'],
+  [
+    'entry_identities',
+    'SELECT * FROM entry_identities WHERE seq IN (SELECT seq FROM entries WHERE id IN (SELECT value FROM json_each(?)))',
+    'DELETE FROM entry_identities WHERE seq IN (SELECT seq FROM entries WHERE id IN (SELECT value FROM json_each(?)))',
+  ],
   ['entry_refs', 'SELECT * FROM entry_refs WHERE entry_id IN (SELECT value FROM json_each(?))', 'DELETE FROM entry_refs WHERE entry_id IN (SELECT value FROM json_each(?))'],
   [
     'sync_changes',

@@ -77,6 +77,16 @@ function backToPublicIds(sqlite: Sqlite): void {
   sqlite.exec(`INSERT INTO companies_old SELECT uuid, name, created_at, updated_at FROM companies`);
   sqlite.exec('DROP TABLE companies');
   sqlite.exec('ALTER TABLE companies_old RENAME TO companies');
+  // And the identities as they were keyed before 0033 (by company and entry id).
+  sqlite.exec(`CREATE TABLE entry_identities_old (
+      entry_id TEXT NOT NULL, company_id TEXT NOT NULL, type TEXT, uuid TEXT, series TEXT, code TEXT, issue_date TEXT,
+      PRIMARY KEY (company_id, entry_id), FOREIGN KEY (company_id, entry_id) REFERENCES entries(company_id, id) ON DELETE CASCADE
+    ) STRICT, WITHOUT ROWID`);
+  sqlite.exec(`INSERT INTO entry_identities_old SELECT e.id, i.company_id, i.type, NULL, i.series, i.code, i.issue_date
+    FROM entry_identities i JOIN entries e ON e.seq = i.seq`);
+  sqlite.exec('DROP TABLE entry_identities');
+  sqlite.exec('ALTER TABLE entry_identities_old RENAME TO entry_identities');
+  sqlite.exec('CREATE INDEX entry_identities_code ON entry_identities(company_id, code) WHERE code IS NOT NULL');
   for (const t of triggers) sqlite.exec(t.sql);
   sqlite.exec(`DELETE FROM kysely_migration WHERE name >= '0031'`);
   sqlite.unsafeMode(false);

@@ -197,6 +197,46 @@ describe.each(ENGINES)('an entry’s first state and version, implied, on %s', (
   });
 });
 
+describe.each(ENGINES)('identities keyed by their entry’s seq (0033), on %s', (_name, before) => {
+  it('carries every identity over to its entry’s seq, finds it by code, and lets it go with its entry', async () => {
+    const engine = await before({ sqlite: '0033', postgres: '0015' });
+    const { db } = engine;
+    try {
+      // Rows are under company keys by then (0031): c1's is 1.
+      await db.sql(`INSERT INTO companies (id, uuid, name, created_at, updated_at) VALUES ('1', 'c1', 'C', ?, ?)`, [CREATED, CREATED]);
+      await insertEntry(db, 'e1', '1');
+      await insertEntry(db, 'e2', '1');
+      await db.tx(async () => {
+        for (const [id, code] of [['e1', 'FV-1'], ['e2', null]]) {
+          await db.sqlRun(
+            `INSERT INTO entry_identities (entry_id, company_id, type, uuid, series, code, issue_date) VALUES (?, '1', 'bill/invoice', NULL, 'FV', ?, '2026-01-01')`,
+            [id, code],
+          );
+        }
+      }, { origin: 'local' });
+      await engine.migrateRest();
+      const company = await keyOfC1(db);
+      const rows = await db.sql<Record<string, unknown>>(
+        `SELECT e.id, i.company_id, i.type, i.series, i.code, i.issue_date FROM entry_identities i JOIN entries e ON e.seq = i.seq ORDER BY e.id`,
+      );
+      expect(rows).toEqual([
+        { id: 'e1', company_id: company, type: 'bill/invoice', series: 'FV', code: 'FV-1', issue_date: '2026-01-01' },
+        { id: 'e2', company_id: company, type: 'bill/invoice', series: 'FV', code: null, issue_date: '2026-01-01' },
+      ]);
+      const byCode = await db.sql<{ id: string }>(
+        'SELECT e.id FROM entry_identities i JOIN entries e ON e.seq = i.seq WHERE i.company_id = ? AND i.code = ?',
+        [company, 'FV-1'],
+      );
+      expect(byCode).toEqual([{ id: 'e1' }]);
+      // an entry deleted takes its identity with it
+      await db.tx(() => db.sqlRun(`DELETE FROM entries WHERE company_id = ? AND id = 'e1'`, [company]), { origin: 'local' });
+      expect((await db.sql('SELECT seq FROM entry_identities')).length).toBe(1);
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
 describe('snippets stored packed (0029), on sqlite', () => {
   const sums = (db: Db, company = 'c1') => db.sql<{ state: string; entries: number; net_e4: number; total_e4: number; net_s2: number }>(
     `SELECT state, entries, net_e4, total_e4, net_s2 FROM entry_sums WHERE company_id = ? ORDER BY state`,

@@ -24,7 +24,7 @@ afterAll(() => t.close());
 const db = () => t.service.db;
 type Row = Record<string, unknown>;
 const without = (row: Row | undefined, ...keys: string[]) => Object.fromEntries(Object.entries(row ?? {}).filter(([k]) => !keys.includes(k)));
-const rowsOf = async (sql: string, id: string, ...skip: string[]) => (await db().sql(sql, [id])).map((r) => without(r, ...skip));
+const rowsOf = async (sql: string, id: string | number, ...skip: string[]) => (await db().sql(sql, [id])).map((r) => without(r, ...skip));
 
 /**
  * How many search rows of the entry at `seq` hold the words `provide` and `one`. The
@@ -48,7 +48,7 @@ async function stored(id: string) {
     // GOBL's verdict kept, and for this very document (the data holds the entry's own id, so the marks differ).
     marked: entry.checked === checkMark(documentText(entry.data as StoredDocument), String(entry.faults)),
     mentions: await rowsOf('SELECT * FROM mentions WHERE entry_id = ? ORDER BY uuid, context', id, 'entry_id', 'created_at'),
-    identity: await rowsOf('SELECT * FROM entry_identities WHERE entry_id = ?', id, 'entry_id'),
+    identity: await rowsOf('SELECT * FROM entry_identities WHERE seq = ?', entry.seq as number, 'seq'),
     refs: await rowsOf('SELECT * FROM entry_refs WHERE entry_id = ? ORDER BY context, position', id, 'entry_id'),
     // (`written_in`, PostgreSQL's only: the write scope that made the change, a new one per transaction; db/pg/change-triggers.ts.)
     change: await rowsOf(`SELECT * FROM sync_changes WHERE kind = 'entry' AND record_id = ?`, id, 'seq', 'record_id', 'at', 'written_in'),

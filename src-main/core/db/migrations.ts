@@ -24,6 +24,7 @@ import { searchIndexByColumn } from '../silo/search-index-columns.ts';
 import { RECORD_KEEPING_SCHEMA } from '../silo/record-keeping-schema.ts';
 import { storeUnderCompanyKeysSqlite } from './company-keys-migration.ts';
 import { CREATED_TIED_BY_SEQ } from '../silo/created-ties.ts';
+import { IDENTITIES_BY_SEQ } from '../silo/identities-by-seq.ts';
 
 const INITIAL = [
   `CREATE TABLE companies (
@@ -594,4 +595,6 @@ export const migrations: Record<string, Migration> = {
   '0031_company_keys': { up: storeUnderCompanyKeysSqlite },
   // The created order's ties by seq, its four indexes without the entry id (issue 13).
   '0032_created_order_tied_by_seq': statements(CREATED_TIED_BY_SEQ),
+  // Identities keyed by their entry's seq, not its id (issue 13).
+  '0033_identities_by_seq': statements(IDENTITIES_BY_SEQ),
 };

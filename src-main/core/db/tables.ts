@@ -71,13 +71,12 @@ export interface EntriesTable {
 }
 
 /** How other documents can name an entry's document (filled at write time). */
+/** A document's identity, keyed by its entry's seq (identities-by-seq.ts). */
 export interface EntryIdentitiesTable {
-  entry_id: string;
+  seq: number;
   company_id: CompanyKey;
   /** GOBL document type, e.g. `bill/invoice` */
   type: string | null;
-  /** the document's own uuid, lower-case */
-  uuid: string | null;
   series: string | null;
   code: string | null;
   issue_date: string | null;

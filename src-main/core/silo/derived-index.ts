@@ -30,11 +30,9 @@ export interface DerivedOf {
 // Every look-up names the company first: an entry id is only unique within its company (issue 12).
 const DELETE_MENTIONS = 'DELETE FROM mentions WHERE company_id = ? AND entry_id = ?';
 const INSERT_MENTION = 'INSERT INTO mentions (company_id, uuid, entry_id, context, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING';
-// No uuid: a document is found by its uuid through entries.doc_uuid (identity-uuid-index.ts), and the column
-// was 37 bytes of every entry nothing read. Rows written before keep theirs until the entry changes.
-const UPSERT_IDENTITY = `INSERT INTO entry_identities (entry_id, company_id, type, series, code, issue_date) VALUES (?, ?, ?, ?, ?, ?)
-  ON CONFLICT (company_id, entry_id) DO UPDATE SET type = excluded.type, uuid = NULL,
-    series = excluded.series, code = excluded.code, issue_date = excluded.issue_date`;
+// Keyed by the entry's seq (identities-by-seq.ts); a document is found by its uuid through entries.doc_uuid.
+const UPSERT_IDENTITY = `INSERT INTO entry_identities (seq, company_id, type, series, code, issue_date) VALUES (?, ?, ?, ?, ?, ?)
+  ON CONFLICT (seq) DO UPDATE SET type = excluded.type, series = excluded.series, code = excluded.code, issue_date = excluded.issue_date`;
 const DELETE_REFS = 'DELETE FROM entry_refs WHERE company_id = ? AND entry_id = ?';
 const INSERT_REF = `INSERT INTO entry_refs (entry_id, context, position, company_id, uuid, type, series, code, issue_date)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
@@ -91,7 +89,7 @@ export async function writeSortKeys(db: Db, seq: number, snippet: Record<string,
 
 async function writeReferences(db: Db, entry: DerivedOf, doc: DerivedDocument): Promise<void> {
   const { identity: me } = doc;
-  await db.sqlRun(UPSERT_IDENTITY, [entry.id, entry.company_id, me.type, me.series, me.code, me.issueDate]);
+  await db.sqlRun(UPSERT_IDENTITY, [entry.seq, entry.company_id, me.type, me.series, me.code, me.issueDate]);
   if (!entry.fresh) await db.sqlRun(DELETE_REFS, [entry.company_id, entry.id]);
   for (const r of doc.references) {
     await db.sqlRun(INSERT_REF, [entry.id, r.context, r.position, entry.company_id, r.uuid, r.type, r.series, r.code, r.issueDate]);

@@ -100,8 +100,8 @@ export async function listEntries(ctx: Ctx, q: ListQuery): Promise<EntryPage> {
 }
 
 // Every branch names the company: an entry id is only unique within its company (issue 12).
-const ENTRY_OF_COMPANY = 'SELECT id, doc_uuid FROM entries WHERE company_id = ? AND id = ?';
-const IDENTITY_OF = 'SELECT type, series, code, issue_date FROM entry_identities WHERE company_id = ? AND entry_id = ?';
+const ENTRY_OF_COMPANY = 'SELECT seq, id, doc_uuid FROM entries WHERE company_id = ? AND id = ?';
+const IDENTITY_OF = 'SELECT type, series, code, issue_date FROM entry_identities WHERE seq = ?';
 
 /** The entries naming this one by uuid (its id or its document's uuid). */
 const MENTIONING = 'SELECT entry_id, context FROM mentions WHERE company_id = ? AND uuid IN (?, ?)';
@@ -121,10 +121,11 @@ const NAMED_BY_UUID = `SELECT n.id, r.context FROM entry_refs r
 const NAMED_BY_ID = `SELECT n.id, r.context FROM entry_refs r
   CROSS JOIN entries n ON n.company_id = r.company_id AND n.id = r.uuid WHERE r.company_id = ? AND r.entry_id = ? AND +r.uuid IS NOT NULL`;
 /** The entries this one names by code (with the series, date and type the reference states). */
-const NAMED_BY_CODE = `SELECT i.entry_id, r.context FROM entry_refs r
+const NAMED_BY_CODE = `SELECT n.id, r.context FROM entry_refs r
   CROSS JOIN entry_identities i INDEXED BY entry_identities_code ON i.company_id = r.company_id AND i.code = r.code
     AND (r.series IS NULL OR i.series = r.series) AND (r.issue_date IS NULL OR i.issue_date = r.issue_date)
     AND (r.type IS NULL OR i.type = r.type)
+  CROSS JOIN entries n ON n.seq = i.seq
   WHERE r.company_id = ? AND r.entry_id = ? AND +r.code IS NOT NULL`;
 
 /*
@@ -138,10 +139,11 @@ const NAMED_BY_UUID_PG = `SELECT n.id, r.context FROM entry_refs r
   JOIN entries n ON n.company_id = r.company_id AND n.doc_uuid = r.uuid WHERE r.company_id = ? AND r.entry_id = ? AND r.uuid IS NOT NULL`;
 const NAMED_BY_ID_PG = `SELECT n.id, r.context FROM entry_refs r
   JOIN entries n ON n.company_id = r.company_id AND n.id = r.uuid WHERE r.company_id = ? AND r.entry_id = ? AND r.uuid IS NOT NULL`;
-const NAMED_BY_CODE_PG = `SELECT i.entry_id, r.context FROM entry_refs r
+const NAMED_BY_CODE_PG = `SELECT n.id, r.context FROM entry_refs r
   JOIN entry_identities i ON i.company_id = r.company_id AND i.code = r.code
     AND (r.series IS NULL OR i.series = r.series) AND (r.issue_date IS NULL OR i.issue_date = r.issue_date)
     AND (r.type IS NULL OR i.type = r.type)
+  JOIN entries n ON n.seq = i.seq
   WHERE r.company_id = ? AND r.entry_id = ? AND r.code IS NOT NULL`;
 
 const BRANCHES: Record<Dialect, { namingByCode: string; namedByUuid: string; namedById: string; namedByCode: string }> = {
@@ -213,7 +215,7 @@ export async function relatedQuery(
   q: Omit<RelatedQuery, 'limit' | 'cursor'> & { limit: number },
   after?: KeyValue[],
 ): Promise<{ sql: string; params: unknown[] } | undefined> {
-  const entry = await db.sqlFirst<{ id: string; doc_uuid: string | null }>(ENTRY_OF_COMPANY, [company, id]);
+  const entry = await db.sqlFirst<{ seq: number; id: string; doc_uuid: string | null }>(ENTRY_OF_COMPANY, [company, id]);
   if (!entry) return undefined;
 
   const branch = BRANCHES[db.dialect];
@@ -225,7 +227,7 @@ export async function relatedQuery(
   } else {
     branches.push(MENTIONING);
     params.push(company, entry.id, entry.doc_uuid ?? entry.id);
-    const me = await db.sqlFirst<{ type: string | null; series: string | null; code: string | null; issue_date: string | null }>(IDENTITY_OF, [company, id]);
+    const me = await db.sqlFirst<{ type: string | null; series: string | null; code: string | null; issue_date: string | null }>(IDENTITY_OF, [entry.seq]);
     if (me?.code) {
       branches.push(branch.namingByCode);
       params.push(company, me.code, me.series, me.issue_date, me.type);

@@ -197,9 +197,9 @@ export function exactNumberQuery(
   const values = [...candidates.values()].flatMap((c) => (c.series === null ? [c.code] : [c.code, c.series]));
   // PostgreSQL's twin names no index and fixes no join order: its planner takes the code index by itself.
   const from = dialect === 'postgres'
-    ? `FROM entry_identities i JOIN entries e ON e.company_id = i.company_id AND e.id = i.entry_id`
+    ? `FROM entry_identities i JOIN entries e ON e.seq = i.seq`
     : `FROM entry_identities i INDEXED BY entry_identities_code
-       CROSS JOIN entries e ON e.company_id = i.company_id AND e.id = i.entry_id`;
+       CROSS JOIN entries e ON e.seq = i.seq`;
   return {
     sql: `SELECT ${VIEW_COLUMNS} ${from}
        WHERE i.company_id = ? AND (${branches.join(' OR ')}) ${filters.where.map((w) => `AND ${w}`).join(' ')}

@@ -11,6 +11,6 @@ export async function dropDerivedIndexes(db: Db, entry: { seq: number; id: strin
   // By company and id: another company's entry may have the same id (issue 12).
   await dropSearchRow(db, entry.seq);
   await db.sqlRun('DELETE FROM mentions WHERE company_id = ? AND entry_id = ?', [entry.company_id, entry.id]);
-  await db.sqlRun('DELETE FROM entry_identities WHERE company_id = ? AND entry_id = ?', [entry.company_id, entry.id]);
+  await db.sqlRun('DELETE FROM entry_identities WHERE seq = ?', [entry.seq]);
   await db.sqlRun('DELETE FROM entry_refs WHERE company_id = ? AND entry_id = ?', [entry.company_id, entry.id]);
 }

@@ -15,6 +15,7 @@ import { TABLES } from './schema.ts';
 import { TRIGGERS } from './triggers.ts';
 import { storeUnderCompanyKeysPg } from '../company-keys-migration.ts';
 import { CREATED_TIED_BY_SEQ_PG } from '../../silo/created-ties.ts';
+import { IDENTITIES_BY_SEQ_PG } from '../../silo/identities-by-seq.ts';
 
 const statements = (list: string[]): Migration => ({
   async up(db: Kysely<any>) {
@@ -43,6 +44,7 @@ export const pgMigrations: Record<string, Migration> = {
   '0012_attachments_in_order': statements(ATTACHMENTS_IN_ORDER),
   '0013_company_keys': { up: storeUnderCompanyKeysPg },
   '0014_created_order_tied_by_seq': statements(CREATED_TIED_BY_SEQ_PG),
+  '0015_identities_by_seq': statements(IDENTITIES_BY_SEQ_PG),
 };
 
 export async function migratePostgres(db: Kysely<any>): Promise<string[]> {
