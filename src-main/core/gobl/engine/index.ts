@@ -60,13 +60,15 @@ export function examineDocument(data: unknown, options: BuildOptions = {}): Exam
     if (!(error instanceof BuildError)) throw error;
     refused = error.faults;
   }
-  // A document its rebuild leaves unchanged has the rebuild's digest: no need to compute it twice.
-  const docDigest = rebuilt && isSameJson(doc, rebuilt.doc) ? (rebuilt.head.dig as { alg: string; val: string }) : undefined;
+  // A document its rebuild leaves unchanged has the rebuild's digest (no need to compute it
+  // twice) and no figure a build would change (no need to compare them one by one).
+  const unchanged = rebuilt !== undefined && isSameJson(doc, rebuilt.doc);
+  const docDigest = unchanged ? (rebuilt!.head.dig as { alg: string; val: string }) : undefined;
   // A bare document has no head to check; its paths still read from the envelope root.
   const faults = isEnvelope ? validateDocument(data as Node, { docDigest }) : validateDocument(doc, { docPath: '$.doc' });
   if (hasTag(doc, 'bypass')) return rebuilt ? { faults, rebuilt } : { faults };
   if (!rebuilt) return { faults: [...faults, ...refused] };
-  faults.push(...figureFaults(doc, rebuilt.doc));
+  if (!unchanged) faults.push(...figureFaults(doc, rebuilt.doc));
   return { faults, rebuilt };
 }
 
