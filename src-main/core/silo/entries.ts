@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { canonicalJson, defaultFolderOf, isEnvelope } from '../gobl/index.ts';
+import { canonicalSha256, defaultFolderOf, isEnvelope } from '../gobl/index.ts';
 import { conflict, notFound } from '../api/errors.ts';
 import type { Operations } from '../api/contract/index.ts';
 import type { Ctx } from '../api/handler.ts';
@@ -96,7 +95,7 @@ function requestHashOf(input: CreateEntryInput): string {
     : input.data;
   const { allow_invalid: _ignored, ...rest } = input;
   // 128 bits as base64url (22 characters): plenty to tell two requests apart, and 42 bytes of every entry less than hex.
-  return createHash('sha256').update(canonicalJson({ ...rest, data })).digest().subarray(0, 16).toString('base64url');
+  return canonicalSha256({ ...rest, data }, 'buffer').subarray(0, 16).toString('base64url');
 }
 
 /** Whether a row's request hash is this request's: rows stored before the short form keep all 64 hex digits. */
