@@ -114,7 +114,14 @@ function value(v: unknown): void {
   }
 }
 
+// The value whose bytes are marked while a larger one is written (see canonicalSha256Parts),
+// and where they start and end.
+let part: object | undefined;
+let partStart = -1;
+let partEnd = -1;
+
 function array(items: readonly unknown[]): void {
+  if (items === part) return marked(items);
   byte(0x5b);
   for (let i = 0; i < items.length; i++) {
     if (i > 0) byte(0x2c);
@@ -124,6 +131,7 @@ function array(items: readonly unknown[]): void {
 }
 
 function object(obj: Record<string, unknown>): void {
+  if (obj === part) return marked(obj);
   byte(0x7b);
   let first = true;
   for (const key of sortedKeys(obj)) {
@@ -138,18 +146,47 @@ function object(obj: Record<string, unknown>): void {
   byte(0x7d);
 }
 
-/** The SHA-256 of `v`'s canonical JSON (see canonicalJson), hex or raw. */
-export function canonicalSha256(v: unknown, encoding: 'hex'): string;
-export function canonicalSha256(v: unknown, encoding: 'buffer'): Buffer;
-export function canonicalSha256(v: unknown, encoding: 'hex' | 'buffer'): string | Buffer {
+// The first time the marked value is met; written again unmarked (a value met twice is the same text).
+function marked(v: object): void {
+  part = undefined;
+  partStart = pos;
+  value(v);
+  partEnd = pos;
+}
+
+/** Writes `v` into the buffer, from its start; `mark` is noted where it occurs first. */
+function written(v: unknown, mark: object | undefined): Uint8Array {
   pos = 0;
+  part = mark;
+  partStart = partEnd = -1;
   try {
     value(v);
   } catch (error) {
     pos = 0;
     throw error;
+  } finally {
+    part = undefined;
   }
   const bytes = buf.subarray(0, pos);
   pos = 0;
-  return hash('sha256', bytes, encoding as 'hex') as string | Buffer;
+  return bytes;
+}
+
+/** The SHA-256 of `v`'s canonical JSON (see canonicalJson), hex or raw. */
+export function canonicalSha256(v: unknown, encoding: 'hex'): string;
+export function canonicalSha256(v: unknown, encoding: 'buffer'): Buffer;
+export function canonicalSha256(v: unknown, encoding: 'hex' | 'buffer'): string | Buffer {
+  return hash('sha256', written(v, undefined), encoding as 'hex') as string | Buffer;
+}
+
+/**
+ * The SHA-256 of `v`'s canonical JSON, and the hex SHA-256 of `part`'s, an object inside `v`
+ * (the document in a request): canonical JSON is written member by member, so a member's text
+ * is the very bytes it has inside the whole. `part` is undefined when `v` does not hold it
+ * (or holds it only as a member that is null, dropped).
+ */
+export function canonicalSha256Parts(v: unknown, part: object): { whole: Buffer; part: string | undefined } {
+  const bytes = written(v, part);
+  const whole = hash('sha256', bytes, 'buffer');
+  return { whole, part: partStart < 0 ? undefined : hash('sha256', bytes.subarray(partStart, partEnd), 'hex') };
 }

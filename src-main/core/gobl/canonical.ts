@@ -1,5 +1,6 @@
 import { canonicalSha256 } from './canonical-bytes.ts';
 import { sortedKeys } from './canonical-keys.ts';
+import { knownDigestOf } from './known-digest.ts';
 import { RawNumber } from './shape/raw-number.ts';
 
 export { compareCodePoints } from './canonical-keys.ts';
@@ -23,9 +24,12 @@ export function canonicalJson(value: unknown): string {
   return sorted === UNORDERABLE ? write(value) : JSON.stringify(sorted);
 }
 
-/** The digest GOBL puts in head.dig: the hex SHA-256 of the canonical JSON (written as bytes, see canonical-bytes.ts). */
+/**
+ * The digest GOBL puts in head.dig: the hex SHA-256 of the canonical JSON (written as bytes, see
+ * canonical-bytes.ts), or the one a caller has worked out for this very document (known-digest.ts).
+ */
 export function digestOf(doc: unknown): Digest {
-  return { alg: 'sha256', val: canonicalSha256(doc, 'hex') };
+  return knownDigestOf(doc) ?? { alg: 'sha256', val: canonicalSha256(doc, 'hex') };
 }
 
 /** A key order JSON.stringify would not keep. */
