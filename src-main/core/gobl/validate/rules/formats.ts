@@ -7,7 +7,8 @@ const URL_RE =
   /^((ftp|tcp|udp|wss?|https?):\/\/)?(\S+(:\S*)?@)?((\d{1,3}\.){3}\d{1,3}|\[[0-9a-fA-F:.]+\]|localhost|([\p{L}\p{N}_]([\p{L}\p{N}_-]*[\p{L}\p{N}_])?\.)+[\p{L}\p{N}-]{2,63}\.?)(:\d{1,5})?([/?#]\S*)?$/u;
 
 export function isUrl(value: string): boolean {
-  if (value.length <= 3 || [...value].length >= 2083 || value.startsWith('.')) return false;
+  // Code points are never more than UTF-16 units: only a long text needs counting.
+  if (value.length <= 3 || (value.length >= 2083 && [...value].length >= 2083) || value.startsWith('.')) return false;
   return URL_RE.test(value);
 }
 
