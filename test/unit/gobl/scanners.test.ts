@@ -3,6 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { dateFields } from '../../../src-main/core/gobl/shape/days.ts';
 import { canonicalAmount, canonicalPercentage, formatAmount, parseAmountText } from '../../../src-main/core/gobl/shape/input-numbers.ts';
+import { compareDec, decSign, parseDec, ZERO } from '../../../src-main/core/gobl/validate/rules/decimal.ts';
+import { isValidUuid, uuidVersion } from '../../../src-main/core/gobl/validate/rules/formats.ts';
 
 // Every string of up to `max` characters from `alphabet`.
 function* strings(alphabet: string[], max: number, prefix = ''): Generator<string> {
@@ -52,6 +54,41 @@ describe('canonical amounts', () => {
     for (const t of [...strings(['0', '1', '9', '-', '.', '+', 'e', ' '], 4), ...long]) {
       expect(outcome(() => canonicalAmount(t)), t).toBe(expected(t));
       expect(outcome(() => canonicalPercentage(`${t}%`)), `${t}%`).toBe(outcome(() => `${isPlain(t) ? t : formatAmount(parseAmountText(t))}%`));
+    }
+  });
+});
+
+describe('decSign', () => {
+  it('is the sign of what parseDec reads, and undefined where it reads nothing', () => {
+    const bySign = (v: unknown) => {
+      const d = parseDec(v);
+      return d === undefined ? undefined : compareDec(d, ZERO);
+    };
+    for (const t of strings(['0', '7', '-', '+', '.', '%', ' ', 'e'], 5)) expect(decSign(t), JSON.stringify(t)).toBe(bySign(t));
+    for (const v of [0, -0, 1.5, -2, 1e21, -1e-7, NaN, Infinity, null, undefined, {}, '１', ' 12.50 ', '\t-0.00%\n']) {
+      expect(decSign(v), String(v)).toBe(bySign(v));
+    }
+  });
+});
+
+describe('UUIDs', () => {
+  const FORMS = [
+    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+    /^\{[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\}$/i,
+    /^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+    /^[0-9a-f]{32}$/i,
+  ];
+  const version = (v: string) => Number.parseInt(v.replace(/^urn:uuid:|[{}-]/gi, '')[12], 16);
+
+  it('accepts the forms google/uuid parses, and reads their version', () => {
+    const base = '0190a0a0-1b2c-7d3e-8f4a-5b6c7d8e9f00';
+    const samples = [base, base.toUpperCase(), `{${base}}`, `urn:uuid:${base}`, base.replaceAll('-', ''), `${base} `, base.slice(1),
+      base.replace('-', 'x'), base.replace('7d3e', '7d3g'), 'g'.repeat(36), '-'.repeat(36), base.replaceAll('-', 'a').slice(0, 36), ''];
+    for (let i = 0; i < 36; i++) samples.push(base.slice(0, i) + '-' + base.slice(i + 1), base.slice(0, i) + 'G' + base.slice(i + 1));
+    for (const s of samples) {
+      const valid = FORMS.some((re) => re.test(s));
+      expect(isValidUuid(s), s).toBe(valid);
+      if (valid) expect(uuidVersion(s), s).toBe(version(s));
     }
   });
 });
