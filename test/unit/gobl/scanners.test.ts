@@ -92,3 +92,18 @@ describe('UUIDs', () => {
     }
   });
 });
+
+describe('rune length', () => {
+  it('counts code points as spreading a string does', async () => {
+    const { genericCheck } = await import('../../../src-main/core/gobl/validate/rules/vocabulary.ts');
+    const at = { ctx: {} as never, type: undefined, zero: false };
+    for (const s of strings(['a', 'é', '😀', '\ud800', '\udc00'], 4)) {
+      const n = [...s].length;
+      for (const [min, max] of [[n, n], [n + 1, 0], [0, Math.max(n - 1, 1)]]) {
+        const check = genericCheck(`rune length between ${min} and ${max}`)!;
+        const expected = s === '' || ((min === 0 || n >= min) && (max === 0 || n <= max) && (min !== 0 || max !== 0 || n === 0));
+        expect(check(s, at), `${JSON.stringify(s)} ${min}..${max}`).toBe(expected);
+      }
+    }
+  });
+});

@@ -81,8 +81,24 @@ function utf8Length(s: string): number {
   return n;
 }
 
+// What [...s].length counts (a surrogate pair is one), without the array.
+function runeLength(s: string): number {
+  let n = s.length;
+  for (let i = 0; i + 1 < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = s.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
 function lengthOf(v: unknown, runes: boolean): number | undefined {
-  if (typeof v === 'string') return runes ? [...v].length : utf8Length(v);
+  if (typeof v === 'string') return runes ? runeLength(v) : utf8Length(v);
   if (Array.isArray(v)) return v.length;
   if (isObject(v)) return Object.keys(v).length;
   return undefined;
