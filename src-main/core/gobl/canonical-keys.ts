@@ -19,7 +19,7 @@ export function sortedKeys(obj: Record<string, unknown>): string[] {
   return needsCodePoints ? keys.sort(compareCodePoints) : keys;
 }
 
-function hasHighUnit(key: string): boolean {
+export function hasHighUnit(key: string): boolean {
   for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) >= 0xd800) return true;
   return false;
 }
