@@ -283,13 +283,13 @@ function prepareObject(value: Node, declared: string, path: Place, faults: Engin
   const input = inputPlan(info);
   // Values are collected by field, then written once in Go's field order.
   const slots = new Array<unknown>(input.slotCount);
-  // for…in: an input object is plain JSON (own keys only), read through V8's enumeration cache.
-  for (const key in value) {
-    // encoding/json prefers an exact field name and otherwise accepts a case-insensitive match;
-    // a later key for the same field wins, as it overwrites the earlier one when Go decodes.
-    const field = input.exact.get(key) ?? input.folded.get(key.toLowerCase());
-    if (field === undefined) continue;
-    slots[field.slot] = prepareValue(value[key], field.type, path, field.name, faults);
+  // A plain object (all JSON objects are) has no enumerable key but its own: for…in lists them
+  // without making a key list. Any other object is read by its own keys.
+  const proto = Object.getPrototypeOf(value);
+  if (proto === Object.prototype || proto === null) {
+    for (const key in value) takeField(input, slots, value, key, path, faults);
+  } else {
+    for (const key of Object.keys(value)) takeField(input, slots, value, key, path, faults);
   }
   fixEmptyDates(slots, input.dates);
   // A document's `$schema` is kept (first) although its struct has no such field.
@@ -297,6 +297,16 @@ function prepareObject(value: Node, declared: string, path: Place, faults: Engin
   const schema = keepsSchema ? (value.$schema as string) : undefined;
   if (!input.alwaysAsNode && !hasLegacy(slots, input)) return conformSlots(slots, input.plan, schema);
   return migratedNode(slots, input, typeName, schema);
+}
+
+/**
+ * The value of `key` prepared into its field's slot. encoding/json prefers an exact field name
+ * and otherwise accepts a case-insensitive match; a later key for the same field wins, as it
+ * overwrites the earlier one when Go decodes.
+ */
+function takeField(input: InputPlan, slots: unknown[], value: Node, key: string, path: Place, faults: EngineFault[]): void {
+  const field = input.exact.get(key) ?? input.folded.get(key.toLowerCase());
+  if (field !== undefined) slots[field.slot] = prepareValue(value[key], field.type, path, field.name, faults);
 }
 
 // Legacy fields have the slots after the struct's own fields.
