@@ -1,5 +1,9 @@
-import { createHash } from 'node:crypto';
+import { canonicalSha256 } from './canonical-bytes.ts';
+import { sortedKeys } from './canonical-keys.ts';
+import { knownDigestOf } from './known-digest.ts';
 import { RawNumber } from './shape/raw-number.ts';
+
+export { compareCodePoints } from './canonical-keys.ts';
 
 export type Digest = { alg: 'sha256'; val: string };
 
@@ -20,9 +24,12 @@ export function canonicalJson(value: unknown): string {
   return sorted === UNORDERABLE ? write(value) : JSON.stringify(sorted);
 }
 
+/**
+ * The digest GOBL puts in head.dig: the hex SHA-256 of the canonical JSON (written as bytes, see
+ * canonical-bytes.ts), or the one a caller has worked out for this very document (known-digest.ts).
+ */
 export function digestOf(doc: unknown): Digest {
-  const val = createHash('sha256').update(canonicalJson(doc), 'utf8').digest('hex');
-  return { alg: 'sha256', val };
+  return knownDigestOf(doc) ?? { alg: 'sha256', val: canonicalSha256(doc, 'hex') };
 }
 
 /** A key order JSON.stringify would not keep. */
@@ -136,46 +143,4 @@ const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 function quote(text: string): string {
   return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
-}
-
-function sortedKeys(obj: Record<string, unknown>): string[] {
-  const keys = Object.keys(obj);
-  // Objects have a handful of keys: an insertion sort by UTF-16 units beats Array#sort, whose
-  // default comparison converts every element. Units and code points agree below U+D800.
-  let needsCodePoints = false;
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i];
-    if (!needsCodePoints && hasHighUnit(key)) needsCodePoints = true;
-    let j = i - 1;
-    while (j >= 0 && keys[j] > key) {
-      keys[j + 1] = keys[j];
-      j--;
-    }
-    keys[j + 1] = key;
-  }
-  return needsCodePoints ? keys.sort(compareCodePoints) : keys;
-}
-
-function hasHighUnit(key: string): boolean {
-  for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) >= 0xd800) return true;
-  return false;
-}
-
-// Compares strings by Unicode code point rather than UTF-16 code unit:
-// surrogates (U+D800–U+DFFF) encode code points above U+FFFF, so they must
-// sort after U+E000–U+FFFF, not before.
-export function compareCodePoints(a: string, b: string): number {
-  const len = Math.min(a.length, b.length);
-  for (let i = 0; i < len; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) return codePointRank(x) - codePointRank(y);
-  }
-  return a.length - b.length;
-}
-
-function codePointRank(unit: number): number {
-  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
-  if (unit >= 0xe000) return unit - 0x800;
-  return unit;
 }

@@ -1,6 +1,8 @@
 // Pure GOBL helpers: canonical digests and what Silodesk derives from a document (snippet,
 // mentions, search text, folder). The engine itself (build, check, correct, sign) is engine/.
 export { canonicalJson, digestOf } from './canonical.ts';
+export { canonicalSha256, canonicalSha256Parts } from './canonical-bytes.ts';
+export { withKnownDigest } from './known-digest.ts';
 export type { Digest } from './canonical.ts';
 export {
   docTypeOf, ENVELOPE_SCHEMA, INVOICE_SCHEMA, MESSAGE_SCHEMA, PARTY_SCHEMA, PAYMENT_SCHEMA,

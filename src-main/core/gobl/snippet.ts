@@ -1,4 +1,5 @@
 import { docTypeOf } from './doc-types.ts';
+import { dateFields } from './shape/days.ts';
 import { isEnvelope } from './wrap.ts';
 
 type Json = Record<string, unknown>;
@@ -79,22 +80,25 @@ function billingSnippet(doc: Json, kind: 'invoice' | 'payment', totals: Json | u
   const customer = partyName(asObject(doc.customer));
 
   const snippet: Record<string, string> = { title: billingTitle(kind, { type, series, code, supplier, customer }) };
-  const fields: Array<[string, string | undefined]> = [
-    ['type', type],
-    ['series', series],
-    ['code', code],
-    ['issue_date', str(doc.issue_date)],
-    ['due_date', dueDateOf(doc)],
-    ['supplier', supplier],
-    ['customer', customer],
-    ['currency', str(doc.currency)],
-    ['total', totals ? str(totals.payable) ?? str(totals.total_with_tax) : str(doc.total)],
-    ['sum', totals ? str(totals.sum) : undefined],
+  // Written in this order, those the document has.
+  const put = (name: string, value: string | undefined) => {
+    if (value !== undefined) snippet[name] = value;
+  };
+  put('type', type);
+  put('series', series);
+  put('code', code);
+  put('issue_date', str(doc.issue_date));
+  put('due_date', dueDateOf(doc));
+  put('supplier', supplier);
+  put('customer', customer);
+  put('currency', str(doc.currency));
+  put('total', totals ? str(totals.payable) ?? str(totals.total_with_tax) : str(doc.total));
+  if (totals) {
+    put('sum', str(totals.sum));
     // Net is the total before tax (after discounts and charges), as GOBL's totals.total.
-    ['net', totals ? str(totals.total) : undefined],
-    ['tax', totals ? str(totals.tax) : undefined],
-  ];
-  for (const [name, value] of fields) if (value !== undefined) snippet[name] = value;
+    put('net', str(totals.total));
+    put('tax', str(totals.tax));
+  }
   return snippet;
 }
 
@@ -105,8 +109,12 @@ function billingSnippet(doc: Json, kind: 'invoice' | 'payment', totals: Json | u
 function dueDateOf(doc: Json): string | undefined {
   const dates = asObject(asObject(doc.payment)?.terms)?.due_dates;
   if (!Array.isArray(dates)) return undefined;
-  const days = dates.map((d) => str(asObject(d)?.date)).filter((d): d is string => !!d && /^\d{4}-\d{2}-\d{2}$/.test(d));
-  return days.length ? days.sort()[0] : undefined;
+  let earliest: string | undefined;
+  for (const d of dates) {
+    const day = str(asObject(d)?.date);
+    if (day && dateFields(day) >= 0 && (earliest === undefined || day < earliest)) earliest = day;
+  }
+  return earliest;
 }
 
 // A simplified invoice's customer may have no name, only a tax id.

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { canonicalJson, defaultFolderOf, isEnvelope } from '../gobl/index.ts';
+import { canonicalSha256, canonicalSha256Parts, defaultFolderOf, isEnvelope, withKnownDigest, type Digest } from '../gobl/index.ts';
 import { conflict, notFound } from '../api/errors.ts';
 import type { Operations } from '../api/contract/index.ts';
 import type { Ctx } from '../api/handler.ts';
@@ -91,12 +90,36 @@ export interface PreparedEntry {
  * without a uuid a new one every time.
  */
 function requestHashOf(input: CreateEntryInput): string {
+  return shortHash(canonicalSha256(hashedRequest(input), 'buffer'));
+}
+
+function hashedRequest(input: CreateEntryInput): Record<string, unknown> {
   const data = input.data && !Array.isArray(input.data) && isEnvelope(input.data) && typeof input.data.head === 'object' && input.data.head !== null
     ? { ...input.data, head: { ...(input.data.head as Record<string, unknown>), dig: undefined } }
     : input.data;
   const { allow_invalid: _ignored, ...rest } = input;
-  // 128 bits as base64url (22 characters): plenty to tell two requests apart, and 42 bytes of every entry less than hex.
-  return createHash('sha256').update(canonicalJson({ ...rest, data })).digest().subarray(0, 16).toString('base64url');
+  return { ...rest, data };
+}
+
+// 128 bits as base64url (22 characters): plenty to tell two requests apart, and 42 bytes of every entry less than hex.
+const shortHash = (sha256: Buffer): string => sha256.subarray(0, 16).toString('base64url');
+
+/**
+ * The request hash, and on the way the digest of the document the silo digests for it (toEnvelope:
+ * an envelope's `doc`, or the bare document), which admitting it needs twice more (as given, and
+ * as GOBL rebuilds it). Undefined for a request that cannot be canonicalised: its hash is left
+ * for after the admission, which refuses such a document first, as it always did.
+ */
+function hashedWithDocDigest(input: CreateEntryInput): { requestHash: string; doc?: object; digest?: Digest } | undefined {
+  const data = input.data as unknown;
+  const doc = isEnvelope(data) ? data.doc : data;
+  try {
+    if (typeof doc !== 'object' || doc === null) return { requestHash: requestHashOf(input) };
+    const { whole, part } = canonicalSha256Parts(hashedRequest(input), doc);
+    return { requestHash: shortHash(whole), doc, digest: part === undefined ? undefined : { alg: 'sha256', val: part } };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether a row's request hash is this request's: rows stored before the short form keep all 64 hex digits. */
@@ -126,7 +149,10 @@ export async function prepareNewEntry(ctx: Ctx, id: string | undefined, input: C
   const data = input.previous_id !== undefined
     ? await correctionOf(ctx, input.previous_id, input.correct ?? {}, { data: input.data, content_type: input.content_type }, now)
     : (input.data as Record<string, unknown>);
-  const admitted = await admitDocument(id, data, {
+  // A correction admits a document of its own; anything else admits the request's, whose digest
+  // the request hash works out on the way. Neither the request nor its document is changed.
+  const hashed = input.previous_id === undefined ? hashedWithDocDigest(input) : undefined;
+  const admit = () => admitDocument(id, data, {
     allowInvalid: input.allow_invalid,
     sign: input.sign,
     keys: ctx.service.keys,
@@ -134,8 +160,9 @@ export async function prepareNewEntry(ctx: Ctx, id: string | undefined, input: C
     requestPath: input.previous_id !== undefined ? optionsAt('correct') : underData,
     checkSigs: sigsCheckFor(ctx),
   });
+  const admitted = hashed?.doc && hashed.digest ? await withKnownDigest(hashed.doc, hashed.digest, admit) : await admit();
   const doc = deriveDocument(admitted.envelope, admitted.digest, admitted.faults, admitted.checked);
-  return { id: admitted.id, doc, input, requestHash: requestHashOf(input) };
+  return { id: admitted.id, doc, input, requestHash: hashed?.requestHash ?? requestHashOf(input) };
 }
 
 /**

@@ -14,6 +14,7 @@ import { prepareInput } from '../shape/parse.ts';
 import { rootTypeOf, typeInfo } from '../shape/schemas.ts';
 import { comboKey, contextFor } from './context.ts';
 import { fillRouting } from './routing.ts';
+import { isSameJson } from './same-json.ts';
 import { BuildError } from './types.ts';
 import type { BuildContext, EngineFault, Node, NormRule } from './types.ts';
 
@@ -29,6 +30,8 @@ export interface BuildOptions {
 export interface Built {
   envelope: Node & { head: Node; doc: Node };
   context: BuildContext;
+  /** The built document equals the `given` one a caller asked about (see buildEnvelope). */
+  unchanged: boolean;
 }
 
 function isObject(value: unknown): value is Node {
@@ -138,9 +141,12 @@ function checkTags(doc: Node, ctx: BuildContext): void {
 
 /**
  * Builds a partial or complete document (or an unsigned envelope) into the envelope GOBL's build
- * returns. The input is not modified. Throws BuildError for input GOBL refuses.
+ * returns. The input is not modified. Throws BuildError for input GOBL refuses. `given`, a
+ * document to compare the build with (the input's own, when examined), is found `unchanged`
+ * when the build equals it, and its digest is then the build's: one a caller has worked out
+ * already is not worked out again (known-digest.ts).
  */
-export function buildEnvelope(data: unknown, options: BuildOptions = {}): Built {
+export function buildEnvelope(data: unknown, options: BuildOptions = {}, given?: Node): Built {
   const { doc: input, head: inputHead, sigs } = splitInput(data);
   if (Array.isArray(sigs) && sigs.length > 0) {
     throw new BuildError([{ code: 'signed', message: 'a signed envelope cannot be rebuilt: its signatures cover the document as it is', paths: ['$.sigs'] }]);
@@ -155,11 +161,12 @@ export function buildEnvelope(data: unknown, options: BuildOptions = {}): Built 
   doc.$schema = schema;
   const conformed = conform(doc, rootType, { keepFormed: true });
   ctx.doc = conformed;
+  const unchanged = given !== undefined && isSameJson(given, conformed);
   const uuid = typeof inputHead?.uuid === 'string' && inputHead.uuid !== '' ? inputHead.uuid : options.headUuid ?? uuidv7();
-  const headInput: Node = { ...(inputHead ?? {}), uuid, dig: digestOf(conformed) };
+  const headInput: Node = { ...(inputHead ?? {}), uuid, dig: digestOf(unchanged ? given : conformed) };
   fillRouting(headInput, conformed, rootType);
   const head = conform(headInput, 'head.Header');
   // Written in the envelope's field order directly: conforming it would walk the document again.
   const envelope = { $schema: ENVELOPE_SCHEMA, head, doc: conformed } as Built['envelope'];
-  return { envelope, context: ctx };
+  return { envelope, context: ctx, unchanged };
 }

@@ -4,7 +4,6 @@ import { validateDocument } from '../validate/index.ts';
 import { buildEnvelope, splitInput } from './build.ts';
 import type { BuildOptions, Built } from './build.ts';
 import { figureFaults } from './figures.ts';
-import { isSameJson } from './same-json.ts';
 import { BuildError } from './types.ts';
 import type { EngineFault, Node } from './types.ts';
 
@@ -53,20 +52,22 @@ export function examineDocument(data: unknown, options: BuildOptions = {}): Exam
   }
   const isEnvelope = (data as Node).doc === doc;
   let rebuilt: Built['envelope'] | undefined;
+  let unchanged = false;
   let refused: EngineFault[] = [];
   try {
-    rebuilt = buildEnvelope(isEnvelope ? { ...(data as Node), sigs: undefined } : doc, options).envelope;
+    ({ envelope: rebuilt, unchanged } = buildEnvelope(isEnvelope ? { ...(data as Node), sigs: undefined } : doc, options, doc));
   } catch (error) {
     if (!(error instanceof BuildError)) throw error;
     refused = error.faults;
   }
-  // A document its rebuild leaves unchanged has the rebuild's digest: no need to compute it twice.
-  const docDigest = rebuilt && isSameJson(doc, rebuilt.doc) ? (rebuilt.head.dig as { alg: string; val: string }) : undefined;
+  // A document its rebuild leaves unchanged has the rebuild's digest (no need to compute it
+  // twice) and no figure a build would change (no need to compare them one by one).
+  const docDigest = unchanged ? (rebuilt!.head.dig as { alg: string; val: string }) : undefined;
   // A bare document has no head to check; its paths still read from the envelope root.
   const faults = isEnvelope ? validateDocument(data as Node, { docDigest }) : validateDocument(doc, { docPath: '$.doc' });
   if (hasTag(doc, 'bypass')) return rebuilt ? { faults, rebuilt } : { faults };
   if (!rebuilt) return { faults: [...faults, ...refused] };
-  faults.push(...figureFaults(doc, rebuilt.doc));
+  if (!unchanged) faults.push(...figureFaults(doc, rebuilt.doc));
   return { faults, rebuilt };
 }
 

@@ -9,11 +9,26 @@ export function isSameJson(a: unknown, b: unknown): boolean {
     for (let i = 0; i < a.length; i++) if (!isSameJson(a[i], b[i])) return false;
     return true;
   }
-  if (Array.isArray(b) || Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+  const proto = Object.getPrototypeOf(a);
+  if (Array.isArray(b) || proto !== Object.getPrototypeOf(b)) return false;
+  if (proto !== Object.prototype) return sameByKeys(a as Record<string, unknown>, b as Record<string, unknown>);
+  // A plain object (all JSON objects are) inherits no enumerable key, so for…in lists its own
+  // keys: no key arrays made (they were an eighth of all a prepare allocated), and each value
+  // read through V8's enumeration cache.
+  let count = 0;
+  for (const key in a) {
+    count++;
+    if (!Object.hasOwn(b, key) || !isSameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  }
+  for (const _key in b) count--;
+  return count === 0;
+}
+
+function sameByKeys(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
   const aKeys = Object.keys(a);
   if (aKeys.length !== Object.keys(b).length) return false;
   for (const key of aKeys) {
-    if (!Object.hasOwn(b, key) || !isSameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+    if (!Object.hasOwn(b, key) || !isSameJson(a[key], b[key])) return false;
   }
   return true;
 }

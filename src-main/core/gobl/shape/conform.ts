@@ -272,10 +272,21 @@ export function conformSlots(slots: readonly unknown[], plan: StructPlan, schema
   return out;
 }
 
-/** A map node whose values are already conformed: keys in Go's sorted order. */
+/**
+ * A map node whose values are already conformed: keys in Go's sorted order, undefined values
+ * left out. `value` itself when it is so already (a map made for the caller, as input
+ * preparation makes them, and mostly in order since GOBL wrote it).
+ */
 export function conformMapKeys(value: Json): Json {
+  const keys = Object.keys(value);
+  // (A `__proto__` key set the prototype of the map it was written to: that one is copied.)
+  let same = Object.getPrototypeOf(value) === Object.prototype;
+  for (let i = 0; i < keys.length && same; i++) {
+    if (value[keys[i]] === undefined || (i > 0 && compareGoStrings(keys[i - 1], keys[i]) > 0)) same = false;
+  }
+  if (same) return value;
   const out: Json = {};
-  for (const key of Object.keys(value).sort(compareGoStrings)) {
+  for (const key of keys.sort(compareGoStrings)) {
     if (value[key] !== undefined) out[key] = value[key];
   }
   return out;

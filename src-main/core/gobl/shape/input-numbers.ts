@@ -75,20 +75,41 @@ export function canonicalAmount(token: string): string {
   return formatAmount(parseAmountText(token));
 }
 
-const PLAIN_AMOUNT = /^-?(0|[1-9][0-9]*)(?:\.([0-9]+))?$/;
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 
 /**
  * Most amounts arrive as GOBL writes them (`"1800.00"`, `"-3"`): no leading zero, no `+`, no
  * trailing `.`, a sign only on a non-zero value, and digits within the 18 GOBL keeps. Such a
- * text reads back as itself, so it needs no arithmetic.
+ * text reads back as itself, so it needs no arithmetic. `text` up to `end` is read as
+ * `/^-?(0|[1-9][0-9]*)(?:\.([0-9]+))?$/` would read it, character by character: every
+ * amount of every document comes through here.
  */
-function isCanonicalAmount(text: string): boolean {
-  const m = PLAIN_AMOUNT.exec(text);
-  if (!m) return false;
-  const majorDigits = m[1] === '0' ? 0 : m[1].length;
-  const decimals = m[2]?.length ?? 0;
+function isCanonicalAmount(text: string, end = text.length): boolean {
+  const negative = end > 0 && text.charCodeAt(0) === 45;
+  let i = negative ? 1 : 0;
+  if (i >= end) return false;
+  const first = text.charCodeAt(i++);
+  if (first !== 48) {
+    if (!isDigit(first)) return false;
+    while (i < end && isDigit(text.charCodeAt(i))) i++;
+  }
+  const majorDigits = first === 48 ? 0 : i - (negative ? 1 : 0);
+  let decimals = 0;
+  if (i < end) {
+    if (text.charCodeAt(i++) !== 46) return false;
+    const start = i;
+    while (i < end && isDigit(text.charCodeAt(i))) i++;
+    decimals = i - start;
+    if (decimals === 0 || i !== end) return false;
+  }
   if (majorDigits + decimals > AMOUNT_MAX_DIGITS) return false;
-  return !text.startsWith('-') || /[1-9]/.test(text);
+  if (!negative) return true;
+  // "-0" and "-0.00" are not GOBL's: zero has no sign.
+  for (let j = 1; j < end; j++) {
+    const c = text.charCodeAt(j);
+    if (c >= 49 && c <= 57) return true;
+  }
+  return false;
 }
 
 /**
@@ -97,7 +118,7 @@ function isCanonicalAmount(text: string): boolean {
  * the ratio itself (`"0.21"` → `"21%"`, the JSON number `21` → `"2100%"`).
  */
 export function canonicalPercentage(token: string): string {
-  if (token.endsWith('%')) return `${canonicalAmount(token.slice(0, -1))}%`;
+  if (token.endsWith('%')) return isCanonicalAmount(token, token.length - 1) ? token : `${canonicalAmount(token.slice(0, -1))}%`;
   const ratio = parseAmountText(token);
   // Printing multiplies the ratio by 100 and drops two decimals (exactly: none are lost).
   const exp = Math.max(ratio.exp - 2, 0);

@@ -7,7 +7,7 @@ import { regimeDef } from '../defs/index.ts';
 import { BuildError, type EngineFault, type Node } from '../engine/types.ts';
 import { jsonPath } from '../json-path.ts';
 import { compareGoStrings, conform, conformMapKeys, conformSlots, conformStructFields, copyRawJson, structPlan, type StructPlan } from './conform.ts';
-import { daysInMonth } from './days.ts';
+import { dateFields, daysInMonth } from './days.ts';
 import { canonicalAmount, canonicalPercentage, NumberInputError } from './input-numbers.ts';
 import { parseJsonPreservingNumbers } from './json-text.ts';
 import { RawNumber } from './raw-number.ts';
@@ -66,7 +66,8 @@ function sortKeysDeep(value: unknown): unknown {
 /** A RawNumber, or one that lost its class on the way (structuredClone keeps only `{ text }`). */
 export function isRawNumber(value: unknown): value is { text: string } {
   if (value instanceof RawNumber) return true;
-  if (!isObject(value)) return false;
+  // Asked of every object of the input: the key list only for one that has a `text`.
+  if (!isObject(value) || typeof value.text !== 'string') return false;
   const keys = Object.keys(value);
   return keys.length === 1 && keys[0] === 'text' && typeof value.text === 'string' && /^-?[0-9]/.test(value.text);
 }
@@ -193,7 +194,8 @@ function zeroScalar(type: FieldType & { kind: 'scalar' }): unknown {
 
 function prepareMap(value: Node, of: FieldType, path: Place, faults: EngineFault[]): Node {
   const out: Node = {};
-  // Prepared in the input's order (faults are reported in it), written in Go's sorted order.
+  // Prepared in the input's order (faults are reported in it), written in Go's sorted order
+  // (conformMapKeys hands `out` back when it is in that order already).
   for (const key of Object.keys(value)) {
     const prepared = prepareValue(value[key], of, path, key, faults);
     out[key] = prepared === undefined && of.kind === 'scalar' ? zeroScalar(of) : prepared;
@@ -213,6 +215,8 @@ interface InputPlan {
   plan: StructPlan;
   /** Exact field names (current and legacy) with their types and slots. */
   exact: Map<string, InputField>;
+  /** The same fields, in the map's order, as a list. */
+  fieldList: InputField[];
   /** Lower-cased names, for encoding/json's case-insensitive match. */
   folded: Map<string, InputField>;
   /** Slots for the struct's fields, then for its legacy fields. */
@@ -266,7 +270,7 @@ function makeInputPlan(info: TypeInfo): InputPlan {
   const migrate = MIGRATIONS[info.name];
   const carriers = carrierFields(info);
   const alwaysAsNode = ALWAYS_MIGRATED.has(info.name) || carriers.length > 0;
-  return { plan, exact, folded, slotCount, dates, alwaysAsNode, migrate, carriers };
+  return { plan, exact, fieldList: [...exact.values()], folded, slotCount, dates, alwaysAsNode, migrate, carriers };
 }
 
 function prepareObject(value: Node, declared: string, path: Place, faults: EngineFault[], isRoot: boolean): Node {
@@ -279,12 +283,13 @@ function prepareObject(value: Node, declared: string, path: Place, faults: Engin
   const input = inputPlan(info);
   // Values are collected by field, then written once in Go's field order.
   const slots = new Array<unknown>(input.slotCount);
-  for (const key of Object.keys(value)) {
-    // encoding/json prefers an exact field name and otherwise accepts a case-insensitive match;
-    // a later key for the same field wins, as it overwrites the earlier one when Go decodes.
-    const field = input.exact.get(key) ?? input.folded.get(key.toLowerCase());
-    if (field === undefined) continue;
-    slots[field.slot] = prepareValue(value[key], field.type, path, field.name, faults);
+  // A plain object (all JSON objects are) has no enumerable key but its own: for…in lists them
+  // without making a key list. Any other object is read by its own keys.
+  const proto = Object.getPrototypeOf(value);
+  if (proto === Object.prototype || proto === null) {
+    for (const key in value) takeField(input, slots, value, key, path, faults);
+  } else {
+    for (const key of Object.keys(value)) takeField(input, slots, value, key, path, faults);
   }
   fixEmptyDates(slots, input.dates);
   // A document's `$schema` is kept (first) although its struct has no such field.
@@ -292,6 +297,16 @@ function prepareObject(value: Node, declared: string, path: Place, faults: Engin
   const schema = keepsSchema ? (value.$schema as string) : undefined;
   if (!input.alwaysAsNode && !hasLegacy(slots, input)) return conformSlots(slots, input.plan, schema);
   return migratedNode(slots, input, typeName, schema);
+}
+
+/**
+ * The value of `key` prepared into its field's slot. encoding/json prefers an exact field name
+ * and otherwise accepts a case-insensitive match; a later key for the same field wins, as it
+ * overwrites the earlier one when Go decodes.
+ */
+function takeField(input: InputPlan, slots: unknown[], value: Node, key: string, path: Place, faults: EngineFault[]): void {
+  const field = input.exact.get(key) ?? input.folded.get(key.toLowerCase());
+  if (field !== undefined) slots[field.slot] = prepareValue(value[key], field.type, path, field.name, faults);
 }
 
 // Legacy fields have the slots after the struct's own fields.
@@ -303,7 +318,7 @@ function hasLegacy(slots: readonly unknown[], input: InputPlan): boolean {
 /** The few types whose migrations work on a node: built, migrated, then conformed. */
 function migratedNode(slots: unknown[], input: InputPlan, typeName: string, schema: string | undefined): Node {
   const node: Node = {};
-  for (const field of input.exact.values()) if (slots[field.slot] !== undefined) node[field.name] = slots[field.slot];
+  for (const field of input.fieldList) if (slots[field.slot] !== undefined) node[field.name] = slots[field.slot];
   input.migrate?.(node);
   for (const { field, legacy } of input.carriers) {
     const child = node[field];
@@ -334,15 +349,14 @@ function numberText(value: unknown): string | undefined {
   return undefined;
 }
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?$/;
 
 function validDate(text: string): boolean {
-  const m = DATE.exec(text);
-  if (!m) return false;
-  const y = Number(m[1]);
-  const mo = Number(m[2]);
-  const d = Number(m[3]);
+  const fields = dateFields(text);
+  if (fields < 0) return false;
+  const y = Math.floor(fields / 10000);
+  const mo = Math.floor(fields / 100) % 100;
+  const d = fields % 100;
   if (mo < 1 || mo > 12 || d < 1) return false;
   return d <= daysInMonth(y, mo);
 }

@@ -6,7 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { goblDataDir, readGoblData } from '../defs/index.ts';
 import type { EngineFault, Node } from '../engine/types.ts';
-import { daysInMonth } from '../shape/days.ts';
+import { dateFields, daysInMonth } from '../shape/days.ts';
 import { translateGoPattern } from './go-regexp.ts';
 import { VerdictCompiler, type Verdict } from './schema-verdict.ts';
 import { childPath } from './rules/walk.ts';
@@ -20,16 +20,14 @@ export const UNKNOWN_SCHEMA_FAULT = 'schema-unknown';
 
 type Instance = Ajv2020;
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
 function isCivilDate(s: string): boolean {
   // Go reads "" and 0000-00-00 as the zero date
   if (s === '' || s === '0000-00-00') return true;
-  const m = DATE.exec(s);
-  if (!m) return false;
-  const y = Number(m[1]);
-  const mo = Number(m[2]);
-  const d = Number(m[3]);
+  const fields = dateFields(s);
+  if (fields < 0) return false;
+  const y = Math.floor(fields / 10000);
+  const mo = Math.floor(fields / 100) % 100;
+  const d = fields % 100;
   // Date.UTC reads years 0–99 as 1900–1999, so the round trip this replaced refused them.
   return y >= 100 && mo >= 1 && mo <= 12 && d >= 1 && d <= daysInMonth(y, mo);
 }

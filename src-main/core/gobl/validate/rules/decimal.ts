@@ -26,6 +26,38 @@ export function parseDec(raw: unknown): Dec | undefined {
   return { m, e: frac.length + shift };
 }
 
+/**
+ * The sign (−1, 0 or 1) of what parseDec reads, or undefined where it reads nothing, without
+ * making a BigInt: most thresholds in GOBL's rules are zero ("min 0", "not zero").
+ */
+export function decSign(raw: unknown): number | undefined {
+  let text: string;
+  if (typeof raw === 'number' && Number.isFinite(raw)) text = String(raw);
+  else if (typeof raw === 'string') text = raw.trim();
+  else return undefined;
+  const end = text.endsWith('%') ? text.length - 1 : text.length;
+  let i = 0;
+  const first = text.charCodeAt(0);
+  const negative = first === 45;
+  if (negative || first === 43) i++;
+  let digits = 0;
+  let nonZero = false;
+  let point = false;
+  for (; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      digits++;
+      if (c !== 48) nonZero = true;
+    } else if (c === 46 && !point) {
+      point = true;
+    } else {
+      return undefined;
+    }
+  }
+  if (digits === 0) return undefined;
+  return nonZero ? (negative ? -1 : 1) : 0;
+}
+
 function scaled(a: Dec, e: number): bigint {
   return a.m * 10n ** BigInt(e - a.e);
 }

@@ -3,7 +3,7 @@
 // reads one description and returns the check; named domain predicates live in predicates/.
 import { goRegExp } from '../go-regexp.ts';
 import { compileExpr, looksLikeExpr } from './expr.ts';
-import { compareDec, parseDec } from './decimal.ts';
+import { compareDec, decSign, parseDec, ZERO } from './decimal.ts';
 import type { Dec } from './decimal.ts';
 import type { At, Check } from './model.ts';
 import { isEmptyValue, isNil, isObject, isPresent, isStructScalar, keyHasPrefix, list, obj, str } from './values.ts';
@@ -81,8 +81,24 @@ function utf8Length(s: string): number {
   return n;
 }
 
+// What [...s].length counts (a surrogate pair is one), without the array.
+function runeLength(s: string): number {
+  let n = s.length;
+  for (let i = 0; i + 1 < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = s.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
 function lengthOf(v: unknown, runes: boolean): number | undefined {
-  if (typeof v === 'string') return runes ? [...v].length : utf8Length(v);
+  if (typeof v === 'string') return runes ? runeLength(v) : utf8Length(v);
   if (Array.isArray(v)) return v.length;
   if (isObject(v)) return Object.keys(v).length;
   return undefined;
@@ -117,16 +133,22 @@ function numberBound(op: string, threshold: number): Check {
 
 // num.ThresholdRule on amounts and percentages: nil skipped, an absent non-pointer is zero.
 function amountBound(op: 'min' | 'max' | 'equals' | 'not zero', threshold: Dec, exclusive: boolean): Check {
+  // Against zero, the comparison is the value's sign.
+  const compared: (v: unknown) => number | undefined = threshold.m === 0n
+    ? decSign
+    : (v) => {
+      const value = parseDec(v);
+      return value && compareDec(value, threshold);
+    };
   return (v, at) => {
-    let value: Dec | undefined;
+    let cmp: number | undefined;
     if (isNil(v)) {
       if (!at.zero) return true;
-      value = { m: 0n, e: 0 };
+      cmp = compareDec(ZERO, threshold);
     } else {
-      value = parseDec(v);
-      if (!value) return false;
+      cmp = compared(v);
+      if (cmp === undefined) return false;
     }
-    const cmp = compareDec(value, threshold);
     switch (op) {
       case 'min':
         return exclusive ? cmp > 0 : cmp >= 0;
@@ -149,8 +171,10 @@ const notZero: Check = (v, at) => {
     if (isNil(v)) return !at.zero;
     return !ZERO_DATES.has(str(v));
   }
-  return amountBound('not zero', { m: 0n, e: 0 }, false)(v, at);
+  return amountNotZero(v, at);
 };
+
+const amountNotZero = amountBound('not zero', ZERO, false);
 
 // ----- extensions (tax.ExtensionsRule and tax.ExtensionHasValidCode) -----
 
