@@ -1,7 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveToken } from '../../src-main/core/access/tokens.ts';
-import { commitSlice } from '../../src-main/core/silo/bulk-commit.ts';
+import { commitSlice, type PreparedItem } from '../../src-main/core/silo/bulk-commit.ts';
 import { checkMark } from '../../src-main/core/silo/check-mark.ts';
 import { prepareNewEntry } from '../../src-main/core/silo/entries.ts';
 import { loadEnvelope } from '../fixtures/gobl/load.ts';
@@ -101,6 +101,36 @@ describe('bulk import', () => {
     expect(one.marked).toBe(true);
     expect(bulk).toEqual(one);
     expect(await db().sqlFirst('SELECT key FROM entries WHERE id = ?', [bulkId])).toEqual({ key: 'in-bulk' });
+  });
+
+  it('stores every entry of a slice of many as one PUT stores it, search rows included, and the audit log still verifies', async () => {
+    const ctx = { service: t.service, caller: (await resolveToken(t.service.db, t.token))! };
+    const invoice = await t.call('POST', '/silo/v1/entries', { data: invoiceDoc('SLICE-0') });
+    const docs = [invoiceDoc('SLICE-1'), creditNote(invoice.body.data.doc, 'SLICE-CN-1'), invoiceDoc('SLICE-2'), creditNote(invoice.body.data.doc, 'SLICE-CN-2')];
+    const labels = (i: number) => ({ folder: i % 2 ? 'inbox' : 'sales', tags: ['slice', `only${'abcd'[i]}`] });
+    const puts = [];
+    for (const [i, data] of docs.entries()) {
+      const put = await t.call('PUT', `/silo/v1/entries/${uuidv7()}`, { data, ...labels(i) });
+      expect(put.status, JSON.stringify(put.body)).toBe(200);
+      puts.push(put.body);
+    }
+    // The same documents again, in one slice written by the bulk path itself (it throws rather than fall back).
+    const prepared: PreparedItem[] = [];
+    for (const [index, put] of puts.entries()) {
+      const input = { data: { ...put.data, head: { ...put.data.head, uuid: undefined } }, ...labels(index) };
+      prepared.push({ index, p: await prepareNewEntry(ctx, uuidv7(), input) });
+    }
+    const results = await t.service.db.tx(() => commitSlice(ctx, prepared, 'store', new Map()), { origin: 'local' });
+    expect(results.map((r) => [r.index, r.status, r.duplicate_of])).toEqual(puts.map((put, i) => [i, 'created', put.id]));
+    for (const [i, put] of puts.entries()) {
+      const one = await stored(put.id);
+      expect(one.search).toBe(1);
+      expect(await stored(results[i].id!)).toEqual(one);
+      // Found by the word its tag alone holds, as the one PUT wrote: both.
+      const found = (await t.call('GET', `/silo/v1/search?q=only${'abcd'[i]}&limit=10`)).body.list.map((e: any) => e.id);
+      expect(found.sort()).toEqual([put.id, results[i].id].sort());
+    }
+    expect((await t.call('GET', '/silo/v1/audit/verify')).body).toMatchObject({ ok: true });
   });
 
   it('answers each item as before: created, exists on a replay, a conflict for a body changed under its id, a used key', async () => {

@@ -5,7 +5,7 @@ import { defaultFolderOf } from '../gobl/index.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import { asWriter } from './audit-actor.ts';
 import { documentColumns } from './check-mark.ts';
-import { writeDerivedIndexes } from './derived-index.ts';
+import { writeDerivedIndexes, writeFreshSearchRows, type SearchRowLater } from './derived-index.ts';
 import { findTwin, scannedFileHash, type Twin } from './duplicates.ts';
 import { digestPrefix } from './digest-prefix-index.ts';
 import { commitEntry, issueDateOf, sameRequest, type PreparedEntry } from './entries.ts';
@@ -55,7 +55,8 @@ const DIGEST_HOLDERS_PG = `SELECT digest_val, id FROM entries WHERE company_id =
  * needs and nothing more: one look-up each for the ids, keys and digests of the whole
  * slice, then per entry one insert of the whole row (sort columns included, so the row
  * is written once; its trigger records the change) and its derived rows (nothing to
- * delete first). Every refusal (a conflict, a key in use, a duplicate to skip) is
+ * delete first), the slice's full-text rows after all its entries (derived-index.ts,
+ * writeFreshSearchRows). Every refusal (a conflict, a key in use, a duplicate to skip) is
  * decided before anything of that item is written, so no item needs a savepoint of
  * its own. Should a write
  * fail anyway, this throws and the caller runs the slice again item by item
@@ -80,6 +81,7 @@ export async function commitSlice(ctx: Ctx, items: PreparedItem[], onDuplicate: 
       .map((r) => [r.digest_val, r.id]),
   );
   let written = 0;
+  const searchLater: SearchRowLater[] = [];
 
   const commitItem = async ({ index, p, error }: PreparedItem): Promise<ImportResult> => {
     if (!p) return { index, status: 'error', error };
@@ -112,7 +114,7 @@ export async function commitSlice(ctx: Ctx, items: PreparedItem[], onDuplicate: 
       stored.data, stored.checked, p.requestHash, 1, at, at, ...SORT_KEY_COLUMNS.map((c) => sortKeys[c]),
     ]);
     const seq = Number(inserted!.seq);
-    await writeDerivedIndexes(db, { seq, id: p.id, company_id: company, created_at: at, folder, tags, fresh: true, sortKeysWritten: true }, doc);
+    await writeDerivedIndexes(db, { seq, id: p.id, company_id: company, created_at: at, folder, tags, fresh: true, sortKeysWritten: true }, doc, searchLater);
     written++;
     // What this slice wrote counts for the items after it, as it would one by one.
     existing.set(p.id, { id: p.id, request_hash: p.requestHash });
@@ -126,6 +128,8 @@ export async function commitSlice(ctx: Ctx, items: PreparedItem[], onDuplicate: 
   const results = await asWriter(db, ctx.caller, async () => {
     const out: ImportResult[] = [];
     for (const item of items) out.push(await commitItem(item));
+    // The slice's full-text rows after all its entries: FTS5 then writes them as one segment (derived-index.ts).
+    await writeFreshSearchRows(db, searchLater);
     return out;
   });
   db.wrote(written);

@@ -45,9 +45,11 @@ const SET_SORT_KEYS = `UPDATE entries SET ${SORT_KEY_COLUMNS.map((c) => `${c} = 
  * Writes the mention index, the document's identity and references (what "related"
  * looks up both ways), the list's sort columns and the full-text row of an entry.
  * Called inside the transaction that writes the entry itself, so derived data never
- * drifts. A fresh row has nothing to replace, so nothing is deleted first.
+ * drifts. A fresh row has nothing to replace, so nothing is deleted first. With
+ * `searchLater`, a fresh row's full-text row is added to it instead, for the caller to
+ * write with its batch's (writeFreshSearchRows) before its transaction ends.
  */
-export async function writeDerivedIndexes(db: Db, entry: DerivedOf, doc: DerivedDocument): Promise<void> {
+export async function writeDerivedIndexes(db: Db, entry: DerivedOf, doc: DerivedDocument, searchLater?: SearchRowLater[]): Promise<void> {
   const { kept } = entry;
   if (!kept?.document) {
     if (!entry.fresh) await db.sqlRun(DELETE_MENTIONS, [entry.company_id, entry.id]);
@@ -55,7 +57,35 @@ export async function writeDerivedIndexes(db: Db, entry: DerivedOf, doc: Derived
     await writeReferences(db, entry, doc);
   }
   if (!entry.sortKeysWritten && !kept?.snippet) await writeSortKeys(db, entry.seq, doc.snippet);
-  if (!(kept?.document && kept.snippet && kept.tags)) await writeSearchRow(db, entry, searchRowOf(doc, entry.tags));
+  if (!(kept?.document && kept.snippet && kept.tags)) {
+    if (searchLater && entry.fresh) searchLater.push({ entry, row: searchRowOf(doc, entry.tags) });
+    else await writeSearchRow(db, entry, searchRowOf(doc, entry.tags));
+  }
+}
+
+/** A fresh entry's full-text row, held back to be written with the rest of its batch (writeFreshSearchRows). */
+export interface SearchRowLater {
+  entry: DerivedOf;
+  row: [title: string, body: string];
+}
+
+/**
+ * The full-text rows of fresh entries a bulk write held back, written after all their
+ * entries (bulk-commit.ts), in the same transaction. FTS5 keeps the rows it is given in
+ * memory until the transaction ends, unless a statement that opens a statement journal
+ * comes first (an insert into entries does: its triggers): that writes them out as a
+ * segment of their own. Written entry by entry, every entry's insert wrote the row of
+ * the one before as a segment (and its merges): 125 µs an insert instead of 68. Held back,
+ * the whole batch is one segment, as the raw insert floor writes it. The words noted for
+ * prefixes (search-terms.ts) come after every row, so a fold does not write the rows out either.
+ */
+export async function writeFreshSearchRows(db: Db, later: SearchRowLater[]): Promise<void> {
+  if (db.dialect === 'postgres') {
+    for (const { entry, row } of later) await writeSearchRow(db, entry, row);
+    return;
+  }
+  for (const { entry, row: [title, body] } of later) await db.sqlRun(INSERT_SEARCH_ROW, [entry.seq, title, body, companyToken(entry.company_id)]);
+  for (const { row: [title, body] } of later) await noteSearchWords(db, `${title} ${body}`);
 }
 
 /**
