@@ -66,12 +66,22 @@ const hexLink = (stored: string): string => (stored.length === 64 ? stored : Buf
  * both engines refuse any UPDATE or DELETE of the table. Outside every transaction (an
  * operation put on record after it answered) it takes one of its own: another row
  * appended between reading the last link and writing this one would break the chain.
+ *
+ * `links`: the last link of each company's log as appends made with the same map left
+ * it, for a caller appending many rows in a row in one transaction (record-keeping.ts:
+ * an import's slice puts a thousand entries on record at once). The first append of a
+ * company reads its last link (and on PostgreSQL takes its chain lock, held to the
+ * transaction's end); the others take it from the map. Only sound while every append
+ * to those companies' logs in between goes through the same map.
  */
-export async function appendAudit(db: Db, actor: Actor, fact: AuditFact): Promise<void> {
+export async function appendAudit(db: Db, actor: Actor, fact: AuditFact, links?: AuditLinks): Promise<void> {
   if (db.origin === undefined) return db.tx(() => appendAudit(db, actor, fact), { origin: LOCAL });
-  if (db.dialect === 'postgres') await db.sql(CHAIN_LOCK_PG, [chainLockKey(fact.company_id)]);
-  const last = await db.sqlFirst<{ hash: string }>(LAST_HASH, [fact.company_id]);
-  const previous = last ? hexLink(last.hash) : GENESIS;
+  let previous = links?.get(fact.company_id);
+  if (previous === undefined) {
+    if (db.dialect === 'postgres') await db.sql(CHAIN_LOCK_PG, [chainLockKey(fact.company_id)]);
+    const last = await db.sqlFirst<{ hash: string }>(LAST_HASH, [fact.company_id]);
+    previous = last ? hexLink(last.hash) : GENESIS;
+  }
   const row = {
     company_id: fact.company_id,
     at: nowIso(),
@@ -84,11 +94,16 @@ export async function appendAudit(db: Db, actor: Actor, fact: AuditFact): Promis
     target_id: fact.target_id,
     detail: JSON.stringify(fact.detail ?? {}),
   };
+  const link = linkOf(previous, row);
   await db.sqlRun(INSERT, [
     row.company_id, row.at, row.via, row.actor_id, row.actor_name, row.operation, row.action, row.target_kind, row.target_id, row.detail,
-    storedLink(linkOf(previous, row)),
+    storedLink(link),
   ]);
+  links?.set(fact.company_id, link);
 }
+
+/** Each company's last link (hex) as the appends made with this map left it (appendAudit). */
+export type AuditLinks = Map<string, string>;
 
 export function auditView(row: AuditRow) {
   return {
