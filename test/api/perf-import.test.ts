@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveToken } from '../../src-main/core/access/tokens.ts';
@@ -131,6 +132,25 @@ describe('bulk import', () => {
       expect(found.sort()).toEqual([put.id, results[i].id].sort());
     }
     expect((await t.call('GET', '/silo/v1/audit/verify')).body).toMatchObject({ ok: true });
+  });
+
+  it('decides each item of a slice with scanned files among its documents as one at a time would, the rows before a scan written first', async () => {
+    const bytes = Buffer.from(`%PDF-1.4 a scan of its own ${uuidv7()}`);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const scan = (name: string) => ({ $schema: 'https://silodesk.app/draft-0/scan', name, mime: 'application/pdf', size: bytes.length, sha256 });
+    const doc = { ...loadEnvelope('us-invoice-us-us.json').doc, uuid: uuidv7(), code: 'SLICE-SCAN-1' };
+    const entries = [{ data: doc }, { data: scan('a.pdf'), state: 'draft' }, { data: doc }, { data: scan('a.pdf'), state: 'draft' }, { data: scan('b.pdf'), state: 'draft' }];
+    const res = await t.call('POST', '/silo/v1/import', { entries: entries.map((e) => ({ ...e, id: uuidv7() })), on_duplicate: 'skip' });
+    const results = res.body.results;
+    expect(results.map((r: any) => [r.status, r.duplicate_by])).toEqual([
+      ['created', undefined],
+      ['created', undefined],
+      ['duplicate', 'digest'],
+      ['duplicate', 'file'],
+      ['duplicate', 'file'],
+    ]);
+    expect(results.slice(2).map((r: any) => r.duplicate_of)).toEqual([results[0].id, results[1].id, results[1].id]);
+    for (const r of results.slice(0, 2)) expect((await t.call('GET', `/silo/v1/entries/${r.id}`)).status).toBe(200);
   });
 
   it('answers each item as before: created, exists on a replay, a conflict for a body changed under its id, a used key', async () => {

@@ -53,8 +53,7 @@ export async function writeDerivedIndexes(db: Db, entry: DerivedOf, doc: Derived
   const { kept } = entry;
   if (!kept?.document) {
     if (!entry.fresh) await db.sqlRun(DELETE_MENTIONS, [entry.company_id, entry.id]);
-    for (const m of doc.mentions) await db.sqlRun(INSERT_MENTION, [entry.company_id, m.uuid, entry.id, m.context, entry.created_at]);
-    await writeReferences(db, entry, doc);
+    await writeDocumentRows(db, entry, documentRowsOf(entry, doc));
   }
   if (!entry.sortKeysWritten && !kept?.snippet) await writeSortKeys(db, entry.seq, doc.snippet);
   if (!(kept?.document && kept.snippet && kept.tags)) {
@@ -118,11 +117,27 @@ export async function writeSortKeys(db: Db, seq: number, snippet: Record<string,
   await db.sqlRun(SET_SORT_KEYS, [...SORT_KEY_COLUMNS.map((c) => keys[c]), seq]);
 }
 
-async function writeReferences(db: Db, entry: DerivedOf, doc: DerivedDocument): Promise<void> {
+/** The rows of an entry's document's own indexes (mentions, identity, references), as their statements take them. */
+export interface DocumentRows {
+  mentions: unknown[][];
+  identity: unknown[];
+  refs: unknown[][];
+}
+
+/** What writeDocumentRows writes for `doc`: a bulk write makes these for a whole slice first, then writes them (bulk-commit.ts). */
+export function documentRowsOf(entry: Pick<DerivedOf, 'id' | 'company_id' | 'created_at'>, doc: DerivedDocument): DocumentRows {
   const { identity: me } = doc;
-  await db.sqlRun(UPSERT_IDENTITY, [entry.id, entry.company_id, me.type, me.series, me.code, me.issueDate]);
+  return {
+    mentions: doc.mentions.map((m) => [entry.company_id, m.uuid, entry.id, m.context, entry.created_at]),
+    identity: [entry.id, entry.company_id, me.type, me.series, me.code, me.issueDate],
+    refs: doc.references.map((r) => [entry.id, r.context, r.position, entry.company_id, r.uuid, r.type, r.series, r.code, r.issueDate]),
+  };
+}
+
+/** The mention index, the document's identity and its references; a fresh entry has no references to replace. */
+export async function writeDocumentRows(db: Db, entry: Pick<DerivedOf, 'id' | 'company_id' | 'fresh'>, rows: DocumentRows): Promise<void> {
+  for (const mention of rows.mentions) await db.sqlRun(INSERT_MENTION, mention);
+  await db.sqlRun(UPSERT_IDENTITY, rows.identity);
   if (!entry.fresh) await db.sqlRun(DELETE_REFS, [entry.company_id, entry.id]);
-  for (const r of doc.references) {
-    await db.sqlRun(INSERT_REF, [entry.id, r.context, r.position, entry.company_id, r.uuid, r.type, r.series, r.code, r.issueDate]);
-  }
+  for (const ref of rows.refs) await db.sqlRun(INSERT_REF, ref);
 }
