@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { keysetPage } from '../api/keyset-page.ts';
 import { auditStreams, streamsPageSql } from './audit-streams.ts';
 import type { Ctx } from '../api/handler.ts';
@@ -51,8 +51,11 @@ const INSERT = `INSERT INTO audit_log (company_id, at, via, actor_id, actor_name
 
 /** The chain link of a row: SHA-256 over the previous row's hash (in hex) and this row's content, in hex. */
 function linkOf(previous: string, row: Omit<AuditRow, 'seq' | 'hash'>): string {
-  const content = canonicalJson([row.company_id, row.at, row.via, row.actor_id, row.actor_name, row.operation, row.action, row.target_kind, row.target_id, row.detail]);
-  return createHash('sha256').update(previous).update('\n').update(content).digest('hex');
+  const fields = [row.company_id, row.at, row.via, row.actor_id, row.actor_name, row.operation, row.action, row.target_kind, row.target_id, row.detail];
+  // Text and nulls, as every row holds: their canonical JSON is what JSON.stringify writes (canonical.ts), without copying them first.
+  const content = fields.every((f) => typeof f === 'string' || f === null) ? JSON.stringify(fields) : canonicalJson(fields);
+  // One call over the joined text hashes the same bytes as three updates, in a third of the time.
+  return hash('sha256', `${previous}\n${content}`, 'hex');
 }
 
 // A row keeps its link as base64url, 43 characters (rows stored before keep 64 hex digits):
