@@ -153,6 +153,23 @@ describe('bulk import', () => {
     for (const r of results.slice(0, 2)) expect((await t.call('GET', `/silo/v1/entries/${r.id}`)).status).toBe(200);
   });
 
+  it('writes a slice of any length in its items\' order: their seqs, their changes and their log rows follow it', async () => {
+    const ctx = { service: t.service, caller: (await resolveToken(t.service.db, t.token))! };
+    // 43 entries (32 + 8 + 2 + 1 a statement), one a replay of an earlier one in between.
+    const prepared: PreparedItem[] = [];
+    for (let index = 0; index < 43; index++) prepared.push({ index, p: await prepareNewEntry(ctx, uuidv7(), { data: invoiceDoc(`SLICE-ORDER-${index}`) }) });
+    prepared.splice(20, 0, { index: 43, p: prepared[5].p });
+    const results = await t.service.db.tx(() => commitSlice(ctx, prepared, 'store', new Map()), { origin: 'local' });
+    expect(results.map((r) => r.status)).toEqual([...Array(20).fill('created'), 'exists', ...Array(23).fill('created')]);
+    const ids = prepared.filter((_, i) => i !== 20).map((i) => i.p!.id);
+    const inOrder = async (sql: string) => (await db().sql<{ id: string }>(sql, [JSON.stringify(ids)])).map((r) => r.id);
+    const list = db().dialect === 'postgres' ? '(SELECT jsonb_array_elements_text(?::jsonb))' : '(SELECT value FROM json_each(?))';
+    expect(await inOrder(`SELECT id FROM entries WHERE id IN ${list} ORDER BY seq`)).toEqual(ids);
+    expect(await inOrder(`SELECT record_id AS id FROM sync_changes WHERE kind = 'entry' AND record_id IN ${list} ORDER BY seq`)).toEqual(ids);
+    expect(await inOrder(`SELECT target_id AS id FROM audit_log WHERE action = 'entry.created' AND target_id IN ${list} ORDER BY seq`)).toEqual(ids);
+    for (const id of ids) expect((await stored(id)).search).toBe(1);
+  });
+
   it('answers each item as before: created, exists on a replay, a conflict for a body changed under its id, a used key', async () => {
     const a = { id: uuidv7(), data: invoiceDoc('BULK-2') };
     const b = { id: uuidv7(), data: invoiceDoc('BULK-3'), key: 'bulk-key' };
