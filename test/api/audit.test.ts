@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { v4 as uuidv4, v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireCompany, type StoredCompany } from '../../src-main/core/access/companies.ts';
 import { operations } from '../../src-main/core/api/contract/index.ts';
+import { canonicalJson } from '../../src-main/core/gobl/index.ts';
 import { callService } from '../../src-main/service-process/host.ts';
 import { desktopCaller } from '../../src-main/desktop/desktop-caller.ts';
 import { callAs, oneLineInvoice } from './gobl-helpers.ts';
@@ -288,5 +290,23 @@ describe('the audit log', () => {
     const theirs = (await callAs(t, other, 'GET', `/silo/v1/audit?limit=100`)).body.list as any[];
     expect(theirs.some((r) => r.target.id === entry.id)).toBe(false);
     expect((await callAs(t, other, 'GET', '/silo/v1/audit/verify')).body.ok).toBe(true);
+  });
+
+  it('links every row as it always did: SHA-256 over the previous link in hex, a newline and the row\'s canonical JSON', async () => {
+    // Rows of all sorts: an import (no operation named), a PUT with a title beyond ASCII and quotes, a token made.
+    await t.call('POST', '/silo/v1/import', { entries: [{ data: oneLineInvoice('AUDIT-LINK-1') }, { data: oneLineInvoice('AUDIT-LINK-2') }] });
+    await t.call('PUT', `/silo/v1/entries/${uuidv7()}`, { data: oneLineInvoice('AUDIT-"LINK"-Zürich-東京') });
+    await t.call('POST', '/access/v1/tokens', { name: 'link "checker" ✓', kind: 'user' });
+    const rows = await t.service.db.sql<Record<string, any>>('SELECT * FROM audit_log WHERE company_id = ? ORDER BY seq', [company.key]);
+    expect(rows.some((r) => r.operation === null)).toBe(true);
+    let previous = '0'.repeat(64);
+    for (const r of rows) {
+      // The company by its public id, as links were made before rows were stored under a key.
+      const content = canonicalJson([company.id, r.at, r.via, r.actor_id, r.actor_name, r.operation, r.action, r.target_kind, r.target_id, r.detail]);
+      const link = createHash('sha256').update(previous).update('\n').update(content).digest('hex');
+      const stored = String(r.hash);
+      expect(stored.length === 64 ? stored : Buffer.from(stored, 'base64url').toString('hex'), `row ${r.seq}`).toBe(link);
+      previous = link;
+    }
   });
 });

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ownerOfCompany } from '../../src-main/core/access/company-key.ts';
+import type { Caller } from '../../src-main/core/access/tokens.ts';
 import { requireCompany } from '../../src-main/core/access/companies.ts';
 import { companyKeyOf } from '../../src-main/core/access/company-key.ts';
 import { openSqlite } from '../../src-main/core/db/connection.ts';
@@ -280,6 +282,73 @@ describe('entry history', () => {
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     expect(await creations(id)).toHaveLength(2);
     expect((await versions(id)).list).toEqual([expect.objectContaining({ version: '1', action: 'created', state: 'draft', actor: expect.objectContaining({ id: clerk.id }) })]);
+  });
+
+  it('many records kept at once, of two companies, are on record as one at a time would put them: each writer named, each log chained', async () => {
+    const { db } = t.service;
+    const a = (await t.call('GET', '/access/v1/session')).body.company.id;
+    const otherToken = (await t.call('POST', '/access/v1/companies', { name: 'History Batch Co' })).body.owner_token;
+    const b = (await callAs(t, otherToken, 'GET', '/access/v1/session')).body.company.id;
+    // Writers with neither a token nor the window: a change is put down to the job open on its entry, if any.
+    const owners: Record<string, Caller> = { [a]: await ownerOfCompany(db, a), [b]: await ownerOfCompany(db, b) };
+    const keyOfA = owners[a].companyKey;
+    const ctxOf = (companyId: string) => ({ service: t.service, caller: owners[companyId] });
+    const slice = async (companyId: string, codes: string[]) => {
+      const ctx = ctxOf(companyId);
+      const prepared = [];
+      for (const [index, code] of codes.entries()) prepared.push({ index, p: await prepareNewEntry(ctx, uuidv7(), { data: oneLineInvoice(code) }) });
+      return prepared;
+    };
+    const inA = await slice(a, ['HIST-BATCH-1', 'HIST-BATCH-2', 'HIST-BATCH-3', 'HIST-BATCH-4']);
+    await db.tx(() => commitSlice(ctxOf(a), inA, 'store', new Map()), { origin: LOCAL });
+    const ids = inA.map((i) => i.p.id);
+    const wf = await t.call('PUT', `/transform/v1/workflows/${uuidv7()}`, { name: 'Held', steps: [{ provider: 'silo.state', config: { state: 'paid' } }] });
+    const jobs = [uuidv7(), uuidv7()];
+    // Open on the first and third entries, and never run (due in a distant future).
+    for (const [n, entry] of [ids[0], ids[2]].entries()) {
+      await db.sqlRun(
+        `INSERT INTO jobs (id, company_id, workflow_id, workflow_version, silo_entry_id, status, tags, args, faults, request_hash, run_at, created_at, updated_at)
+         VALUES (?, ?, ?, 1, ?, 'QUEUED', '[]', '{}', '[]', 'h', ?, ?, ?)`,
+        [jobs[n], keyOfA, wf.body.id, entry, 9_000_000_000_000, new Date().toISOString(), new Date().toISOString()],
+      );
+    }
+    const send = (...which: string[]) => db.sqlRun(`UPDATE entries SET state = 'sent' WHERE company_id = ? AND id IN (${which.map(() => '?').join(', ')})`, [keyOfA, ...which]);
+    try {
+      // Two changes and another company's slice in one transaction, kept together as it ends...
+      const inB = await slice(b, ['HIST-BATCH-B1', 'HIST-BATCH-B2', 'HIST-BATCH-B3']);
+      await db.tx(async () => {
+        await send(ids[0], ids[1]);
+        await commitSlice(ctxOf(b), inB, 'store', new Map());
+      }, { origin: LOCAL });
+      // ...and the same two changes one transaction each.
+      await db.tx(() => send(ids[2]), { origin: LOCAL });
+      await db.tx(() => send(ids[3]), { origin: LOCAL });
+    } finally {
+      await db.sqlRun(`UPDATE jobs SET completed_at = ? WHERE company_id = ? AND id IN (?, ?)`, [new Date().toISOString(), keyOfA, ...jobs]);
+    }
+    const changes = async (id: string) => (await t.call('GET', `/silo/v1/audit?limit=100&target_id=${id}`)).body.list.filter((r: any) => r.action === 'entry.changed');
+    // What was kept of an entry, less what differs between the two documents; either job is `JOB`.
+    const kept = async (id: string) =>
+      JSON.parse(
+        JSON.stringify({
+          log: (await changes(id)).map((r: any) => ({ via: r.via, actor: r.actor, detail: { ...r.detail, title: undefined } })),
+          versions: (await versions(id)).list.map((v: any) => ({ ...v, at: undefined, digest: undefined })),
+        }).replaceAll(jobs[0], 'JOB').replaceAll(jobs[1], 'JOB'),
+      );
+    expect((await changes(ids[0]))[0]).toMatchObject({ via: 'workflow', actor: { id: jobs[0], name: 'Workflow “Held”' } });
+    expect((await changes(ids[2]))[0]).toMatchObject({ via: 'workflow', actor: { id: jobs[1], name: 'Workflow “Held”' } });
+    expect((await changes(ids[1]))[0]).toMatchObject({ via: 'workflow', actor: { id: 'workflow', name: 'Workflow' } });
+    const together = [await kept(ids[0]), await kept(ids[1])];
+    expect(together).toEqual([await kept(ids[2]), await kept(ids[3])]);
+    expect(together[1].versions.map((v: any) => [v.version, v.action, v.state])).toEqual([['2', 'changed', 'sent'], ['1', 'created', 'draft']]);
+    // Each company's log follows link by link, and goes on doing so after another transaction.
+    expect((await t.call('GET', '/silo/v1/audit/verify')).body).toMatchObject({ ok: true });
+    expect((await callAs(t, otherToken, 'GET', '/silo/v1/audit/verify')).body).toMatchObject({ ok: true });
+    expect((await callAs(t, otherToken, 'GET', '/silo/v1/audit?limit=100&action=entry.created')).body.list).toHaveLength(3);
+    await db.tx(() => commitSlice(ctxOf(b), [], 'store', new Map()), { origin: LOCAL });
+    const more = await slice(b, ['HIST-BATCH-B4', 'HIST-BATCH-B5']);
+    await db.tx(() => commitSlice(ctxOf(b), more, 'store', new Map()), { origin: LOCAL });
+    expect((await callAs(t, otherToken, 'GET', '/silo/v1/audit/verify')).body).toMatchObject({ ok: true, count: expect.any(Number) });
   });
 
   it('answers only the caller company\'s entries', async () => {

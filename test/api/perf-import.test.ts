@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveToken } from '../../src-main/core/access/tokens.ts';
-import { commitSlice } from '../../src-main/core/silo/bulk-commit.ts';
+import { commitSlice, type PreparedItem } from '../../src-main/core/silo/bulk-commit.ts';
 import { checkMark } from '../../src-main/core/silo/check-mark.ts';
 import { prepareNewEntry } from '../../src-main/core/silo/entries.ts';
 import { loadEnvelope } from '../fixtures/gobl/load.ts';
@@ -101,6 +102,72 @@ describe('bulk import', () => {
     expect(one.marked).toBe(true);
     expect(bulk).toEqual(one);
     expect(await db().sqlFirst('SELECT key FROM entries WHERE id = ?', [bulkId])).toEqual({ key: 'in-bulk' });
+  });
+
+  it('stores every entry of a slice of many as one PUT stores it, search rows included, and the audit log still verifies', async () => {
+    const ctx = { service: t.service, caller: (await resolveToken(t.service.db, t.token))! };
+    const invoice = await t.call('POST', '/silo/v1/entries', { data: invoiceDoc('SLICE-0') });
+    const docs = [invoiceDoc('SLICE-1'), creditNote(invoice.body.data.doc, 'SLICE-CN-1'), invoiceDoc('SLICE-2'), creditNote(invoice.body.data.doc, 'SLICE-CN-2')];
+    const labels = (i: number) => ({ folder: i % 2 ? 'inbox' : 'sales', tags: ['slice', `only${'abcd'[i]}`] });
+    const puts = [];
+    for (const [i, data] of docs.entries()) {
+      const put = await t.call('PUT', `/silo/v1/entries/${uuidv7()}`, { data, ...labels(i) });
+      expect(put.status, JSON.stringify(put.body)).toBe(200);
+      puts.push(put.body);
+    }
+    // The same documents again, in one slice written by the bulk path itself (it throws rather than fall back).
+    const prepared: PreparedItem[] = [];
+    for (const [index, put] of puts.entries()) {
+      const input = { data: { ...put.data, head: { ...put.data.head, uuid: undefined } }, ...labels(index) };
+      prepared.push({ index, p: await prepareNewEntry(ctx, uuidv7(), input) });
+    }
+    const results = await t.service.db.tx(() => commitSlice(ctx, prepared, 'store', new Map()), { origin: 'local' });
+    expect(results.map((r) => [r.index, r.status, r.duplicate_of])).toEqual(puts.map((put, i) => [i, 'created', put.id]));
+    for (const [i, put] of puts.entries()) {
+      const one = await stored(put.id);
+      expect(one.search).toBe(1);
+      expect(await stored(results[i].id!)).toEqual(one);
+      // Found by the word its tag alone holds, as the one PUT wrote: both.
+      const found = (await t.call('GET', `/silo/v1/search?q=only${'abcd'[i]}&limit=10`)).body.list.map((e: any) => e.id);
+      expect(found.sort()).toEqual([put.id, results[i].id].sort());
+    }
+    expect((await t.call('GET', '/silo/v1/audit/verify')).body).toMatchObject({ ok: true });
+  });
+
+  it('decides each item of a slice with scanned files among its documents as one at a time would, the rows before a scan written first', async () => {
+    const bytes = Buffer.from(`%PDF-1.4 a scan of its own ${uuidv7()}`);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const scan = (name: string) => ({ $schema: 'https://silodesk.app/draft-0/scan', name, mime: 'application/pdf', size: bytes.length, sha256 });
+    const doc = { ...loadEnvelope('us-invoice-us-us.json').doc, uuid: uuidv7(), code: 'SLICE-SCAN-1' };
+    const entries = [{ data: doc }, { data: scan('a.pdf'), state: 'draft' }, { data: doc }, { data: scan('a.pdf'), state: 'draft' }, { data: scan('b.pdf'), state: 'draft' }];
+    const res = await t.call('POST', '/silo/v1/import', { entries: entries.map((e) => ({ ...e, id: uuidv7() })), on_duplicate: 'skip' });
+    const results = res.body.results;
+    expect(results.map((r: any) => [r.status, r.duplicate_by])).toEqual([
+      ['created', undefined],
+      ['created', undefined],
+      ['duplicate', 'digest'],
+      ['duplicate', 'file'],
+      ['duplicate', 'file'],
+    ]);
+    expect(results.slice(2).map((r: any) => r.duplicate_of)).toEqual([results[0].id, results[1].id, results[1].id]);
+    for (const r of results.slice(0, 2)) expect((await t.call('GET', `/silo/v1/entries/${r.id}`)).status).toBe(200);
+  });
+
+  it('writes a slice of any length in its items\' order: their seqs, their changes and their log rows follow it', async () => {
+    const ctx = { service: t.service, caller: (await resolveToken(t.service.db, t.token))! };
+    // 43 entries (32 + 8 + 2 + 1 a statement), one a replay of an earlier one in between.
+    const prepared: PreparedItem[] = [];
+    for (let index = 0; index < 43; index++) prepared.push({ index, p: await prepareNewEntry(ctx, uuidv7(), { data: invoiceDoc(`SLICE-ORDER-${index}`) }) });
+    prepared.splice(20, 0, { index: 43, p: prepared[5].p });
+    const results = await t.service.db.tx(() => commitSlice(ctx, prepared, 'store', new Map()), { origin: 'local' });
+    expect(results.map((r) => r.status)).toEqual([...Array(20).fill('created'), 'exists', ...Array(23).fill('created')]);
+    const ids = prepared.filter((_, i) => i !== 20).map((i) => i.p!.id);
+    const inOrder = async (sql: string) => (await db().sql<{ id: string }>(sql, [JSON.stringify(ids)])).map((r) => r.id);
+    const list = db().dialect === 'postgres' ? '(SELECT jsonb_array_elements_text(?::jsonb))' : '(SELECT value FROM json_each(?))';
+    expect(await inOrder(`SELECT id FROM entries WHERE id IN ${list} ORDER BY seq`)).toEqual(ids);
+    expect(await inOrder(`SELECT record_id AS id FROM sync_changes WHERE kind = 'entry' AND record_id IN ${list} ORDER BY seq`)).toEqual(ids);
+    expect(await inOrder(`SELECT target_id AS id FROM audit_log WHERE action = 'entry.created' AND target_id IN ${list} ORDER BY seq`)).toEqual(ids);
+    for (const id of ids) expect((await stored(id)).search).toBe(1);
   });
 
   it('answers each item as before: created, exists on a replay, a conflict for a body changed under its id, a used key', async () => {

@@ -15,6 +15,13 @@ declare const companyKeyBrand: unique symbol;
  */
 export type CompanyKey = string & { readonly [companyKeyBrand]: true };
 
+/**
+ * Text that is no company key: what takes a company's public id (the search index's
+ * token, the audit chain's content, the feed's cursor) is typed with it, so a key passed
+ * there by mistake does not compile.
+ */
+export type NotACompanyKey = string & { readonly [companyKeyBrand]?: never };
+
 /** A key read from a column the type system cannot see (raw SQL, a trigger's row). */
 export const asCompanyKey = (stored: string): CompanyKey => stored as CompanyKey;
 

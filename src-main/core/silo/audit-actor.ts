@@ -153,6 +153,12 @@ interface ActorBase {
   origin?: string | null;
   /** the writer's caller, when the one asking has it (a handler's ctx) */
   caller?: Caller;
+  /**
+   * Whether a job of the company may be open on the entry: false when the asker looked
+   * for the jobs open on many entries at once and this one has none (record-keeping.ts),
+   * so the job working on it is not looked up one entry at a time.
+   */
+  jobMayBeOpen?: () => Promise<boolean>;
 }
 
 /** The entry changed, to name the job working on it: an entry id only means something with its company. */
@@ -178,6 +184,6 @@ export async function currentActor(db: Db, q: ActorQuery = {}): Promise<Actor> {
   }
   if (caller?.tokenId) return { via: 'http', id: caller.tokenId, name: await tokenName(db, caller.tokenId), ...op };
   if (caller?.install) return { via: 'ipc', id: 'desktop', name: 'Desktop app', ...op };
-  const job = q.entryId ? await runningJobOn(db, q.companyKey, q.entryId) : undefined;
+  const job = q.entryId && (q.jobMayBeOpen === undefined || (await q.jobMayBeOpen())) ? await runningJobOn(db, q.companyKey, q.entryId) : undefined;
   return job ? { via: 'workflow', id: job.id, name: `Workflow “${job.name}”` } : { via: 'workflow', id: 'workflow', name: 'Workflow' };
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { keysetPage } from '../api/keyset-page.ts';
 import { auditStreams, streamsPageSql } from './audit-streams.ts';
 import type { Ctx } from '../api/handler.ts';
@@ -9,7 +9,7 @@ import { LOCAL } from '../db/write-scopes.ts';
 import { canonicalJson } from '../gobl/index.ts';
 import type { Actor, Via } from './audit-actor.ts';
 import { letOthersIn } from '../let-others-in.ts';
-import { companyIdOf, type CompanyKey } from '../access/company-key.ts';
+import { companyIdOf, type CompanyKey, type NotACompanyKey } from '../access/company-key.ts';
 
 /** What a row says was done to what. `detail` never holds a secret or a document. */
 export interface AuditFact {
@@ -55,9 +55,13 @@ const INSERT = `INSERT INTO audit_log (company_id, at, via, actor_id, actor_name
  * content, in hex. The content names the company by its public id, as it did before rows
  * were stored under a key (company-key.ts): a log's links never change.
  */
-function linkOf(previous: string, companyId: string, row: Omit<AuditRow, 'seq' | 'hash' | 'company_id'>): string {
-  const content = canonicalJson([companyId, row.at, row.via, row.actor_id, row.actor_name, row.operation, row.action, row.target_kind, row.target_id, row.detail]);
-  return createHash('sha256').update(previous).update('\n').update(content).digest('hex');
+function linkOf(previous: string, companyId: NotACompanyKey, row: Omit<AuditRow, 'seq' | 'hash' | 'company_id'>): string {
+  const fields = [companyId, row.at, row.via, row.actor_id, row.actor_name, row.operation, row.action, row.target_kind, row.target_id, row.detail];
+  // Text and nulls, as every row holds: their canonical JSON is what JSON.stringify writes (canonical.ts), without copying them first.
+  const content = fields.every((f) => typeof f === 'string' || f === null) ? JSON.stringify(fields) : canonicalJson(fields);
+  // One call over the joined text hashes the same bytes as three updates, in a third of the time.
+  return hash('sha256', `${previous}
+${content}`, 'hex');
 }
 
 // A row keeps its link as base64url, 43 characters (rows stored before keep 64 hex digits):
@@ -71,12 +75,22 @@ const hexLink = (stored: string): string => (stored.length === 64 ? stored : Buf
  * both engines refuse any UPDATE or DELETE of the table. Outside every transaction (an
  * operation put on record after it answered) it takes one of its own: another row
  * appended between reading the last link and writing this one would break the chain.
+ *
+ * `links`: the last link of each company's log as appends made with the same map left
+ * it, for a caller appending many rows in a row in one transaction (record-keeping.ts:
+ * an import's slice puts a thousand entries on record at once). The first append of a
+ * company reads its last link (and on PostgreSQL takes its chain lock, held to the
+ * transaction's end); the others take it from the map. Only sound while every append
+ * to those companies' logs in between goes through the same map.
  */
-export async function appendAudit(db: Db, actor: Actor, fact: AuditFact): Promise<void> {
+export async function appendAudit(db: Db, actor: Actor, fact: AuditFact, links?: AuditLinks): Promise<void> {
   if (db.origin === undefined) return db.tx(() => appendAudit(db, actor, fact), { origin: LOCAL });
-  if (db.dialect === 'postgres') await db.sql(CHAIN_LOCK_PG, [chainLockKey(fact.company_id)]);
-  const last = await db.sqlFirst<{ hash: string }>(LAST_HASH, [fact.company_id]);
-  const previous = last ? hexLink(last.hash) : GENESIS;
+  let previous = links?.get(fact.company_id);
+  if (previous === undefined) {
+    if (db.dialect === 'postgres') await db.sql(CHAIN_LOCK_PG, [chainLockKey(fact.company_id)]);
+    const last = await db.sqlFirst<{ hash: string }>(LAST_HASH, [fact.company_id]);
+    previous = last ? hexLink(last.hash) : GENESIS;
+  }
   const row = {
     company_id: fact.company_id,
     at: nowIso(),
@@ -89,11 +103,16 @@ export async function appendAudit(db: Db, actor: Actor, fact: AuditFact): Promis
     target_id: fact.target_id,
     detail: JSON.stringify(fact.detail ?? {}),
   };
+  const link = linkOf(previous, await companyIdOf(db, fact.company_id), row);
   await db.sqlRun(INSERT, [
     row.company_id, row.at, row.via, row.actor_id, row.actor_name, row.operation, row.action, row.target_kind, row.target_id, row.detail,
-    storedLink(linkOf(previous, await companyIdOf(db, fact.company_id), row)),
+    storedLink(link),
   ]);
+  links?.set(fact.company_id, link);
 }
+
+/** Each company's last link (hex) as the appends made with this map left it (appendAudit). */
+export type AuditLinks = Map<string, string>;
 
 export function auditView(row: AuditRow) {
   return {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { EngineFault } from '../gobl/engine/index.ts';
 import { ENGINE_REVISION } from '../gobl/engine/revision.ts';
 import { parseFaults } from '../gobl/fault.ts';
@@ -20,7 +20,8 @@ export const ENTRY_CHECK_MARK = 'ALTER TABLE entries ADD COLUMN checked TEXT';
  * checked again. Nothing but a check by the engine marks a document.
  */
 export function checkMark(data: string, faults: string, revision: string = ENGINE_REVISION): string {
-  return createHash('sha256').update(revision).update('\u0000').update(faults).update('\u0000').update(data).digest('base64url').slice(0, 22);
+  // One call over the joined text: the same bytes hashed as by three updates, without a Hash object.
+  return hash('sha256', `${revision}\u0000${faults}\u0000${data}`, 'base64url').slice(0, 22);
 }
 
 /** What the engine found in the stored document, when the entry's mark says so; undefined when it must be checked. */

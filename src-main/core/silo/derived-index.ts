@@ -44,17 +44,48 @@ const SET_SORT_KEYS = `UPDATE entries SET ${SORT_KEY_COLUMNS.map((c) => `${c} = 
  * Writes the mention index, the document's identity and references (what "related"
  * looks up both ways), the list's sort columns and the full-text row of an entry.
  * Called inside the transaction that writes the entry itself, so derived data never
- * drifts. A fresh row has nothing to replace, so nothing is deleted first.
+ * drifts. A fresh row has nothing to replace, so nothing is deleted first. With
+ * `searchLater`, a fresh row's full-text row is added to it instead, for the caller to
+ * write with its batch's (writeFreshSearchRows) before its transaction ends.
  */
-export async function writeDerivedIndexes(db: Db, entry: DerivedOf, doc: DerivedDocument): Promise<void> {
+export async function writeDerivedIndexes(db: Db, entry: DerivedOf, doc: DerivedDocument, searchLater?: SearchRowLater[]): Promise<void> {
   const { kept } = entry;
   if (!kept?.document) {
     if (!entry.fresh) await db.sqlRun(DELETE_MENTIONS, [entry.company_id, entry.id]);
-    for (const m of doc.mentions) await db.sqlRun(INSERT_MENTION, [entry.company_id, m.uuid, entry.id, m.context, entry.created_at]);
-    await writeReferences(db, entry, doc);
+    await writeDocumentRows(db, entry, documentRowsOf(entry, doc));
   }
   if (!entry.sortKeysWritten && !kept?.snippet) await writeSortKeys(db, entry.seq, doc.snippet);
-  if (!(kept?.document && kept.snippet && kept.tags)) await writeSearchRow(db, entry, searchRowOf(doc, entry.tags));
+  if (!(kept?.document && kept.snippet && kept.tags)) {
+    if (searchLater && entry.fresh) searchLater.push({ entry, row: searchRowOf(doc, entry.tags) });
+    else await writeSearchRow(db, entry, searchRowOf(doc, entry.tags));
+  }
+}
+
+/** A fresh entry's full-text row, held back to be written with the rest of its batch (writeFreshSearchRows). */
+export interface SearchRowLater {
+  entry: DerivedOf;
+  row: [title: string, body: string];
+}
+
+/**
+ * The full-text rows of fresh entries a bulk write held back, written after all their
+ * entries (bulk-commit.ts), in the same transaction. FTS5 keeps the rows it is given in
+ * memory until the transaction ends, unless a statement that opens a statement journal
+ * comes first (an insert into entries does: its triggers): that writes them out as a
+ * segment of their own. Written entry by entry, every entry's insert wrote the row of
+ * the one before as a segment (and its merges): 125 µs an insert instead of 68. Held back,
+ * the whole batch is one segment, as the raw insert floor writes it. The words noted for
+ * prefixes (search-terms.ts) come after every row, so a fold does not write the rows out either.
+ */
+export async function writeFreshSearchRows(db: Db, later: SearchRowLater[]): Promise<void> {
+  if (db.dialect === 'postgres') {
+    for (const { entry, row } of later) await writeSearchRow(db, entry, row);
+    return;
+  }
+  for (const { entry, row: [title, body] } of later) {
+    await db.sqlRun(INSERT_SEARCH_ROW, [entry.seq, title, body, companyToken(await companyIdOf(db, entry.company_id))]);
+  }
+  for (const { row: [title, body] } of later) await noteSearchWords(db, `${title} ${body}`);
 }
 
 /**
@@ -87,11 +118,28 @@ export async function writeSortKeys(db: Db, seq: number, snippet: Record<string,
   await db.sqlRun(SET_SORT_KEYS, [...SORT_KEY_COLUMNS.map((c) => keys[c]), seq]);
 }
 
-async function writeReferences(db: Db, entry: DerivedOf, doc: DerivedDocument): Promise<void> {
+/** The rows of an entry's document's own indexes (mentions, identity, references), as their statements take them. */
+export interface DocumentRows {
+  mentions: unknown[][];
+  /** the identity's values after its key, the entry's seq (known once the row is written) */
+  identity: unknown[];
+  refs: unknown[][];
+}
+
+/** What writeDocumentRows writes for `doc`: a bulk write makes these for a whole slice first, then writes them (bulk-commit.ts). */
+export function documentRowsOf(entry: Pick<DerivedOf, 'id' | 'company_id' | 'created_at'>, doc: DerivedDocument): DocumentRows {
   const { identity: me } = doc;
-  await db.sqlRun(UPSERT_IDENTITY, [entry.seq, entry.company_id, me.type, me.series, me.code, me.issueDate]);
+  return {
+    mentions: doc.mentions.map((m) => [entry.company_id, m.uuid, entry.id, m.context, entry.created_at]),
+    identity: [entry.company_id, me.type, me.series, me.code, me.issueDate],
+    refs: doc.references.map((r) => [entry.id, r.context, r.position, entry.company_id, r.uuid, r.type, r.series, r.code, r.issueDate]),
+  };
+}
+
+/** The mention index, the document's identity and its references; a fresh entry has no references to replace. */
+export async function writeDocumentRows(db: Db, entry: Pick<DerivedOf, 'seq' | 'id' | 'company_id' | 'fresh'>, rows: DocumentRows): Promise<void> {
+  for (const mention of rows.mentions) await db.sqlRun(INSERT_MENTION, mention);
+  await db.sqlRun(UPSERT_IDENTITY, [entry.seq, ...rows.identity]);
   if (!entry.fresh) await db.sqlRun(DELETE_REFS, [entry.company_id, entry.id]);
-  for (const r of doc.references) {
-    await db.sqlRun(INSERT_REF, [entry.id, r.context, r.position, entry.company_id, r.uuid, r.type, r.series, r.code, r.issueDate]);
-  }
+  for (const ref of rows.refs) await db.sqlRun(INSERT_REF, ref);
 }

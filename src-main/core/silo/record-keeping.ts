@@ -2,7 +2,7 @@ import type { Db } from '../db/engine.ts';
 import type { WriteHooks, WrittenRecord } from '../db/write-scopes.ts';
 import { currentAction, currentActor, inWriteContext, mergeWriteContexts, writeContext, type WriteContext } from './audit-actor.ts';
 import { appendAudit } from './audit-log.ts';
-import { keepEntryVersion } from './version-keeping.ts';
+import { EntriesAhead, keepEntryVersion, type KeepBatch } from './version-keeping.ts';
 
 const VERB: Record<string, [put: string, deleted: string]> = {
   attachment: ['attachment.put', 'attachment.deleted'],
@@ -21,12 +21,12 @@ const VERB: Record<string, [put: string, deleted: string]> = {
  * transaction calls this once per record it changed, before it commits (db/sqlite-db.ts), so
  * no write can change a record without a trace.
  */
-export async function keepRecordOf(db: Db, change: WrittenRecord, origin: string): Promise<void> {
+export async function keepRecordOf(db: Db, change: WrittenRecord, origin: string, batch?: KeepBatch): Promise<void> {
   const deleted = change.deleted;
   if (change.kind === 'entry') {
     // Nothing history tracks changed: the version kept last still is the entry as it stands.
-    if (!deleted && (change.context as WriteContext | undefined)?.outsideHistory) return;
-    await keepEntryVersion(db, change.record_id, change.company_id, origin, deleted, change.keptInside === true);
+    if (!keepsVersion(change)) return;
+    await keepEntryVersion(db, change.record_id, change.company_id, origin, deleted, change.keptInside === true, batch);
     return;
   }
   const entryId = change.entry_id ?? undefined;
@@ -39,8 +39,11 @@ export async function keepRecordOf(db: Db, change: WrittenRecord, origin: string
     target_kind: change.kind,
     target_id: change.record_id,
     ...(entryId ? { detail: { entry_id: entryId } } : {}),
-  });
+  }, batch?.links);
 }
+
+/** An entry's change keeps a version (or its deletion a row of the log), unless it changed nothing history tracks. */
+const keepsVersion = (change: WrittenRecord): boolean => change.deleted || !(change.context as WriteContext | undefined)?.outsideHistory;
 
 /**
  * What every transaction of the service does as it writes (db/write-scopes.ts): it
@@ -52,7 +55,20 @@ export function recordKeeping(db: Db): WriteHooks<WriteContext> {
     context: () => writeContext(db),
     merge: mergeWriteContexts,
     async keep(records, origin) {
-      for (const record of records) await inWriteContext(db, record.context, () => keepRecordOf(db, record, origin));
+      // Many records at once (an import's slice): their entries read together, the log's last link read once.
+      const kept = records.filter((r) => r.kind === 'entry' && !r.deleted && keepsVersion(r));
+      const batch: KeepBatch = { ahead: await EntriesAhead.of(db, kept.map((r) => ({ companyKey: r.company_id, entryId: r.record_id }))), links: new Map() };
+      // In their order, each in the context of its write: records written in one scope share one context, entered once.
+      for (let from = 0; from < records.length; ) {
+        const { context } = records[from];
+        let to = from + 1;
+        while (to < records.length && records[to].context === context) to++;
+        const run = records.slice(from, to);
+        await inWriteContext(db, context, async () => {
+          for (const record of run) await keepRecordOf(db, record, origin, batch);
+        });
+        from = to;
+      }
     },
   };
 }

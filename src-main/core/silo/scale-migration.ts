@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { NotACompanyKey } from '../access/company-key.ts';
 
 /**
  * The silo at a million entries (issue 13):
@@ -69,7 +70,7 @@ export const SCALE_SCHEMA = [
  * rows indexed before keys came keep their tokens): hex, so any id is one token the
  * tokenizer keeps whole.
  */
-export function companyToken(companyId: string): string {
+export function companyToken(companyId: NotACompanyKey): string {
   return `c${Buffer.from(companyId, 'utf8').toString('hex')}`;
 }
 

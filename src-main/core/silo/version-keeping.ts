@@ -1,6 +1,6 @@
 import type { Db } from '../db/engine.ts';
 import { currentAction, currentActor } from './audit-actor.ts';
-import { appendAudit } from './audit-log.ts';
+import { appendAudit, type AuditLinks } from './audit-log.ts';
 import { CREATED_CHANGED, creationOf } from './implied-created-version.ts';
 import { snippetFromStored } from './stored-snippet.ts';
 import type { CompanyKey } from '../access/company-key.ts';
@@ -45,8 +45,8 @@ interface EntryState {
 }
 
 // Every look-up names the company first: an entry id is only unique within its company (issue 12).
-const ENTRY_STATE = `SELECT id, company_id, version, state, folder, tags, key, digest_val, signed, invalid, trashed_at, snippet, updated_at
-  FROM entries WHERE company_id = ? AND id = ?`;
+const ENTRY_STATE_COLUMNS = 'id, company_id, version, state, folder, tags, key, digest_val, signed, invalid, trashed_at, snippet, updated_at';
+const ENTRY_STATE = `SELECT ${ENTRY_STATE_COLUMNS} FROM entries WHERE company_id = ? AND id = ?`;
 export const VERSION_COLUMNS = `entry_id, version, company_id, action, changed, state, folder, tags, key, digest, signed, invalid, trashed,
   reverted_from, via, actor_id, actor_name, at`;
 // What a change is told by, and nothing past `data`: in SQLite's record the columns after it are
@@ -60,6 +60,91 @@ const LAST_TITLE_SQLITE = `SELECT json_extract(detail, '$.title') AS title FROM 
 // The twin on PostgreSQL, where `detail` is JSON text read as jsonb.
 const LAST_TITLE_PG = `SELECT detail::jsonb ->> 'title' AS title FROM audit_log
   WHERE company_id = ? AND target_id = ? AND detail::jsonb ->> 'title' IS NOT NULL ORDER BY seq DESC LIMIT 1`;
+
+// The same look-ups for many entries of a company at once (EntriesAhead), the ids as one JSON array.
+const idIn = (column: string, postgres: boolean) =>
+  postgres ? `${column} IN (SELECT jsonb_array_elements_text(?::jsonb))` : `${column} IN (SELECT value FROM json_each(?))`;
+const ENTRY_STATES = (postgres: boolean) => `SELECT ${ENTRY_STATE_COLUMNS} FROM entries WHERE company_id = ? AND ${idIn('id', postgres)}`;
+const VERSIONED = (postgres: boolean) => `SELECT DISTINCT entry_id FROM entry_versions WHERE company_id = ? AND ${idIn('entry_id', postgres)}`;
+const JOBS_OPEN = (postgres: boolean) =>
+  `SELECT DISTINCT silo_entry_id AS entry_id FROM jobs WHERE company_id = ? AND ${idIn('silo_entry_id', postgres)} AND completed_at IS NULL`;
+const AHEAD_SQL = {
+  sqlite: { states: ENTRY_STATES(false), versioned: VERSIONED(false), jobs: JOBS_OPEN(false) },
+  postgres: { states: ENTRY_STATES(true), versioned: VERSIONED(true), jobs: JOBS_OPEN(true) },
+};
+
+/**
+ * What keeping the versions of many entries at once reads of them, read for all of
+ * them together (record-keeping.ts: an import's slice puts a thousand on record as its
+ * transaction ends): each entry's row as it stands, which of them have a version stored
+ * (for the others there is no last version to compare with), and, only when a write's
+ * actor is asked for it, which have a job open. Read before any of them is kept: keeping
+ * one writes its version and its row of the log, never an entry or a job, and never
+ * another entry's version, so what was read still holds when each is kept.
+ */
+export class EntriesAhead {
+  readonly #db: Db;
+  readonly #ids = new Map<CompanyKey, string[]>();
+  readonly #covered = new Set<string>();
+  readonly #states = new Map<string, EntryState>();
+  readonly #versioned = new Set<string>();
+  readonly #jobs = new Map<string, Promise<Set<string>>>();
+
+  private constructor(db: Db, entries: Array<{ companyKey: CompanyKey; entryId: string }>) {
+    this.#db = db;
+    for (const { companyKey, entryId } of entries) {
+      const ids = this.#ids.get(companyKey) ?? [];
+      ids.push(entryId);
+      this.#ids.set(companyKey, ids);
+      this.#covered.add(aheadKey(companyKey, entryId));
+    }
+  }
+
+  /** The look-ahead for these entries (their versions to keep), or undefined for one alone: its own look-ups cost no more. */
+  static async of(db: Db, entries: Array<{ companyKey: CompanyKey; entryId: string }>): Promise<EntriesAhead | undefined> {
+    if (entries.length < 2) return undefined;
+    const ahead = new EntriesAhead(db, entries);
+    const sql = AHEAD_SQL[db.dialect];
+    for (const [companyKey, ids] of ahead.#ids) {
+      const list = JSON.stringify(ids);
+      for (const row of await db.sql<EntryState>(sql.states, [companyKey, list])) ahead.#states.set(aheadKey(companyKey, row.id), row);
+      for (const row of await db.sql<{ entry_id: string }>(sql.versioned, [companyKey, list])) ahead.#versioned.add(aheadKey(companyKey, row.entry_id));
+    }
+    return ahead;
+  }
+
+  /** Whether the entry is one of those read ahead. */
+  covers(companyKey: CompanyKey, entryId: string): boolean {
+    return this.#covered.has(aheadKey(companyKey, entryId));
+  }
+
+  state(companyKey: CompanyKey, entryId: string): EntryState | undefined {
+    return this.#states.get(aheadKey(companyKey, entryId));
+  }
+
+  hasVersions(companyKey: CompanyKey, entryId: string): boolean {
+    return this.#versioned.has(aheadKey(companyKey, entryId));
+  }
+
+  /** Whether a job of the company may be open on the entry (read for all the company's entries the first time it is asked). */
+  async jobMayBeOpen(companyKey: CompanyKey, entryId: string): Promise<boolean> {
+    let open = this.#jobs.get(companyKey);
+    if (!open) {
+      const ids = JSON.stringify(this.#ids.get(companyKey) ?? []);
+      open = this.#db.sql<{ entry_id: string }>(AHEAD_SQL[this.#db.dialect].jobs, [companyKey, ids]).then((rows) => new Set(rows.map((r) => r.entry_id)));
+      this.#jobs.set(companyKey, open);
+    }
+    return (await open).has(entryId);
+  }
+}
+
+const aheadKey = (companyKey: CompanyKey, entryId: string) => `${companyKey}\u0000${entryId}`;
+
+/** What the keeping of one batch of records shares (record-keeping.ts): its look-ahead, and each log's last link as its appends leave it. */
+export interface KeepBatch {
+  ahead: EntriesAhead | undefined;
+  links: AuditLinks;
+}
 
 /**
  * The entries columns a version is told by (changesBetween): a write that sets none of
@@ -106,26 +191,36 @@ const titleOf = (snippet: string): string => {
  * nothing history tracks (a replay) keeps nothing. `keptInside`: a scope inside the
  * writing one put the entry on record already (WrittenRecord.keptInside).
  */
-export async function keepEntryVersion(db: Db, entryId: string, companyKey: CompanyKey, origin: string | null, deleted: boolean, keptInside = false): Promise<void> {
+export async function keepEntryVersion(
+  db: Db,
+  entryId: string,
+  companyKey: CompanyKey,
+  origin: string | null,
+  deleted: boolean,
+  keptInside = false,
+  batch?: KeepBatch,
+): Promise<void> {
   const hint = currentAction(db);
   if (deleted) {
     const actor = await currentActor(db, { origin });
     // The entry is gone: what it was called is in the log's last word about it.
     const last = await db.sqlFirst<{ title: string | null }>(db.dialect === 'postgres' ? LAST_TITLE_PG : LAST_TITLE_SQLITE, [companyKey, entryId]);
     const detail = last?.title ? { title: last.title } : {};
-    await appendAudit(db, actor, { company_id: companyKey, action: `entry.${hint === 'purged' ? 'purged' : 'deleted'}`, target_kind: 'entry', target_id: entryId, detail });
+    const fact = { company_id: companyKey, action: `entry.${hint === 'purged' ? 'purged' : 'deleted'}`, target_kind: 'entry', target_id: entryId, detail };
+    await appendAudit(db, actor, fact, batch?.links);
     return;
   }
-  const now = await db.sqlFirst<EntryState>(ENTRY_STATE, [companyKey, entryId]);
+  const ahead = batch?.ahead?.covers(companyKey, entryId) ? batch.ahead : undefined;
+  const now = ahead ? ahead.state(companyKey, entryId) : await db.sqlFirst<EntryState>(ENTRY_STATE, [companyKey, entryId]);
   if (!now) return;
-  const last = await db.sqlFirst<LastVersion>(LAST_VERSION, [companyKey, entryId]);
+  const last = ahead && !ahead.hasVersions(companyKey, entryId) ? undefined : await db.sqlFirst<LastVersion>(LAST_VERSION, [companyKey, entryId]);
   // No version stored and the creation on record: the first version is implied, and nothing it records changed since
   // (a change would have stored it, implied-created-version.ts). Only a scope inside this one can have put it there.
   if (!last && keptInside && (await creationOf(db, companyKey, entryId))) return;
   const changed = last ? changesBetween(last, now) : CREATED_CHANGED;
   if (last && changed.length === 0) return;
   const { action, revertedFrom } = actionOf(hint, last, now);
-  const actor = await currentActor(db, { origin, companyKey, entryId });
+  const actor = await currentActor(db, { origin, companyKey, entryId, ...(ahead ? { jobMayBeOpen: () => ahead.jobMayBeOpen(companyKey, entryId) } : {}) });
   // A version number is the entry's `version` (what If-Match names); one that did not move still gets a row of its own.
   const version = last && now.version <= last.version ? last.version + 1 : now.version;
   // A new entry's first version is implied by the entry and the log's row below, and stored once it changes (implied-created-version.ts).
@@ -145,5 +240,5 @@ export async function keepEntryVersion(db: Db, entryId: string, companyKey: Comp
       title: titleOf(now.snippet),
       ...(revertedFrom !== null ? { reverted_from: String(revertedFrom) } : {}),
     },
-  });
+  }, batch?.links);
 }

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../api/errors.ts';
 import type { Db } from '../db/engine.ts';
+import type { NotACompanyKey } from '../access/company-key.ts';
 
 /**
  * Feed cursors are opaque to clients: the position (a change number) with the
@@ -10,12 +11,12 @@ import type { Db } from '../db/engine.ts';
  * replaced), another company's, or one past the last change ever numbered here
  * (the remote was restored from a backup older than the cursor).
  */
-export function encodeFeedCursor(secret: Buffer, instanceId: string, companyId: string, seq: number): string {
+export function encodeFeedCursor(secret: Buffer, instanceId: string, companyId: NotACompanyKey, seq: number): string {
   const payload = Buffer.from(JSON.stringify([instanceId, companyId, seq])).toString('base64url');
   return `${payload}.${mac(secret, payload)}`;
 }
 
-export async function decodeFeedCursor(secret: Buffer, db: Db, instanceId: string, companyId: string, cursor: string): Promise<number> {
+export async function decodeFeedCursor(secret: Buffer, db: Db, instanceId: string, companyId: NotACompanyKey, cursor: string): Promise<number> {
   const [payload, given, extra] = cursor.split('.');
   if (!payload || !given || extra !== undefined) throw gone('the cursor is not one of this feed');
   const expected = Buffer.from(mac(secret, payload));

@@ -44,6 +44,21 @@ describe('a stored document packed', () => {
     expect(sameStored(undefined, a)).toBe(false);
   });
 
+  it('packs to the bytes deflate makes with its default output chunks, whatever the size (the output buffer is smaller: 2 KiB)', () => {
+    const dictionary = Buffer.from(DOCUMENT_DICTIONARY_1, 'utf8');
+    const big = JSON.stringify({ doc: { notes: Array.from({ length: 400 }, (_, i) => ({ text: createHash('sha256').update(String(i)).digest('hex') })) } });
+    for (const t of [...texts, big, '{}']) {
+      const bytes = Buffer.from(t, 'utf8');
+      const packed = deflateRawSync(bytes, { dictionary, windowBits: 13, memLevel: 5 });
+      const header = Buffer.alloc(5);
+      header[0] = 1;
+      header.writeUInt32BE(bytes.length, 1);
+      expect(Buffer.from(packDocument('sqlite', t) as Uint8Array).equals(Buffer.concat([header, packed]))).toBe(true);
+    }
+    // Past one chunk: random hex packs to far more than 2 KiB.
+    expect((packDocument('sqlite', big) as Uint8Array).length).toBeGreaterThan(4096);
+  });
+
   it('refuses bytes it did not make: another format, a cut-off stream, a length that lies', () => {
     const stored = Buffer.from(packDocument('sqlite', texts[1]) as Uint8Array);
     const other = Buffer.from(stored);
