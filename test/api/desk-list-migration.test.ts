@@ -33,7 +33,7 @@ describe('migration 0009_desk_list', () => {
       expect(JSON.parse(row(big.id).snippet)).toMatchObject({ net: '500.00', tax: '105.00', due_date: '2025-04-01' });
       expect(row(big.id)).toMatchObject({ due_date: '2025-04-01', net_e4: 5_000_000, total_e4: 6_050_000, currency: 'EUR' });
       expect(row(credit.id)).toMatchObject({ net_e4: -200_000, total_e4: -242_000 });
-      expect(row(big.id).number_key).toBe(`old-${'2'.padStart(20, '0')}`);
+      expect(row(big.id).number_key).toBe('old-012');
       // A row whose data does not parse is left as it was, and sorts with those without a value.
       expect(row(small.id)).toMatchObject({ net_e4: null, number_key: null });
 

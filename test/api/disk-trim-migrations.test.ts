@@ -11,6 +11,7 @@ import { migrations } from '../../src-main/core/db/migrations.ts';
 import { pgMigrations } from '../../src-main/core/db/pg/migrate.ts';
 import { pgDb } from '../../src-main/core/db/pg/pg-db.ts';
 import { sqliteDb } from '../../src-main/core/db/sqlite-db.ts';
+import { numberKey } from '../../src-main/core/silo/sort-keys.ts';
 import { storedSnippetText } from '../../src-main/core/silo/stored-snippet.ts';
 import { freshDatabase } from '../support/pg-database.ts';
 
@@ -231,6 +232,41 @@ describe.each(ENGINES)('identities keyed by their entry’s seq (0033), on %s', 
       // an entry deleted takes its identity with it
       await db.tx(() => db.sqlRun(`DELETE FROM entries WHERE company_id = ? AND id = 'e1'`, [company]), { origin: 'local' });
       expect((await db.sql('SELECT seq FROM entry_identities')).length).toBe(1);
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
+describe.each(ENGINES)('number keys with digit runs led by their length (0034), on %s', (_name, before) => {
+  it('turns every padded key into the one the number now makes, a page at a time, recording no change', async () => {
+    const engine = await before({ sqlite: '0034', postgres: '0016' });
+    const { db } = engine;
+    try {
+      await db.sql(`INSERT INTO companies (id, uuid, name, created_at, updated_at) VALUES ('1', 'c1', 'C', ?, ?)`, [CREATED, CREATED]);
+      // More than a page (2,000) of keys, as 0009–0033 padded them; one entry without a number.
+      const numbers = Array.from({ length: 2300 }, (_, i) => `FV-${(i * 7919) % 2300}/2026`);
+      const padded = (n: string) => n.toLowerCase().replace(/\d+/g, (run) => run.padStart(20, '0'));
+      await db.tx(async () => {
+        for (const [i, n] of numbers.entries()) {
+          await db.sqlRun(
+            `INSERT INTO entries (id, company_id, key, folder, state, context, draft, invalid, signed, doc_schema, doc_uuid, env_schema, digest_alg,
+               digest_val, snippet, tags, faults, data, request_hash, version, created_at, updated_at, number_key)
+             VALUES (?, '1', NULL, 'sales', 'draft', '', 1, 0, 0, 'x', NULL, 'x', 'sha256', 'd', '{}', '[]', '[]', '{}', '', 1, ?, ?, ?)`,
+            [`e${i}`, CREATED, CREATED, padded(n)],
+          );
+        }
+      }, { origin: 'local' });
+      await insertEntry(db, 'none', '1');
+      const changesBefore = (await db.sql('SELECT seq FROM sync_changes')).length;
+      await engine.migrateRest();
+      const rows = await db.sql<{ id: string; number_key: string | null }>(`SELECT id, number_key FROM entries`);
+      const byId = new Map(rows.map((r) => [r.id, r.number_key]));
+      for (const [i, n] of numbers.entries()) expect(byId.get(`e${i}`)).toBe(numberKey(n));
+      expect(byId.get('none')).toBeNull();
+      expect(byId.get('e1')).toBe('fv-041019/042026');
+      // A derived column: no change is recorded for sync.
+      expect((await db.sql('SELECT seq FROM sync_changes')).length).toBe(changesBefore);
     } finally {
       await engine.close();
     }

@@ -1,5 +1,6 @@
 import { AUDIT_STREAMS_SCHEMA } from '../silo/audit-streams.ts';
 import { scopeIdsByCompany } from './company-scoped-ids.ts';
+import { compactNumberKeys } from '../silo/number-keys-migration.ts';
 import { recordChangesByTriggers } from './change-triggers.ts';
 import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
@@ -419,7 +420,7 @@ async function backfillReferences(db: Kysely<any>): Promise<void> {
     for (const row of page.rows) {
       let doc: unknown;
       try {
-        doc = (JSON.parse(documentText(row.data)) as { doc?: unknown }).doc;
+        doc = (JSON.parse(documentText(row.data, row.id)) as { doc?: unknown }).doc;
       } catch {
         continue;
       }
@@ -597,4 +598,6 @@ export const migrations: Record<string, Migration> = {
   '0032_created_order_tied_by_seq': statements(CREATED_TIED_BY_SEQ),
   // Identities keyed by their entry's seq, not its id (issue 13).
   '0033_identities_by_seq': statements(IDENTITIES_BY_SEQ),
+  // Number keys with each digit run led by its length, not padded to 20 digits (issue 13).
+  '0034_number_keys_compacted': { up: compactNumberKeys('sqlite') },
 };

@@ -5,7 +5,7 @@
  */
 export interface SortKeys {
   due_date: string | null;
-  /** series-code, lower-cased, digit runs zero-padded: `inv-2` sorts before `inv-10` */
+  /** series-code, lower-cased, each digit run led by its length: `inv-2` sorts before `inv-10` */
   number_key: string | null;
   supplier_key: string | null;
   customer_key: string | null;
@@ -19,7 +19,6 @@ export interface SortKeys {
 export const SORT_KEY_COLUMNS = ['due_date', 'number_key', 'supplier_key', 'customer_key', 'currency', 'net_e4', 'tax_e4', 'total_e4'] as const;
 
 const TEXT_KEY_CHARS = 120;
-const DIGIT_RUN_WIDTH = 20;
 /** Amounts beyond this (in ten-thousandths) sort as this: JavaScript numbers stay exact below it. */
 const MAX_E4 = BigInt(Number.MAX_SAFE_INTEGER);
 
@@ -47,11 +46,25 @@ export function documentNumber(snippet: Record<string, string>): string | undefi
   return code || undefined;
 }
 
-/** Natural order for document numbers: case folded, each run of digits padded to a fixed width. */
+/** Natural order for document numbers: case folded, each run of digits led by its length (digitRunsLed). */
 export function numberKey(number: string | undefined): string | null {
   if (!number) return null;
-  const folded = number.normalize('NFKC').toLowerCase().slice(0, TEXT_KEY_CHARS);
-  return folded.replace(/\d+/g, (run) => (run.length >= DIGIT_RUN_WIDTH ? run : run.padStart(DIGIT_RUN_WIDTH, '0')));
+  return digitRunsLed(number.normalize('NFKC').toLowerCase().slice(0, TEXT_KEY_CHARS));
+}
+
+/**
+ * Each run of digits as its length in two digits and its digits without leading zeros:
+ * `inv-2` is `inv-012`, `inv-10` is `inv-0210`, and they sort as numbers do. A run sorts
+ * against any other character as a digit, as it starts with one. Until migration 0034 a
+ * run was padded with zeros to 20 digits, the same order at twice the bytes in the row
+ * and its index; a padded key read here gives the key of the number it was made from.
+ * Past 99 digits (in a number of at most 120 characters) runs sort by their digits.
+ */
+export function digitRunsLed(key: string): string {
+  return key.replace(/\d+/g, (run) => {
+    const digits = run.replace(/^0+(?=\d)/, '');
+    return String(Math.min(digits.length, 99)).padStart(2, '0') + digits;
+  });
 }
 
 /** Names sort case- and accent-insensitively: `Élan` with the e's. */

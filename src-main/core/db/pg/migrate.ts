@@ -16,6 +16,7 @@ import { TRIGGERS } from './triggers.ts';
 import { storeUnderCompanyKeysPg } from '../company-keys-migration.ts';
 import { CREATED_TIED_BY_SEQ_PG } from '../../silo/created-ties.ts';
 import { IDENTITIES_BY_SEQ_PG } from '../../silo/identities-by-seq.ts';
+import { compactNumberKeys } from '../../silo/number-keys-migration.ts';
 
 const statements = (list: string[]): Migration => ({
   async up(db: Kysely<any>) {
@@ -45,6 +46,7 @@ export const pgMigrations: Record<string, Migration> = {
   '0013_company_keys': { up: storeUnderCompanyKeysPg },
   '0014_created_order_tied_by_seq': statements(CREATED_TIED_BY_SEQ_PG),
   '0015_identities_by_seq': statements(IDENTITIES_BY_SEQ_PG),
+  '0016_number_keys_compacted': { up: compactNumberKeys('postgres') },
 };
 
 export async function migratePostgres(db: Kysely<any>): Promise<string[]> {
