@@ -14,6 +14,7 @@ import { ensureDefaultCompany, ensureOwnerTokenFile } from '../../src-main/core/
 import type { Ctx } from '../../src-main/core/api/handler.ts';
 import { PAGE_SIZE } from '../../src-main/core/db/connection.ts';
 import { migrations } from '../../src-main/core/db/migrations.ts';
+import { PACKED_FORMAT } from '../../src-main/core/silo/packed-document.ts';
 import { openService } from '../../src-main/core/service.ts';
 import { importEntries } from '../../src-main/core/silo/import.ts';
 import { companyFtsQuery } from '../../src-main/core/silo/search.ts';
@@ -61,7 +62,9 @@ export function companyKeyIn(db: Database.Database, ds: Pick<Dataset, 'companyId
   return (db.prepare('SELECT id FROM companies WHERE uuid = ?').get(ds.companyId) as { id: string }).id;
 }
 
-export const schemaKey = (): string => `${Object.keys(migrations).sort().at(-1)}-p${PAGE_SIZE}`;
+// The page size and the packing of documents are part of it: a database built under others
+// keeps them (migrations change neither), and its size on disk would not be this build's.
+export const schemaKey = (): string => `${Object.keys(migrations).sort().at(-1)}-p${PAGE_SIZE}-f${PACKED_FORMAT}`;
 
 const sizeLabel = (entries: number) => (entries >= 1e6 && entries % 1e6 === 0 ? `${entries / 1e6}m` : entries >= 1000 ? `${entries / 1000}k` : String(entries));
 
@@ -73,7 +76,7 @@ const sizeLabel = (entries: number) => (entries >= 1e6 && entries % 1e6 === 0 ? 
 export async function dataset(entries: number, options: { rebuild?: boolean; log?: (line: string) => void } = {}): Promise<Dataset & { cached: boolean }> {
   const log = options.log ?? (() => {});
   const prefix = `silo-${sizeLabel(entries)}-`;
-  const suffix = `-p${PAGE_SIZE}-d${DATASET_VERSION}`;
+  const suffix = `-p${PAGE_SIZE}-f${PACKED_FORMAT}-d${DATASET_VERSION}`;
   const dir = join(CACHE_DIR, `${prefix}${schemaKey()}-d${DATASET_VERSION}`);
   const manifest = join(dir, 'dataset.json');
   if (!options.rebuild && existsSync(manifest)) {

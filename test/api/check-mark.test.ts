@@ -25,7 +25,7 @@ type Row = { id: string; data: string; faults: string; checked: string | null };
 // The document's text, whether the row holds it packed or not.
 const rowOf = async (id: string): Promise<Row> => {
   const row = (await t.service.db.sqlFirst<Row & { data: StoredDocument }>('SELECT id, data, faults, checked FROM entries WHERE id = ?', [id]))!;
-  return { ...row, data: documentText(row.data) };
+  return { ...row, data: documentText(row.data, row.id) };
 };
 
 async function workflow(steps: unknown[]): Promise<string> {

@@ -34,7 +34,7 @@ beforeAll(async () => {
   // (Written with an origin, as every write to a synced table: its triggers record the changes.)
   const { db } = t.service;
   if (db.dialect === 'sqlite') {
-    const text = documentText((await db.sqlFirst<{ data: StoredDocument }>('SELECT data FROM entries WHERE id = ?', [first.body.id]))!.data);
+    const text = documentText((await db.sqlFirst<{ data: StoredDocument }>('SELECT data FROM entries WHERE id = ?', [first.body.id]))!.data, first.body.id);
     await db.tx(async () => db.sqlRun(copiesSqlite(first.body.id), [text]), { origin: 'local' });
     // That one statement held the event loop for seconds: the keep-alive timers that expired meanwhile close their idle
     // sockets now, before the first download, which would otherwise go out on a socket the server is about to close.

@@ -97,9 +97,9 @@ describe('CSV export', () => {
   it('measures a selection in stored bytes, and stops counting past the most a ZIP takes', async () => {
     const company = await ensureDefaultCompany(t.service.db);
     const ctx = { service: t.service, caller: { companyKey: company.key, companyId: company.id, kind: 'owner' as const } };
-    const stored = await t.service.db.sql<{ data: StoredDocument }>('SELECT data FROM entries WHERE company_id = ? AND folder = ?', [company.key, 'Q1 2026']);
+    const stored = await t.service.db.sql<{ id: string; data: StoredDocument }>('SELECT id, data FROM entries WHERE company_id = ? AND folder = ?', [company.key, 'Q1 2026']);
     expect(stored).toHaveLength(2);
-    const envelopeBytes = stored.reduce((n, r) => n + Buffer.byteLength(documentText(r.data), 'utf8'), 0);
+    const envelopeBytes = stored.reduce((n, r) => n + Buffer.byteLength(documentText(r.data, r.id), 'utf8'), 0);
     expect(await measureSelection(ctx, { folder: 'Q1 2026' })).toEqual({ entries: 2, files: 1, bytes: envelopeBytes + '%PDF-1.4 scanned bytes'.length });
     // past the cap: counted to one more, nothing summed
     expect(await measureSelection(ctx, { folder: 'Q1 2026' }, 1)).toEqual({ entries: 2, files: 0, bytes: 0 });

@@ -47,7 +47,7 @@ async function stored(id: string) {
   return {
     entry: without(entry, 'seq', 'id', 'key', 'created_at', 'updated_at', 'data', 'request_hash', 'checked'),
     // GOBL's verdict kept, and for this very document (the data holds the entry's own id, so the marks differ).
-    marked: entry.checked === checkMark(documentText(entry.data as StoredDocument), String(entry.faults)),
+    marked: entry.checked === checkMark(documentText(entry.data as StoredDocument, id), String(entry.faults)),
     mentions: await rowsOf('SELECT * FROM mentions WHERE entry_id = ? ORDER BY uuid, context', id, 'entry_id', 'created_at'),
     identity: await rowsOf('SELECT * FROM entry_identities WHERE seq = ?', entry.seq as number, 'seq'),
     refs: await rowsOf('SELECT * FROM entry_refs WHERE entry_id = ? ORDER BY context, position', id, 'entry_id'),

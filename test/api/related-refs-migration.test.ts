@@ -52,7 +52,7 @@ describe('migration 0007_document_references', () => {
              snippet, tags, faults, data, request_hash, version, created_at, updated_at)
            VALUES (?, 'c1', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(id, r.folder, r.state, r.draft, r.invalid, r.signed, r.doc_schema, r.doc_uuid, r.env_schema, r.digest_alg, r.digest_val, r.snippet, r.tags, faults, documentText(r.data), r.request_hash, r.version, r.created_at, r.updated_at);
+        .run(id, r.folder, r.state, r.draft, r.invalid, r.signed, r.doc_schema, r.doc_uuid, r.env_schema, r.digest_alg, r.digest_val, r.snippet, r.tags, faults, documentText(r.data, r.id), r.request_hash, r.version, r.created_at, r.updated_at);
     }
     sqlite.close();
 

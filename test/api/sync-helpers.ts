@@ -279,7 +279,7 @@ async function snapshotWith(read: Reader, c: CompanyKey, blobPath: (hash: string
   const entries = ordered(
     await read(`SELECT id, key, folder, state, tags, digest_val, data FROM entries WHERE company_id = ? AND folder != 'conflicts'`, [c]),
     'id',
-  ).map((e) => ({ ...e, data: documentText(e.data as StoredDocument) }));
+  ).map((e) => ({ ...e, data: documentText(e.data as StoredDocument, e.id as string) }));
   const attachments = ordered(
     await read(
       `SELECT a.entry_id, a.id, a.name, a.hash, a.size FROM attachments a JOIN entries e ON e.company_id = a.company_id AND e.id = a.entry_id

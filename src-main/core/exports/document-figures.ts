@@ -75,7 +75,7 @@ function dueDateOf(doc: Record<string, unknown>): string {
 export function documentFigures(row: EntryRow): DocumentFigures {
   let doc: Record<string, unknown> = {};
   try {
-    doc = obj((JSON.parse(documentText(row.data)) as Record<string, unknown>).doc) ?? {};
+    doc = obj((JSON.parse(documentText(row.data, row.id)) as Record<string, unknown>).doc) ?? {};
   } catch {
     // a row the database holds is JSON; should it not be, the row still has its place, empty
   }

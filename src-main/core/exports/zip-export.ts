@@ -109,7 +109,7 @@ export async function exportZip(ctx: Ctx, selection: ExportSelection): Promise<B
       const figures = documentFigures(row);
       const folder = folders.take(entryFolderName(figures.issue_date, figures.number, row.id));
       const changed = new Date(row.updated_at);
-      await zip.addBytes(`${folder}/envelope.json`, new TextEncoder().encode(documentText(row.data)), changed);
+      await zip.addBytes(`${folder}/envelope.json`, new TextEncoder().encode(documentText(row.data, row.id)), changed);
       // By company and entry: an entry id is only unique within its company (issue 12).
       const attachments = await db.all(
         db.q

@@ -134,7 +134,7 @@ export async function commitSlice(ctx: Ctx, items: PreparedItem[], onDuplicate: 
     const folder = p.input.folder ?? defaultFolderOf(p.doc.docSchema);
     const sortKeys = sortKeysOf(p.doc.snippet);
     const { doc } = p;
-    const stored = documentColumns(doc, db.dialect);
+    const stored = documentColumns(doc, p.id, db.dialect);
     const entry = { id: p.id, company_id: company, created_at: at, folder, tags, fresh: true, sortKeysWritten: true };
     planned.push({
       row: [

@@ -3,7 +3,7 @@ import type { EngineFault } from '../gobl/engine/index.ts';
 import { ENGINE_REVISION } from '../gobl/engine/revision.ts';
 import { parseFaults } from '../gobl/fault.ts';
 import type { Dialect } from '../db/engine.ts';
-import { documentText, packDocument, type StoredDocument } from './packed-document.ts';
+import { documentText, packDocument, readableAs, type StoredDocument } from './packed-document.ts';
 import { storedSchema } from './stored-schema.ts';
 import { storedSnippetText } from './stored-snippet.ts';
 
@@ -25,8 +25,8 @@ export function checkMark(data: string, faults: string, revision: string = ENGIN
 }
 
 /** What the engine found in the stored document, when the entry's mark says so; undefined when it must be checked. */
-export function standingVerdict(row: { data: StoredDocument; faults: string; checked: string | null }): EngineFault[] | undefined {
-  if (!row.checked || row.checked !== checkMark(documentText(row.data), row.faults)) return undefined;
+export function standingVerdict(row: { id: string; data: StoredDocument; faults: string; checked: string | null }): EngineFault[] | undefined {
+  if (!row.checked || row.checked !== checkMark(documentText(row.data, row.id), row.faults)) return undefined;
   return parseFaults(row.faults).map(({ code, message, paths, stated, calculated }) => ({
     code,
     message,
@@ -37,8 +37,9 @@ export function standingVerdict(row: { data: StoredDocument; faults: string; che
 }
 
 /**
- * What an entry row of `dialect` stores of a derived document: its text packed (the
- * stored bytes as they are when it was read unchanged), its faults, the mark over the
+ * What the row of entry `entryId` on `dialect` stores of a derived document: its text
+ * packed (the stored bytes as they are when it was read unchanged, unless they are packed
+ * for another entry), its faults, the mark over the
  * text, made only when the faults are the engine's verdict on it (null otherwise: a
  * writer keeping a stored mark decides that itself), and its snippet and schemas in the
  * forms a row keeps them (stored-snippet.ts, stored-schema.ts). Every writer of an
@@ -55,11 +56,13 @@ export function documentColumns(
     envSchema: string;
     snippet: Record<string, string>;
   },
+  entryId: string,
   dialect: Dialect,
 ): { data: StoredDocument; faults: string; checked: string | null; doc_schema: string; env_schema: string; snippet: string } {
   const text = doc.text ?? JSON.stringify(doc.envelope);
   const faults = JSON.stringify(doc.faults);
-  const data = doc.text !== undefined && doc.stored !== undefined ? doc.stored : packDocument(dialect, text);
+  const keep = doc.text !== undefined && doc.stored !== undefined && readableAs(doc.stored, entryId);
+  const data = keep ? doc.stored! : packDocument(dialect, text, entryId);
   return {
     data,
     faults,

@@ -16,7 +16,7 @@ import { documentText } from './packed-document.ts';
 export async function correctiveDocument(ctx: Ctx, previousId: string, options: unknown, now: Date, member = 'correct'): Promise<Record<string, unknown>> {
   const previous = await requireEntryRow(ctx, previousId);
   try {
-    return correctInvoice(JSON.parse(documentText(previous.data)) as Record<string, unknown>, options, now);
+    return correctInvoice(JSON.parse(documentText(previous.data, previous.id)) as Record<string, unknown>, options, now);
   } catch (err) {
     if (!(err instanceof BuildError)) throw err;
     const faults = err.faults.map((f) => faultOf(f));

@@ -164,10 +164,10 @@ export function deriveDocument(envelope: Envelope, knownDigest?: { alg: string; 
  * and digest it has, and its text kept (written back byte for byte, not re-serialised).
  */
 export function storedDocument(
-  row: { data: StoredDocument; digest_alg: string; digest_val: string; faults: string },
+  row: { id: string; data: StoredDocument; digest_alg: string; digest_val: string; faults: string },
   envelope?: Envelope,
 ): DerivedDocument {
-  const text = documentText(row.data);
+  const text = documentText(row.data, row.id);
   const doc = deriveDocument(envelope ?? (JSON.parse(text) as Envelope), { alg: row.digest_alg, val: row.digest_val }, parseFaults(row.faults));
   // Set, not spread: a spread would work out every lazy part.
   doc.text = text;

@@ -256,7 +256,7 @@ async function insertEntry(ctx: Ctx, { id, doc, input, requestHash, createdAt }:
     digest_alg: doc.digest.alg,
     digest_val: doc.digest.val,
     tags: JSON.stringify(tags),
-    ...documentColumns(doc, db.dialect),
+    ...documentColumns(doc, id, db.dialect),
     request_hash: requestHash,
     version: 1,
     created_at: created,

@@ -89,7 +89,7 @@ export function entryView(
     version: String(row.version),
     attachments: attachments.map(attachmentView),
     context: context ?? row.context,
-    ...(withData || data ? { data: data ?? (JSON.parse(documentText(row.data!)) as Record<string, unknown>) } : {}),
+    ...(withData || data ? { data: data ?? (JSON.parse(documentText(row.data!, row.id)) as Record<string, unknown>) } : {}),
     digest: { alg: row.digest_alg, val: row.digest_val },
     doc_schema: docSchema,
     env_schema: schemaFromStored(row.env_schema),

@@ -97,7 +97,8 @@ async function versionRow(ctx: Ctx, id: string, version: number): Promise<Versio
 export async function documentAt(ctx: Ctx, id: string, version: number): Promise<Record<string, unknown>> {
   const { db } = ctx.service;
   const kept = await db.sqlFirst<{ data: StoredDocument }>(DOCUMENT_OF, [ctx.caller.companyKey, id, version]);
-  return JSON.parse(documentText(kept?.data ?? (await entryOfCompany(ctx, id)).data)) as Record<string, unknown>;
+  // A kept version is packed for its entry, as the entry row was when it held it.
+  return JSON.parse(documentText(kept?.data ?? (await entryOfCompany(ctx, id)).data, id)) as Record<string, unknown>;
 }
 
 /** One version: its envelope (the hosted SiloEntryData, `{version, data}`) with its labels and who made it. */

@@ -46,13 +46,13 @@ export const LIST_SCHEMA = [
 export async function backfillListColumns(db: Kysely<any>): Promise<void> {
   let after = 0;
   for (;;) {
-    const page = await sql<{ seq: number; data: StoredDocument }>`
-      SELECT seq, data FROM entries WHERE seq > ${after} ORDER BY seq LIMIT 500`.execute(db);
+    const page = await sql<{ seq: number; id: string; data: StoredDocument }>`
+      SELECT seq, id, data FROM entries WHERE seq > ${after} ORDER BY seq LIMIT 500`.execute(db);
     if (page.rows.length === 0) return;
     for (const row of page.rows) {
       let envelope: unknown;
       try {
-        envelope = JSON.parse(documentText(row.data));
+        envelope = JSON.parse(documentText(row.data, row.id));
       } catch {
         continue;
       }

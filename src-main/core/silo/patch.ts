@@ -34,7 +34,7 @@ export async function patchEntry(ctx: Ctx, id: string, input: PatchEntryInput, p
   const row = await requireEntryRow(ctx, id);
   // A stale version is refused before GOBL does any work; the write checks it again in its transaction.
   checkIfMatch(id, row.version, preconditions);
-  const current = JSON.parse(documentText(row.data)) as Envelope;
+  const current = JSON.parse(documentText(row.data, row.id)) as Envelope;
 
   let doc: DerivedDocument;
   if (input.data !== undefined || (input.sign && row.signed !== 1)) {
@@ -77,7 +77,7 @@ export function writeEntryChange(
     // Another request may have changed it since it was read: If-Match speaks for the version it is at now.
     checkIfMatch(row.id, fresh.version, preconditions);
     if (fresh.version !== row.version) throw conflict(`entry ${row.id} changed while this change was prepared; retry`);
-    const { data, faults, checked: made, doc_schema, snippet } = documentColumns(doc, db.dialect);
+    const { data, faults, checked: made, doc_schema, snippet } = documentColumns(doc, row.id, db.dialect);
     // A document and faults that stay keep their mark, whatever carried them here; new ones are marked only when checked.
     const sameData = sameStored(data, fresh.data);
     const checked = made ?? (sameData && faults === fresh.faults ? fresh.checked : null);

@@ -20,11 +20,11 @@ export async function searchIndexByColumn(db: Kysely<any>): Promise<void> {
       title, body, company, content = '', contentless_delete = 1, detail = column, tokenize = 'unicode61 remove_diacritics 2')`)
     .execute(db);
   for (let after = 0; ; ) {
-    const page = await sql<{ seq: number; company_id: string; snippet: string; tags: string; data: StoredDocument }>`
-      SELECT seq, company_id, snippet, tags, data FROM entries WHERE seq > ${after} AND trashed_at IS NULL ORDER BY seq LIMIT ${PAGE}`.execute(db);
+    const page = await sql<{ seq: number; id: string; company_id: string; snippet: string; tags: string; data: StoredDocument }>`
+      SELECT seq, id, company_id, snippet, tags, data FROM entries WHERE seq > ${after} AND trashed_at IS NULL ORDER BY seq LIMIT ${PAGE}`.execute(db);
     if (page.rows.length === 0) break;
     const values = page.rows.map((e) => {
-      const envelope = JSON.parse(documentText(e.data)) as { doc?: unknown };
+      const envelope = JSON.parse(documentText(e.data, e.id)) as { doc?: unknown };
       const doc = typeof envelope.doc === 'object' && envelope.doc !== null ? envelope.doc : {};
       const [title, body] = searchRowOf({ snippet: snippetFromStored(e.snippet), searchText: searchTextOf(doc) }, JSON.parse(e.tags) as string[]);
       return sql`(${e.seq}, ${title}, ${body}, ${companyToken(e.company_id)})`;

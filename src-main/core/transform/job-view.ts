@@ -35,7 +35,8 @@ export async function jobView(db: Db, row: JobRow, withEnvelope = true) {
   let envelope: Record<string, unknown> | undefined;
   if (withEnvelope) {
     const stored = row.envelope ?? (await db.sqlFirst<{ data: StoredDocument }>(JOB_VIEW_SQL.data, [company, row.silo_entry_id]))?.data;
-    envelope = stored ? (JSON.parse(documentText(stored)) as Record<string, unknown>) : undefined;
+    // The job keeps the entry's document as the entry row packed it, for that entry.
+    envelope = stored ? (JSON.parse(documentText(stored, row.silo_entry_id)) as Record<string, unknown>) : undefined;
   }
   return {
     id: row.id,

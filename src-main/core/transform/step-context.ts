@@ -25,7 +25,7 @@ export class EntryReads {
 
   envelopeOf(row: EntryRow): Envelope {
     if (!sameStored(this.#data, row.data) || !this.#envelope) {
-      this.#envelope = JSON.parse(documentText(row.data)) as Envelope;
+      this.#envelope = JSON.parse(documentText(row.data, row.id)) as Envelope;
       this.#data = row.data;
       this.#digest = { alg: row.digest_alg, val: row.digest_val };
       const verdict = standingVerdict(row);

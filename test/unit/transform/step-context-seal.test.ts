@@ -45,14 +45,15 @@ beforeAll(async () => {
 afterAll(() => bed.close());
 
 const stored = (id: string) => {
-  const row = bed.service.db.sqlite!.prepare('SELECT data, faults, invalid, signed, digest_val FROM entries WHERE id = ?').get(id) as {
+  const row = bed.service.db.sqlite!.prepare('SELECT id, data, faults, invalid, signed, digest_val FROM entries WHERE id = ?').get(id) as {
+    id: string;
     data: StoredDocument;
     faults: string;
     invalid: number;
     signed: number;
     digest_val: string;
   };
-  return { ...row, data: documentText(row.data) };
+  return { ...row, data: documentText(row.data, row.id) };
 };
 
 /** Counts what `fn` costs in checks and verifications. */

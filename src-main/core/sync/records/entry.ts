@@ -56,7 +56,7 @@ export function entryRecordOf(row: EntryRow): EntryRecord {
     folder: row.folder,
     state: row.state,
     tags: JSON.parse(row.tags) as string[],
-    data: JSON.parse(documentText(row.data)) as Record<string, unknown>,
+    data: JSON.parse(documentText(row.data, row.id)) as Record<string, unknown>,
     created_at: row.created_at,
     ...(row.trashed_at ? { trashed_at: row.trashed_at } : {}),
   };
@@ -85,6 +85,6 @@ async function refuseKeyClash(ctx: Ctx, id: string, key: string | undefined): Pr
  */
 async function refuseUnverifiedSigs(ctx: Ctx, id: string, row: EntryRow | undefined, record: EntryRecord): Promise<void> {
   const next = toEnvelope(id, record.data).envelope;
-  const stored = row ? (JSON.parse(documentText(row.data)) as Envelope) : undefined;
+  const stored = row ? (JSON.parse(documentText(row.data, row.id)) as Envelope) : undefined;
   if (!sameSignatures(stored, next)) await sigsCheckFor(ctx, '$.record.data')(next);
 }
