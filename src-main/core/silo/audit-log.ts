@@ -127,12 +127,15 @@ export function auditView(row: AuditRow) {
   };
 }
 
-/** A row's detail as the API shows it: an entry's creation changed everything history records, stored or not. */
+/**
+ * A row's detail as the API shows it: an entry's creation changed everything history
+ * records, stored or not, and made version 1 unless its row says another.
+ */
 function detailOf(row: AuditRow): Record<string, unknown> {
   const detail = JSON.parse(row.detail) as Record<string, unknown>;
   if (row.action !== 'entry.created' || detail.changed !== undefined) return detail;
-  const { version, ...rest } = detail;
-  return { ...(version !== undefined ? { version } : {}), changed: [...CREATED_CHANGED], ...rest };
+  const { version = '1', ...rest } = detail;
+  return { version, changed: [...CREATED_CHANGED], ...rest };
 }
 
 export interface AuditQuery {
