@@ -3,7 +3,7 @@ import type { Db } from '../db/engine.ts';
 import { nowIso } from '../clock.ts';
 import { notFound } from '../api/errors.ts';
 import { LOCAL } from '../db/write-scopes.ts';
-import { rememberCompany, type CompanyKey } from './company-key.ts';
+import { newCompanyKey, type CompanyKey } from './company-key.ts';
 
 /** A company as the API shows it: `id` is its public id. */
 export interface Company {
@@ -33,7 +33,7 @@ export async function createCompany(db: Db, name: string): Promise<StoredCompany
   for (let attempt = 1; ; attempt++) {
     try {
       const row = (await db.tx(() => db.sqlFirst<StoredCompany>(INSERT, [id, name, at, at]), { origin: LOCAL }))!;
-      rememberCompany(db, row.key, row.id);
+      newCompanyKey(db, row.key);
       return row;
     } catch (err) {
       if (attempt >= 5 || !isKeyClash(err)) throw err;

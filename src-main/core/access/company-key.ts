@@ -28,6 +28,8 @@ export const asCompanyKey = (stored: string): CompanyKey => stored as CompanyKey
 interface Known {
   idByKey: Map<string, string>;
   keyById: Map<string, CompanyKey>;
+  /** keys given by a transaction that may still roll back (newCompanyKey) */
+  unsettled: Set<string>;
 }
 
 // Neither a key nor a public id ever changes once given, so what was read once holds
@@ -36,12 +38,28 @@ const known = new WeakMap<Db, Known>();
 
 function knownOf(db: Db): Known {
   let k = known.get(db);
-  if (!k) known.set(db, (k = { idByKey: new Map(), keyById: new Map() }));
+  if (!k) known.set(db, (k = { idByKey: new Map(), keyById: new Map(), unsettled: new Set() }));
   return k;
 }
 
+/**
+ * A key just given to a company, in a transaction that may yet roll back: a rolled-back
+ * key is given again to the next company, so what its transaction read of it is not
+ * kept. It is remembered once read outside every transaction (what is read there was
+ * committed). Only the transaction that made the row can read it before it commits,
+ * and it runs here, so no other reader needs telling.
+ */
+export function newCompanyKey(db: Db, key: CompanyKey): void {
+  knownOf(db).unsettled.add(key);
+}
+
+/** That `key` stores the company with public id `id`, as a read of both found (a key still unsettled only outside every transaction). */
 export function rememberCompany(db: Db, key: CompanyKey, id: string): void {
   const k = knownOf(db);
+  if (k.unsettled.has(key)) {
+    if (db.origin !== undefined) return;
+    k.unsettled.delete(key);
+  }
   k.idByKey.set(key, id);
   k.keyById.set(id, key);
 }

@@ -7,7 +7,7 @@ import type { CallerKind } from '../api/operation.ts';
 import { notFound } from '../api/errors.ts';
 import { nowIso } from '../clock.ts';
 import { LOCAL } from '../db/write-scopes.ts';
-import type { CompanyKey } from './company-key.ts';
+import { rememberCompany, type CompanyKey } from './company-key.ts';
 
 export interface Caller {
   /** the key the company's rows are stored under (company-key.ts): for every query */
@@ -118,6 +118,8 @@ export async function resolveToken(db: Db, secret: string): Promise<Caller | und
     ...(row.enrollment_id ? { enrollmentId: row.enrollment_id } : {}),
     ...(install ? { install: true } : {}),
   };
+  // Every call names its company by both: what later reads of either take (company-key.ts).
+  rememberCompany(db, caller.companyKey, caller.companyId);
   if (cache.size > 10_000) cache.clear();
   cache.set(hash, { caller, lastUsed: Date.now() });
   return caller;
