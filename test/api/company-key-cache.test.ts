@@ -1,12 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { companyIdOf, companyKeyOf } from '../../src-main/core/access/company-key.ts';
 import { createCompany } from '../../src-main/core/access/companies.ts';
 import { openSqlite } from '../../src-main/core/db/connection.ts';
 import { migrateToLatest } from '../../src-main/core/db/migrate.ts';
 import { sqliteDb } from '../../src-main/core/db/sqlite-db.ts';
+import { migratePostgres } from '../../src-main/core/db/pg/migrate.ts';
+import { pgDb } from '../../src-main/core/db/pg/pg-db.ts';
+import { freshDatabase } from '../support/pg-database.ts';
 
 /**
  * What the service remembers of company keys (company-key.ts) is only ever what was
@@ -40,6 +43,21 @@ describe('company keys remembered', () => {
     } finally {
       await db.close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('gives companies made at once on PostgreSQL a key each: a clash is tried again as a whole', async () => {
+    const database = await freshDatabase(inject('pgUrl'));
+    const db = pgDb(database.url);
+    try {
+      await migratePostgres(db.q);
+      const made = await Promise.all(Array.from({ length: 5 }, (_, i) => createCompany(db, `At once ${i}`)));
+      expect(new Set(made.map((c) => c.key)).size).toBe(5);
+      expect(made.map((c) => Number(c.key)).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5]);
+      for (const c of made) expect(await companyIdOf(db, c.key)).toBe(c.id);
+    } finally {
+      await db.close();
+      await database.drop();
     }
   });
 });

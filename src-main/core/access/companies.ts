@@ -22,26 +22,18 @@ export const companyView = ({ id, name, created_at, updated_at }: Company): Comp
 
 const COLUMNS = 'id AS key, uuid AS id, name, created_at, updated_at';
 
-// Keys are numbers given in turn; two makers at once (PostgreSQL) collide on the primary key, and the later tries the next.
+// Keys are numbers given in turn; two makers at once (PostgreSQL) collide on the primary key, and the later
+// transaction is tried again whole (pg-db.ts retries a unique violation), finding the next.
 const INSERT = `INSERT INTO companies (id, uuid, name, created_at, updated_at)
   SELECT CAST(coalesce(max(CAST(id AS INTEGER)), 0) + 1 AS TEXT), ?, ?, ?, ? FROM companies
   RETURNING ${COLUMNS}`;
 
 export async function createCompany(db: Db, name: string): Promise<StoredCompany> {
   const at = nowIso();
-  const id = uuidv7();
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const row = (await db.tx(() => db.sqlFirst<StoredCompany>(INSERT, [id, name, at, at]), { origin: LOCAL }))!;
-      newCompanyKey(db, row.key);
-      return row;
-    } catch (err) {
-      if (attempt >= 5 || !isKeyClash(err)) throw err;
-    }
-  }
+  const row = (await db.tx(() => db.sqlFirst<StoredCompany>(INSERT, [uuidv7(), name, at, at]), { origin: LOCAL }))!;
+  newCompanyKey(db, row.key);
+  return row;
 }
-
-const isKeyClash = (err: unknown) => /unique|duplicate key/i.test(String((err as Error)?.message)) && !/uuid/i.test(String((err as Error)?.message));
 
 export function listCompanies(db: Db): Promise<StoredCompany[]> {
   return db.sql<StoredCompany>(`SELECT ${COLUMNS} FROM companies ORDER BY created_at, id`);
