@@ -123,9 +123,13 @@ describe('instance identity survives restore and copy', () => {
     expect(laptop.service.instanceId).toBe(oldId);
     expect(await codes(laptop, series.id)).toEqual(['FA-0001', 'FA-0002', 'FA-0003']);
 
+    const lines: string[] = [];
+    laptop.service.log = (line) => lines.push(line);
     const status = await sync(laptop);
     expect(status).toMatchObject({ state: 'synced', conflicts: 0, parked: 0, forks: 0, held_series: 0 });
     expect(laptop.service.instanceId).not.toBe(oldId);
+    // The operator is told, naming the company by its public id (never the key its rows are stored under).
+    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^sync ${laptop.companyId}: the remote has acknowledged more of instance ${oldId}`)));
     // everything the remote has, the newer versions included
     expect((await laptop.call('GET', `/silo/v1/entries/${e3.id}`)).status).toBe(200);
     expect((await laptop.call('GET', `/silo/v1/entries/${e1.id}`)).body.tags).toEqual(['after-backup']);

@@ -8,7 +8,7 @@ import { startFullPull } from './full-pull.ts';
 import type { IdentityClaim } from './pairing.ts';
 import type { RemoteApi } from './remote-client.ts';
 import { LOCAL } from '../db/write-scopes.ts';
-import type { CompanyKey } from '../access/company-key.ts';
+import { companyIdOf, type CompanyKey } from '../access/company-key.ts';
 
 /**
  * The laptop's side of the identity handshake (see pairing.ts for the remote's).
@@ -39,8 +39,9 @@ export async function establishIdentity(
     const previous = service.instanceId;
     await reidentify(service);
     reidentified = true;
+    // The operator knows a company by its public id, never by the key its rows are stored under.
     service.log?.(
-      `sync ${companyKey}: the remote has acknowledged more of instance ${previous} (counter ${answer.acknowledged_counter}) than this ` +
+      `sync ${await companyIdOf(db, companyKey)}: the remote has acknowledged more of instance ${previous} (counter ${answer.acknowledged_counter}) than this ` +
         `data folder holds (${claim.acknowledged.counter}): it was restored from a backup or copied. It is now instance ${service.instanceId}.`,
     );
     claim = await claimFor(service, key);
