@@ -12,8 +12,6 @@ export const DRIVE_LIMIT = 50_000;
 /** Ids or seqs read in one statement. */
 const CHUNK = 2_000;
 
-export type Key = Position;
-
 /** An id or a seq among a bound JSON array (one parameter however many: 50,000 ids stay one statement), on each engine. */
 const IN_LIST = {
   sqlite: { ids: 'e.id IN (SELECT value FROM json_each(?))', seqs: 'e.seq IN (SELECT value FROM json_each(?))' },
@@ -42,19 +40,19 @@ export function listedWhere(ctx: Ctx, selection: ExportSelection, list: { ids: s
  * The selection's sort keys, a chunk at a time, when it is a list of ids or (on SQLite)
  * a filter keeps few entries; undefined when it is read along the index instead.
  */
-export async function listedParts(ctx: Ctx, selection: ExportSelection, signal?: AbortSignal): Promise<AsyncGenerator<Key[]> | undefined> {
+export async function listedParts(ctx: Ctx, selection: ExportSelection, signal?: AbortSignal): Promise<AsyncGenerator<Position[]> | undefined> {
   if (selection.ids) return keysOfIds(ctx, selection, selection.ids, signal);
   const driver = await smallDriver(ctx, selection);
   return driver ? keysOfDriver(ctx, selection, driver, signal) : undefined;
 }
 
-async function* keysOfIds(ctx: Ctx, selection: ExportSelection, ids: string[], signal?: AbortSignal): AsyncGenerator<Key[]> {
+async function* keysOfIds(ctx: Ctx, selection: ExportSelection, ids: string[], signal?: AbortSignal): AsyncGenerator<Position[]> {
   const { db } = ctx.service;
   const unique = [...new Set(ids)];
   for (let i = 0; i < unique.length; i += CHUNK) {
     signal?.throwIfAborted();
     const w = listedWhere(ctx, selection, { ids: unique.slice(i, i + CHUNK) });
-    yield await db.sql<Key>(`SELECT e.seq, e.issue_date, e.created_at FROM ${w.from} WHERE ${w.where}`, w.params);
+    yield await db.sql<Position>(`SELECT e.seq, e.issue_date, e.created_at FROM ${w.from} WHERE ${w.where}`, w.params);
     await letOthersIn();
   }
 }
@@ -75,30 +73,30 @@ async function smallDriver(ctx: Ctx, selection: ExportSelection): Promise<'folde
  * (entry_tags for a tag), each row marked by whether the whole selection keeps it: a
  * statement reads CHUNK rows however few of them the other filters keep.
  */
-async function* keysOfDriver(ctx: Ctx, selection: ExportSelection, driver: 'folder' | 'state' | 'tag', signal?: AbortSignal): AsyncGenerator<Key[]> {
+async function* keysOfDriver(ctx: Ctx, selection: ExportSelection, driver: 'folder' | 'state' | 'tag', signal?: AbortSignal): AsyncGenerator<Position[]> {
   const { db } = ctx.service;
   const company = ctx.caller.companyKey;
   const kept = filterSql(selection, 'e', true);
   const columns = `e.seq, e.issue_date, e.created_at, (${kept.where.join(' AND ')}) AS kept`;
-  let after: { seq: number } | { created_at: string; seq: number } | undefined;
+  let after: Position | undefined;
   for (;;) {
     signal?.throwIfAborted();
     const rows =
       driver === 'tag'
-        ? await db.sql<Key & { kept: number }>(
+        ? await db.sql<Position & { kept: number }>(
             `SELECT ${columns} FROM entry_tags t CROSS JOIN entries e ON e.seq = t.seq
              WHERE t.company_id = ? AND t.tag = ? AND t.seq > ? ORDER BY t.seq LIMIT ${CHUNK}`,
-            [...kept.params, company, selection.tag, after && 'seq' in after ? after.seq : -1],
+            [...kept.params, company, selection.tag, after ? after.seq : -1],
           )
-        : await db.sql<Key & { kept: number }>(
+        : await db.sql<Position & { kept: number }>(
             `SELECT ${columns} FROM entries e INDEXED BY ${DRIVER_INDEX[driver]}
              WHERE e.company_id = ? AND e.${driver} = ? ${after ? 'AND (e.created_at, e.seq) > (?, ?)' : ''} ORDER BY e.created_at, e.seq LIMIT ${CHUNK}`,
-            [...kept.params, company, selection[driver], ...(after && 'created_at' in after ? [after.created_at, after.seq] : [])],
+            [...kept.params, company, selection[driver], ...(after ? [after.created_at, after.seq] : [])],
           );
     yield rows.filter((r) => r.kept).map(({ kept: _k, ...key }) => key);
     if (rows.length < CHUNK) return;
     const last = rows[rows.length - 1];
-    after = driver === 'tag' ? { seq: Number(last.seq) } : { created_at: last.created_at, seq: Number(last.seq) };
+    after = { issue_date: last.issue_date, created_at: last.created_at, seq: Number(last.seq) };
     await letOthersIn();
   }
 }

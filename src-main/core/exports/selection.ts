@@ -4,8 +4,8 @@
 import type { Ctx } from '../api/handler.ts';
 import type { EntryRow } from '../silo/entry-view.ts';
 import { letOthersIn } from '../let-others-in.ts';
-import { byIssueDate, listedParts, listedWhere, type Key } from './selection-keys.ts';
-import { indexPageQuery, indexWindows, PAGE, windowWhere, type Window } from './selection-windows.ts';
+import { byIssueDate, listedParts, listedWhere } from './selection-keys.ts';
+import { indexPageQuery, indexWindows, PAGE, windowWhere, type Position, type Window } from './selection-windows.ts';
 import { packedTextBytes } from '../silo/packed-document.ts';
 
 export { indexPageQuery, type Position } from './selection-windows.ts';
@@ -40,7 +40,7 @@ export async function* selectedEntries(ctx: Ctx, selection: ExportSelection, sig
     for await (const window of indexWindows(ctx, selection, signal)) yield* windowRows(ctx, selection, window, signal);
     return;
   }
-  const keys: Key[] = [];
+  const keys: Position[] = [];
   for await (const part of listed) keys.push(...part);
   keys.sort(byIssueDate);
   for (let i = 0; i < keys.length; i += PAGE) {
@@ -105,6 +105,6 @@ export async function measureSelection(ctx: Ctx, selection: ExportSelection, upT
   return total;
 }
 
-async function* seqsOf(chunks: AsyncGenerator<Key[]>): AsyncGenerator<Part> {
+async function* seqsOf(chunks: AsyncGenerator<Position[]>): AsyncGenerator<Part> {
   for await (const keys of chunks) if (keys.length > 0) yield { seqs: keys.map((k) => Number(k.seq)) };
 }
