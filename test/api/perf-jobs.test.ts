@@ -54,7 +54,7 @@ const seen: Array<{ state: string; outcomes: string[] }> = [];
 const ENTRY_STATE = 'SELECT state FROM entries WHERE company_id = ? AND id = ?';
 const INTENT_EVENTS = 'SELECT events FROM intents WHERE company_id = ? AND job_id = ? ORDER BY seq';
 async function committed(ctx: StepContext): Promise<{ entry: { state: string }; intents: Array<{ events: string }> }> {
-  const args = { entry: [ctx.companyKey, ctx.job.silo_entry_id], intents: [ctx.companyKey, ctx.job.id] };
+  const args = { entry: [ctx.owner.companyKey, ctx.job.silo_entry_id], intents: [ctx.owner.companyKey, ctx.job.id] };
   if (ctx.service.db.dialect === 'postgres') {
     // A step that runs alone runs outside every transaction: each statement takes a pooled connection.
     const { db } = ctx.service;

@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import type { Fault } from '../gobl/index.ts';
 import type { Envelope } from '../silo/document.ts';
 import type { Service } from '../service.ts';
-import type { CompanyKey } from '../access/company-key.ts';
 import type { Caller } from '../access/tokens.ts';
 
 /** Outcome statuses a step can end with (DESIGN §4). TIMEOUT is decided by the engine. */
@@ -34,8 +33,7 @@ export interface NewAttachment {
 /** What a provider may read and, inside `apply`, change. */
 export interface StepContext {
   service: Service;
-  companyKey: CompanyKey;
-  /** whom the job acts as: the company's owner */
+  /** whom the job acts as: the company's owner (its companyKey is what the job's rows are stored under) */
   owner: Caller;
   job: {
     id: string;

@@ -86,7 +86,6 @@ export function makeStepContext(
 
   return {
     service: ctx.service,
-    companyKey: ctx.caller.companyKey,
     owner: ctx.caller,
     job,
     step,

@@ -36,7 +36,6 @@ afterAll(async () => {
 function stepContext(siloEntryId: string, jobId = uuidv1(), stepId = uuidv4()): StepContext {
   return {
     service,
-    companyKey: ctx.caller.companyKey,
     owner: ctx.caller,
     job: { id: jobId, key: null, args: {}, tags: [], silo_entry_id: siloEntryId, workflow_id: uuidv4() },
     step: { id: stepId, name: 'number it' },

@@ -73,7 +73,7 @@ async function filesOf(ctx: StepContext): Promise<ExportFile[] | StepResult> {
   const { db, blobs } = ctx.service;
   const rows = (
     await db.all(
-      db.q.selectFrom('attachments').selectAll().where('company_id', '=', ctx.companyKey).where('entry_id', '=', ctx.job.silo_entry_id),
+      db.q.selectFrom('attachments').selectAll().where('company_id', '=', ctx.owner.companyKey).where('entry_id', '=', ctx.job.silo_entry_id),
     )
   ).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   for (const [at, row] of rows.entries()) {

@@ -53,7 +53,7 @@ export const pdfProvider = defineProvider<PdfConfig>({
       db.q
         .selectFrom('attachments')
         .selectAll()
-        .where('company_id', '=', ctx.companyKey)
+        .where('company_id', '=', ctx.owner.companyKey)
         .where('entry_id', '=', ctx.job.silo_entry_id)
         .where('id', '=', PDF_ID),
     );

@@ -87,7 +87,7 @@ async function issuedToThisDocument(ctx: StepContext, seriesId: string, series: 
     db.q
       .selectFrom('series_entries')
       .select(['code', 'meta'])
-      .where('company_id', '=', ctx.companyKey)
+      .where('company_id', '=', ctx.owner.companyKey)
       .where('series_id', '=', seriesId)
       .where('code', 'in', codes),
   );

@@ -102,7 +102,7 @@ async function entryFaults(ctx: StepContext): Promise<unknown[]> {
     db.q
       .selectFrom('entries')
       .select(['faults', 'step_faults'])
-      .where('company_id', '=', ctx.companyKey)
+      .where('company_id', '=', ctx.owner.companyKey)
       .where('id', '=', ctx.job.silo_entry_id),
   );
   if (!row) return [];
