@@ -60,8 +60,7 @@ async function enrollmentNamed(ctx: Ctx, body: AuthorizeBody, bearer: string | u
     const ownerId = body.owner_id;
     // The hosted owner is the workspace; the enrollments here also name the token that enrolled.
     const workspace = await companyKeyOf(db, ownerId);
-    if (!workspace) return db.first(enrollments.where('owner_id', '=', ownerId));
-    return db.first(enrollments.where((eb) => eb.or([eb('company_id', '=', workspace), eb('owner_id', '=', ownerId)])));
+    return db.first(enrollments.where((eb) => eb.or([...(workspace ? [eb('company_id', '=', workspace)] : []), eb('owner_id', '=', ownerId)])));
   }
   throw badRequest('name the enrollment: owner_id, id, or an Authorization: Bearer token', {
     '$.owner_id': 'the workspace the application is enrolled in',
