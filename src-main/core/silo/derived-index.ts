@@ -44,21 +44,17 @@ const SET_SORT_KEYS = `UPDATE entries SET ${SORT_KEY_COLUMNS.map((c) => `${c} = 
  * Writes the mention index, the document's identity and references (what "related"
  * looks up both ways), the list's sort columns and the full-text row of an entry.
  * Called inside the transaction that writes the entry itself, so derived data never
- * drifts. A fresh row has nothing to replace, so nothing is deleted first. With
- * `searchLater`, a fresh row's full-text row is added to it instead, for the caller to
- * write with its batch's (writeFreshSearchRows) before its transaction ends.
+ * drifts. A fresh row has nothing to replace, so nothing is deleted first. (A bulk
+ * write makes and writes the same rows itself, a slice at a time: bulk-commit.ts.)
  */
-export async function writeDerivedIndexes(db: Db, entry: DerivedOf, doc: DerivedDocument, searchLater?: SearchRowLater[]): Promise<void> {
+export async function writeDerivedIndexes(db: Db, entry: DerivedOf, doc: DerivedDocument): Promise<void> {
   const { kept } = entry;
   if (!kept?.document) {
     if (!entry.fresh) await db.sqlRun(DELETE_MENTIONS, [entry.company_id, entry.id]);
     await writeDocumentRows(db, entry, documentRowsOf(entry, doc));
   }
   if (!entry.sortKeysWritten && !kept?.snippet) await writeSortKeys(db, entry.seq, doc.snippet);
-  if (!(kept?.document && kept.snippet && kept.tags)) {
-    if (searchLater && entry.fresh) searchLater.push({ entry, row: searchRowOf(doc, entry.tags) });
-    else await writeSearchRow(db, entry, searchRowOf(doc, entry.tags));
-  }
+  if (!(kept?.document && kept.snippet && kept.tags)) await writeSearchRow(db, entry, searchRowOf(doc, entry.tags));
 }
 
 /** A fresh entry's full-text row, held back to be written with the rest of its batch (writeFreshSearchRows). */
