@@ -88,6 +88,8 @@ function backToPublicIds(sqlite: Sqlite): void {
   sqlite.exec('ALTER TABLE entry_identities_old RENAME TO entry_identities');
   sqlite.exec('CREATE INDEX entry_identities_code ON entry_identities(company_id, code) WHERE code IS NOT NULL');
   for (const t of triggers) sqlite.exec(t.sql);
+  // The change rows' time, which 0035 drops when it runs again (0036 and 0037 only make indexes anew).
+  sqlite.exec(`ALTER TABLE sync_changes ADD COLUMN at TEXT NOT NULL DEFAULT ''`);
   sqlite.exec(`DELETE FROM kysely_migration WHERE name >= '0031'`);
   sqlite.unsafeMode(false);
   sqlite.pragma('foreign_keys = ON');

@@ -273,6 +273,44 @@ describe.each(ENGINES)('number keys with digit runs led by their length (0034), 
   });
 });
 
+describe.each(ENGINES)('change rows without their time (0035), on %s', (_name, before) => {
+  it('drops the column and keeps every change, and the triggers go on recording them', async () => {
+    const engine = await before({ sqlite: '0035', postgres: '0017' });
+    const { db } = engine;
+    const changes = async () =>
+      (await db.sql<{ seq: number; record_id: string; version: number; deleted: number }>(`SELECT seq, record_id, version, deleted FROM sync_changes ORDER BY seq`))
+        .map((r) => [r.record_id, Number(r.version), Number(r.deleted)]);
+    const columns = async () =>
+      db.dialect === 'sqlite'
+        ? (await db.sql<{ name: string }>(`SELECT name FROM pragma_table_info('sync_changes')`)).map((r) => r.name)
+        : (await db.sql<{ name: string }>(`SELECT column_name AS name FROM information_schema.columns WHERE table_name = 'sync_changes'`)).map((r) => r.name);
+    try {
+      await db.sql(`INSERT INTO companies (id, uuid, name, created_at, updated_at) VALUES ('1', 'c1', 'C', ?, ?)`, [CREATED, CREATED]);
+      await insertEntry(db, 'e1', '1');
+      await insertEntry(db, 'e2', '1');
+      expect(await columns()).toContain('at');
+      expect((await db.sql<{ at: string }>(`SELECT at FROM sync_changes`)).every((r) => typeof r.at === 'string' && r.at.length === 24)).toBe(true);
+
+      await engine.migrateRest();
+      expect(await columns()).not.toContain('at');
+      expect(await changes()).toEqual([['e1', 1, 0], ['e2', 1, 0]]);
+      // A later write moves the record to a new seq, one version up; two writes in one transaction are one change.
+      await setState(db, 'e1', 'sent', '2026-01-02T00:00:00.000Z', '1');
+      await db.tx(async () => {
+        await db.sqlRun(`UPDATE entries SET folder = 'filed' WHERE id = 'e2'`);
+        await db.sqlRun(`UPDATE entries SET state = 'paid' WHERE id = 'e2'`);
+      }, { origin: 'local' });
+      await insertEntry(db, 'e3', '1');
+      await db.tx(() => db.sqlRun(`DELETE FROM entries WHERE id = 'e3'`), { origin: 'local' });
+      expect(await changes()).toEqual([['e1', 2, 0], ['e2', 2, 0], ['e3', 2, 1]]);
+      // No origin in force: refused, as before.
+      await expect(db.sqlRun(`UPDATE entries SET folder = 'x' WHERE id = 'e1'`)).rejects.toThrow(/outside a transaction with an origin/);
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
 describe('snippets stored packed (0029), on sqlite', () => {
   const sums = (db: Db, company = 'c1') => db.sql<{ state: string; entries: number; net_e4: number; total_e4: number; net_s2: number }>(
     `SELECT state, entries, net_e4, total_e4, net_s2 FROM entry_sums WHERE company_id = ? ORDER BY state`,

@@ -149,24 +149,31 @@ describe('creating', () => {
     expect((await t.call('GET', '/silo/v1/entries/key/nope')).status).toBe(404);
   });
 
-  it('keeps 22 characters of a request’s hash, and still knows a replay of an entry stored with all 64 hex digits', async () => {
+  it('keeps 11 characters of a request’s hash, and still knows a replay of an entry stored with 22 of them or all 64 hex digits', async () => {
     const id = uuidv7();
     const doc = structuredClone(fixtures[6].envelope.doc);
     expect((await t.call('PUT', `/silo/v1/entries/${id}`, { data: doc })).status).toBe(200);
     const { db } = t.service;
     const stored = (await db.sqlFirst<{ request_hash: string }>('SELECT request_hash FROM entries WHERE id = ?', [id]))!.request_hash;
-    expect(stored).toMatch(/^[A-Za-z0-9_-]{22}$/);
-    // As a row stored before had it: the whole SHA-256 in hex, whose first half is what is kept now.
-    const legacy = Buffer.from(stored, 'base64url').toString('hex') + 'ab'.repeat(16);
-    await db.tx(() => db.sqlRun('UPDATE entries SET request_hash = ? WHERE id = ?', [legacy, id]), { origin: 'local' });
-    expect((await t.call('PUT', `/silo/v1/entries/${id}`, { data: doc })).status).toBe(200);
-    expect((await t.call('PUT', `/silo/v1/entries/${id}`, { data: { ...doc, code: 'OTHER-22' } })).status).toBe(409);
+    expect(stored).toMatch(/^[A-Za-z0-9_-]{11}$/);
+    const first8 = Buffer.from(stored, 'base64url');
+    expect(first8.length).toBe(8);
+    // As rows stored before had it: 16 bytes of the SHA-256 in base64url, or all 32 in hex; the first 8 are what is kept now.
+    for (const legacy of [Buffer.concat([first8, Buffer.alloc(8, 0xab)]).toString('base64url'), first8.toString('hex') + 'ab'.repeat(24)]) {
+      await db.tx(() => db.sqlRun('UPDATE entries SET request_hash = ? WHERE id = ?', [legacy, id]), { origin: 'local' });
+      expect((await t.call('PUT', `/silo/v1/entries/${id}`, { data: doc })).status).toBe(200);
+      expect((await t.call('PUT', `/silo/v1/entries/${id}`, { data: { ...doc, code: 'OTHER-22' } })).status).toBe(409);
+    }
+    // Another request's first 8 bytes in the old forms are no replay.
+    const otherBytes = Buffer.from(first8.map((b) => b ^ 0xff));
+    await db.tx(() => db.sqlRun('UPDATE entries SET request_hash = ? WHERE id = ?', [Buffer.concat([otherBytes, otherBytes]).toString('base64url'), id]), { origin: 'local' });
+    expect((await t.call('PUT', `/silo/v1/entries/${id}`, { data: doc })).status).toBe(409);
     // An import's replay, likewise.
     const imported = uuidv7();
     const item = { id: imported, data: { ...structuredClone(fixtures[7].envelope.doc), uuid: imported } };
     expect((await t.call('POST', '/silo/v1/import', { entries: [item] })).body).toMatchObject({ created: 1 });
     const kept = (await db.sqlFirst<{ request_hash: string }>('SELECT request_hash FROM entries WHERE id = ?', [imported]))!.request_hash;
-    await db.tx(() => db.sqlRun('UPDATE entries SET request_hash = ? WHERE id = ?', [Buffer.from(kept, 'base64url').toString('hex') + 'cd'.repeat(16), imported]), { origin: 'local' });
+    await db.tx(() => db.sqlRun('UPDATE entries SET request_hash = ? WHERE id = ?', [Buffer.from(kept, 'base64url').toString('hex') + 'cd'.repeat(24), imported]), { origin: 'local' });
     expect((await t.call('POST', '/silo/v1/import', { entries: [item] })).body).toMatchObject({ created: 0, existing: 1, failed: 0 });
   });
 
@@ -174,9 +181,16 @@ describe('creating', () => {
     const id = uuidv7();
     const created = await t.call('PUT', `/silo/v1/entries/${id}`, { data: structuredClone(fixtures[8].envelope.doc) });
     expect(created.body).toMatchObject({ doc_schema: 'https://gobl.org/draft-0/bill/invoice', env_schema: 'https://gobl.org/draft-0/envelope' });
-    const row = await t.service.db.sqlFirst<{ doc_schema: string; env_schema: string }>('SELECT doc_schema, env_schema FROM entries WHERE id = ?', [id]);
-    expect(row).toEqual({ doc_schema: '~bill/invoice', env_schema: '~envelope' });
-    expect((await t.call('GET', `/silo/v1/entries/${id}`)).body).toMatchObject({ doc_schema: 'https://gobl.org/draft-0/bill/invoice', env_schema: 'https://gobl.org/draft-0/envelope' });
+    const row = await t.service.db.sqlFirst<{ doc_schema: string; env_schema: string; digest_alg: string }>('SELECT doc_schema, env_schema, digest_alg FROM entries WHERE id = ?', [id]);
+    // The envelope's schema and the digest's algorithm, the same for every entry, are stored empty.
+    expect(row).toEqual({ doc_schema: '~bill/invoice', env_schema: '', digest_alg: '' });
+    const shown = (await t.call('GET', `/silo/v1/entries/${id}`)).body;
+    expect(shown).toMatchObject({ doc_schema: 'https://gobl.org/draft-0/bill/invoice', env_schema: 'https://gobl.org/draft-0/envelope', digest: { alg: 'sha256' } });
+    // Rows stored before keep the forms of then, and read the same.
+    for (const [envSchema, alg] of [['~envelope', 'sha256'], ['https://gobl.org/draft-0/envelope', 'sha256']]) {
+      await t.service.db.tx(() => t.service.db.sqlRun('UPDATE entries SET env_schema = ?, digest_alg = ? WHERE id = ?', [envSchema, alg, id]), { origin: 'local' });
+      expect((await t.call('GET', `/silo/v1/entries/${id}`)).body).toEqual(shown);
+    }
   });
 
   it('refuses an envelope whose head.uuid is not the id', async () => {

@@ -52,7 +52,7 @@ async function stored(id: string) {
     identity: await rowsOf('SELECT * FROM entry_identities WHERE seq = ?', entry.seq as number, 'seq'),
     refs: await rowsOf('SELECT * FROM entry_refs WHERE entry_id = ? ORDER BY context, position', id, 'entry_id'),
     // (`written_in`, PostgreSQL's only: the write scope that made the change, a new one per transaction; db/pg/change-triggers.ts.)
-    change: await rowsOf(`SELECT * FROM sync_changes WHERE kind = 'entry' AND record_id = ?`, id, 'seq', 'record_id', 'at', 'written_in'),
+    change: await rowsOf(`SELECT * FROM sync_changes WHERE kind = 'entry' AND record_id = ?`, id, 'seq', 'record_id', 'written_in'),
     versions: await rowsOf('SELECT * FROM entry_versions WHERE entry_id = ? ORDER BY version', id, 'entry_id', 'key', 'at'),
     states: await rowsOf('SELECT * FROM entry_states WHERE entry_id = ? ORDER BY seq', id, 'entry_id', 'seq', 'at'),
     search: await searchRows(entry.seq),

@@ -172,7 +172,7 @@ describe.each(statistics)('with %s', (_name, prepare) => {
   it('reads an audit filter’s rows along the action index, a stream at a time, never walking the log', async () => {
     const page = streamsPageSql([{ action: 'entry.created', via: 'http' }, { action: 'token.created', via: 'ipc' }], company, 1_000, 26);
     const lines = plan(page.sql, page.params);
-    expect(lines.filter((l) => /audit_log USING INDEX audit_log_action \(company_id=\? AND action=\? AND via=\? AND seq<\?\)/.test(l)), lines.join('\n')).toHaveLength(2);
+    expect(lines.filter((l) => /audit_log USING INDEX audit_log_action \(company_id=\? AND action=\? AND via=\? AND rowid<\?\)/.test(l)), lines.join('\n')).toHaveLength(2);
     expect(lines.filter((l) => /SCAN audit_log|audit_log_company/.test(l)), lines.join('\n')).toEqual([]);
     const seek = plan('SELECT action FROM audit_log WHERE company_id = ? AND action > ? AND action < ? ORDER BY action LIMIT 1', [company, 'entry', 'entry/']);
     expect(seek.join('\n')).toMatch(/USING COVERING INDEX audit_log_action \(company_id=\? AND action>\? AND action<\?\)/);
@@ -198,6 +198,41 @@ describe.each(statistics)('with %s', (_name, prepare) => {
     const lines = plan(JOB_VIEW_SQL.attachments, [company, invoiceId]);
     expect(lines.join('\n')).toMatch(/SEARCH attachments USING INDEX attachments_entry_created \(company_id=\? AND entry_id=\?\)/);
     expect(lines.join('\n')).not.toMatch(/TEMP B-TREE/);
+  });
+});
+
+describe('a target’s audit rows, among many targets’ (migration 0036)', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer();
+    const { key } = await ensureDefaultCompany(s.service.db);
+    const sqlite = s.service.db.sqlite!;
+    const insert = sqlite.prepare(`INSERT INTO audit_log (company_id, at, via, actor_id, actor_name, action, target_kind, target_id, detail, hash)
+      VALUES (?, '2026-01-01T00:00:00.000Z', 'http', 't', 'T', ?, 'entry', ?, '{}', 'h')`);
+    sqlite.transaction(() => {
+      for (let i = 0; i < 3_000; i++) insert.run(key, i % 3 === 0 ? 'entry.created' : 'entry.changed', `target-${i % 1_000}`);
+    })();
+  });
+  afterAll(() => s.close());
+
+  it('walks them in seq order along the target index, which ends before seq (the rowid ends it), with statistics or without', async () => {
+    const { key } = await ensureDefaultCompany(s.service.db);
+    const cases: Array<[string, unknown[], RegExp]> = [
+      ['SELECT * FROM audit_log WHERE company_id = ? AND target_id = ? AND seq < ? ORDER BY seq DESC LIMIT 26', [key, 'target-7', 2_000],
+        /^SEARCH audit_log USING INDEX audit_log_target \(company_id=\? AND target_id=\? AND rowid<\?\)$/],
+      ['SELECT * FROM audit_log WHERE company_id = ? AND target_id = ? ORDER BY seq DESC LIMIT 1', [key, 'target-7'],
+        /^SEARCH audit_log USING INDEX audit_log_target \(company_id=\? AND target_id=\?\)$/],
+    ];
+    for (const analyze of [false, true]) {
+      if (analyze) s.service.db.sqlite!.exec('ANALYZE');
+      for (const [sql, params, expected] of cases) {
+        const lines = plan(sql, params, s);
+        expect(lines.join('\n')).toMatch(expected);
+        expect(lines).toHaveLength(1);
+      }
+    }
+    const definition = s.service.db.sqlite!.prepare(`SELECT sql FROM sqlite_master WHERE name = 'audit_log_target'`).pluck().get();
+    expect(definition).toMatch(/\(company_id, target_id\)$/);
   });
 });
 

@@ -202,8 +202,11 @@ describe('conflict copies sync like any entry', () => {
     await theirs.sqlRun(`DELETE FROM sync_changes WHERE record_id = ? OR entry_id = ?`, [c.copy_entry_id, c.copy_entry_id]);
     db.prepare(`DELETE FROM sync_changes WHERE record_id = ? OR record_id LIKE ?`).run(c.copy_entry_id, `${c.copy_entry_id}:%`);
     db.prepare(`INSERT INTO sync_local_only (company_id, entry_id) VALUES (?, ?)`).run(mine.companyKey, c.copy_entry_id);
-    // What migration 0010 does to such a database (its last statement creates a table that exists now).
+    // What migration 0010 does to such a database (its last statement creates a table that exists now), with the
+    // change rows' time it wrote then (0035 dropped it).
+    db.exec(`ALTER TABLE sync_changes ADD COLUMN at TEXT`);
     for (const statement of COPIES_AND_SIGNERS.filter((s) => !s.includes('CREATE TABLE'))) db.exec(statement);
+    db.exec(`ALTER TABLE sync_changes DROP COLUMN at`);
     await mine.restart();
 
     expect(mine.service.db.sqlite!.prepare(`SELECT count(*) AS n FROM sync_local_only`).get()).toEqual({ n: 0 });

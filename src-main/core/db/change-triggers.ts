@@ -113,21 +113,33 @@ export const NO_ORIGIN = 'silodesk: a synced table was written outside a transac
  * statements only: an outer `INSERT OR IGNORE` overrides any conflict clause inside a
  * trigger, and could make a change silently go unrecorded.
  */
-const MOVES = [
+const moves = (stamp: Stamp): string[] => [
   `CREATE VIEW sync_change_moves AS
      SELECT seq, company_id, kind, record_id, entry_id, deleted, version, remote_version, synced_version FROM sync_changes WHERE 0`,
   `CREATE TRIGGER sync_change_moved INSTEAD OF INSERT ON sync_change_moves BEGIN
      UPDATE sync_changes SET deleted = NEW.deleted WHERE seq = NEW.seq AND NEW.seq > silodesk_mark();
      DELETE FROM sync_changes WHERE seq = NEW.seq AND NEW.seq <= silodesk_mark();
-     INSERT INTO sync_changes (company_id, kind, record_id, entry_id, version, deleted, origin, remote_version, synced_version, at)
+     INSERT INTO sync_changes (company_id, kind, record_id, entry_id, version, deleted, origin, remote_version, synced_version${stamp.column})
        SELECT NEW.company_id, NEW.kind, NEW.record_id, NEW.entry_id, NEW.version + 1, NEW.deleted, silodesk_origin(),
-              NEW.remote_version, NEW.synced_version, silodesk_now()
+              NEW.remote_version, NEW.synced_version${stamp.value}
        WHERE NEW.seq <= silodesk_mark();
    END`,
 ];
 
+/**
+ * Until migration 0035 every change row kept the time it was written (`at`, 24 bytes of
+ * every entry's change row); nothing ever read it (the feed orders by seq, and a record
+ * carries its own times), so it went. The triggers of 0016 are made as they were then.
+ */
+interface Stamp {
+  column: string;
+  value: string;
+}
+const STAMPED: Stamp = { column: ', at', value: ', silodesk_now()' };
+const UNSTAMPED: Stamp = { column: '', value: '' };
+
 /** The statements a table's trigger runs for one changed row: refused with no origin in force, else recorded. */
-function written(t: SyncedTable, row: string, deleted: 0 | 1): string {
+function written(t: SyncedTable, row: string, deleted: 0 | 1, stamp: Stamp): string {
   const id = t.recordId(row);
   const entry = t.entryId ? t.entryId(row) : 'NULL';
   const key = (alias: string) => `${alias}.company_id = ${row}.company_id AND ${alias}.kind = '${t.kind}' AND ${alias}.record_id = ${id}`;
@@ -135,8 +147,8 @@ function written(t: SyncedTable, row: string, deleted: 0 | 1): string {
        INSERT INTO sync_change_moves (seq, company_id, kind, record_id, entry_id, deleted, version, remote_version, synced_version)
          SELECT o.seq, o.company_id, o.kind, o.record_id, ${entry}, ${deleted}, o.version, o.remote_version, o.synced_version
          FROM sync_changes o WHERE ${key('o')};
-       INSERT INTO sync_changes (company_id, kind, record_id, entry_id, version, deleted, origin, remote_version, synced_version, at)
-         SELECT ${row}.company_id, '${t.kind}', ${id}, ${entry}, 1, ${deleted}, silodesk_origin(), NULL, NULL, silodesk_now()
+       INSERT INTO sync_changes (company_id, kind, record_id, entry_id, version, deleted, origin, remote_version, synced_version${stamp.column})
+         SELECT ${row}.company_id, '${t.kind}', ${id}, ${entry}, 1, ${deleted}, silodesk_origin(), NULL, NULL${stamp.value}
          WHERE NOT EXISTS (SELECT 1 FROM sync_changes c WHERE ${key('c')});`;
 }
 
@@ -146,17 +158,17 @@ const when = (...conditions: Array<string | undefined>): string => {
 };
 
 /** The insert, update and delete triggers of one synced table. */
-export function triggersOf(t: SyncedTable): string[] {
+function triggersOf(t: SyncedTable, stamp: Stamp): string[] {
   const changed = t.columns.map((c) => (t.differs?.[c] ?? ((col: string) => `OLD.${col} IS NOT NEW.${col}`))(c)).join(' OR ');
   return [
     `CREATE TRIGGER ${t.table}_changed_insert AFTER INSERT ON ${t.table}${when(t.onlyIf?.('NEW'))} BEGIN
-       ${written(t, 'NEW', 0)}
+       ${written(t, 'NEW', 0, stamp)}
      END`,
     `CREATE TRIGGER ${t.table}_changed_update AFTER UPDATE OF ${t.columns.join(', ')} ON ${t.table}${when(changed, t.onlyIf?.('NEW'))} BEGIN
-       ${written(t, 'NEW', 0)}
+       ${written(t, 'NEW', 0, stamp)}
      END`,
     `CREATE TRIGGER ${t.table}_changed_delete AFTER DELETE ON ${t.table}${when(t.deletedOnlyIf?.('OLD'), t.onlyIf?.('OLD'))} BEGIN
-       ${written(t, 'OLD', 1)}
+       ${written(t, 'OLD', 1, stamp)}
      END`,
   ];
 }
@@ -177,6 +189,19 @@ export async function recordChangesByTriggers(db: Kysely<any>): Promise<void> {
   await run(`UPDATE sync_parked SET entry_id = ${entryOfId} WHERE direction = 'push' AND ${children}`);
   await run(`CREATE INDEX sync_changes_children ON sync_changes(company_id, entry_id) WHERE entry_id IS NOT NULL`);
   await run(`CREATE INDEX sync_parked_children ON sync_parked(company_id, entry_id) WHERE entry_id IS NOT NULL`);
-  for (const statement of MOVES) await run(statement);
-  for (const t of SYNCED_TABLES) for (const statement of triggersOf(t)) await run(statement);
+  for (const statement of changeTriggers(STAMPED)) await run(statement);
 }
+
+const changeTriggers = (stamp: Stamp): string[] => [...moves(stamp), ...SYNCED_TABLES.flatMap((t) => triggersOf(t, stamp))];
+
+/**
+ * Migration 0035: the change rows without their time. SQLite drops a column only when no
+ * trigger or view names it, so the triggers are made anew around the drop, as they were
+ * but for the time (the drop rewrites every change row: a few seconds at a million).
+ */
+export const CHANGES_UNSTAMPED: string[] = [
+  'DROP VIEW sync_change_moves',
+  ...SYNCED_TABLES.flatMap((t) => ['insert', 'update', 'delete'].map((op) => `DROP TRIGGER ${t.table}_changed_${op}`)),
+  'ALTER TABLE sync_changes DROP COLUMN at',
+  ...changeTriggers(UNSTAMPED),
+];

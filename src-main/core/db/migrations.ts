@@ -1,7 +1,8 @@
 import { AUDIT_STREAMS_SCHEMA } from '../silo/audit-streams.ts';
 import { scopeIdsByCompany } from './company-scoped-ids.ts';
 import { compactNumberKeys } from '../silo/number-keys-migration.ts';
-import { recordChangesByTriggers } from './change-triggers.ts';
+import { CHANGES_UNSTAMPED, recordChangesByTriggers } from './change-triggers.ts';
+import { SEQ_TAILS_DROPPED } from './seq-tail-indexes.ts';
 import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { identityOf, referencesOf } from '../gobl/references.ts';
@@ -17,7 +18,7 @@ import { SEARCH_TERMS_SCHEMA } from '../silo/search-terms.ts';
 import { COPIES_AND_SIGNERS } from '../sync/migration-copies-signers.ts';
 import { HOSTED_SILO_SCHEMA } from '../silo/hosted-migration.ts';
 import { ATTACHMENTS_IN_ORDER } from '../silo/attachments-in-order.ts';
-import { DIGEST_INDEX_BY_PREFIX } from '../silo/digest-prefix-index.ts';
+import { DIGEST_INDEX_BY_BYTES, DIGEST_INDEX_BY_PREFIX } from '../silo/digest-prefix-index.ts';
 import { IDENTITY_UUID_INDEX_GONE } from '../silo/identity-uuid-index.ts';
 import { IMPLIED_CREATED_VERSION } from '../silo/implied-created-version.ts';
 import { IMPLIED_FIRST_STATE } from '../silo/implied-first-state.ts';
@@ -600,4 +601,10 @@ export const migrations: Record<string, Migration> = {
   '0033_identities_by_seq': statements(IDENTITIES_BY_SEQ),
   // Number keys with each digit run led by its length, not padded to 20 digits (issue 13).
   '0034_number_keys_compacted': { up: compactNumberKeys('sqlite') },
+  // The change rows without the time of the change, which nothing read (issue 13).
+  '0035_changes_unstamped': statements(CHANGES_UNSTAMPED),
+  // Indexes of tables keyed by seq no longer hold it twice (issue 13).
+  '0036_seq_tails_dropped': statements(SEQ_TAILS_DROPPED),
+  // The digest index on the bytes of the first 12 digits, not the text of 16 (issue 13).
+  '0037_digest_index_by_bytes': statements(DIGEST_INDEX_BY_BYTES),
 };

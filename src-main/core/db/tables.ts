@@ -301,7 +301,6 @@ export interface SyncChangesTable {
   remote_version: number | null;
   /** this instance's version at that agreement; a local change past it is unpushed */
   synced_version: number | null;
-  at: string;
   /** an attachment's or meta's entry (migration 0016): an entry's children are found by it, never by their ids */
   entry_id: Generated<string | null>;
 }

@@ -8,6 +8,7 @@ import { documentColumns } from './check-mark.ts';
 import { documentRowsOf, searchRowOf, writeDocumentRows, writeFreshSearchRows, type DerivedOf, type DocumentRows, type SearchRowLater } from './derived-index.ts';
 import { findTwin, scannedFileHash, type Twin } from './duplicates.ts';
 import { digestPrefix } from './digest-prefix-index.ts';
+import { storedDigestAlg } from './stored-schema.ts';
 import { commitEntry, issueDateOf, sameRequest, type PreparedEntry } from './entries.ts';
 import { SORT_KEY_COLUMNS, sortKeysOf } from './sort-keys.ts';
 
@@ -54,7 +55,7 @@ const INSERT_ENTRIES = new Map(
 const EXISTING = 'SELECT id, request_hash FROM entries WHERE company_id = ? AND id IN (SELECT value FROM json_each(?))';
 const KEY_HOLDERS = 'SELECT key, id FROM entries WHERE company_id = ? AND key IN (SELECT value FROM json_each(?))';
 // The first entry holding each digest, as findTwin's index walk finds it (lowest seq).
-// Along the index of digests' first 16 digits (digest-prefix-index.ts): the digests are sent twice, for it and for the row.
+// Along the index of digests' prefixes (digest-prefix-index.ts): the digests are sent twice, for it and for the row.
 export const DIGEST_HOLDERS = `SELECT digest_val, id FROM entries WHERE company_id = ?
   AND ${digestPrefix('digest_val')} IN (SELECT ${digestPrefix('value')} FROM json_each(?)) AND digest_val IN (SELECT value FROM json_each(?))
   ORDER BY seq DESC`;
@@ -140,7 +141,7 @@ export async function commitSlice(ctx: Ctx, items: PreparedItem[], onDuplicate: 
       row: [
         p.id, company, key ?? null, folder, p.input.state ?? (doc.signed ? 'completed' : 'draft'), '', doc.signed ? 0 : 1,
         doc.faults.length > 0 ? 1 : 0, doc.signed ? 1 : 0, stored.doc_schema, doc.docUuid, issueDateOf(doc), stored.env_schema,
-        doc.digest.alg, doc.digest.val, stored.snippet, JSON.stringify(tags), stored.faults,
+        storedDigestAlg(doc.digest.alg), doc.digest.val, stored.snippet, JSON.stringify(tags), stored.faults,
         stored.data, stored.checked, p.requestHash, 1, at, at, ...SORT_KEY_COLUMNS.map((c) => sortKeys[c]),
       ],
       entry,

@@ -4,7 +4,7 @@ import { ENGINE_REVISION } from '../gobl/engine/revision.ts';
 import { parseFaults } from '../gobl/fault.ts';
 import type { Dialect } from '../db/engine.ts';
 import { documentText, packDocument, readableAs, type StoredDocument } from './packed-document.ts';
-import { storedSchema } from './stored-schema.ts';
+import { storedEnvSchema, storedSchema } from './stored-schema.ts';
 import { storedSnippetText } from './stored-snippet.ts';
 
 /** Migration 0021 (PostgreSQL 0006): a nullable column, so adding it rewrites no row on either engine. */
@@ -18,15 +18,31 @@ export const ENTRY_CHECK_MARK = 'ALTER TABLE entries ADD COLUMN checked TEXT';
  * for those exact texts: a write that changes either without marking them anew (or an
  * engine of another revision) leaves a mark that no longer matches, and the document is
  * checked again. Nothing but a check by the engine marks a document.
+ *
+ * 11 characters of base64url (66 bits): the mark guards against a stale verdict, not an
+ * adversary (whoever can write the row can write the faults), and rows marked before
+ * with 22 still match (11 bytes of every entry less).
  */
 export function checkMark(data: string, faults: string, revision: string = ENGINE_REVISION): string {
-  // One call over the joined text: the same bytes hashed as by three updates, without a Hash object.
-  return hash('sha256', `${revision}\u0000${faults}\u0000${data}`, 'base64url').slice(0, 22);
+  return markOf(data, faults, revision).slice(0, MARK_LENGTH);
+}
+
+const MARK_LENGTH = 11;
+const MARK_LENGTH_BEFORE = 22;
+
+// One call over the joined text: the same bytes hashed as by three updates, without a Hash object.
+const markOf = (data: string, faults: string, revision: string): string => hash('sha256', `${revision}\u0000${faults}\u0000${data}`, 'base64url');
+
+/** Whether a row's mark is the one its document and faults make now, in either stored length. */
+function marked(row: { id: string; data: StoredDocument; faults: string; checked: string | null }): boolean {
+  const length = row.checked?.length;
+  if (length !== MARK_LENGTH && length !== MARK_LENGTH_BEFORE) return false;
+  return row.checked === markOf(documentText(row.data, row.id), row.faults, ENGINE_REVISION).slice(0, length);
 }
 
 /** What the engine found in the stored document, when the entry's mark says so; undefined when it must be checked. */
 export function standingVerdict(row: { id: string; data: StoredDocument; faults: string; checked: string | null }): EngineFault[] | undefined {
-  if (!row.checked || row.checked !== checkMark(documentText(row.data, row.id), row.faults)) return undefined;
+  if (!marked(row)) return undefined;
   return parseFaults(row.faults).map(({ code, message, paths, stated, calculated }) => ({
     code,
     message,
@@ -68,7 +84,7 @@ export function documentColumns(
     faults,
     checked: doc.checked ? checkMark(text, faults) : null,
     doc_schema: storedSchema(doc.docSchema),
-    env_schema: storedSchema(doc.envSchema),
+    env_schema: storedEnvSchema(doc.envSchema),
     snippet: storedSnippetText(doc.snippet, dialect),
   };
 }

@@ -14,6 +14,7 @@ import { entryView, entryViews, type EntryRow, type EntryView } from './entry-vi
 import { optionsAt, underData } from './faults-error.ts';
 import { checkIfMatch, type EntryPreconditions } from './if-match.ts';
 import { documentColumns } from './check-mark.ts';
+import { storedDigestAlg } from './stored-schema.ts';
 import { sigsCheckFor } from './signatures.ts';
 import { sortKeysOf } from './sort-keys.ts';
 
@@ -101,8 +102,10 @@ function hashedRequest(input: CreateEntryInput): Record<string, unknown> {
   return { ...rest, data };
 }
 
-// 128 bits as base64url (22 characters): plenty to tell two requests apart, and 42 bytes of every entry less than hex.
-const shortHash = (sha256: Buffer): string => sha256.subarray(0, 16).toString('base64url');
+// 64 bits as base64url (11 characters): a request is only ever told apart from the one stored under its own id
+// (a clash, one in 2^64, would take a changed request for a replay of the company's own entry). 53 bytes of
+// every entry less than hex; 22 characters (128 bits) until issue 13.
+const shortHash = (sha256: Buffer): string => sha256.subarray(0, 8).toString('base64url');
 
 /**
  * The request hash, and on the way the digest of the document the silo digests for it (toEnvelope:
@@ -122,9 +125,11 @@ function hashedWithDocDigest(input: CreateEntryInput): { requestHash: string; do
   }
 }
 
-/** Whether a row's request hash is this request's: rows stored before the short form keep all 64 hex digits. */
+/** Whether a row's request hash is this request's: rows stored before keep 22 base64url characters, or all 64 hex digits. */
 export function sameRequest(stored: string, requestHash: string): boolean {
-  return stored === requestHash || (stored.length === 64 && Buffer.from(stored.slice(0, 32), 'hex').toString('base64url') === requestHash);
+  if (stored === requestHash) return true;
+  const bytes = stored.length === 64 ? Buffer.from(stored, 'hex') : stored.length === 22 ? Buffer.from(stored, 'base64url') : undefined;
+  return bytes !== undefined && bytes.subarray(0, 8).toString('base64url') === requestHash;
 }
 
 /**
@@ -253,7 +258,7 @@ async function insertEntry(ctx: Ctx, { id, doc, input, requestHash, createdAt }:
     signed: doc.signed ? 1 : 0,
     doc_uuid: doc.docUuid,
     issue_date: issueDateOf(doc),
-    digest_alg: doc.digest.alg,
+    digest_alg: storedDigestAlg(doc.digest.alg),
     digest_val: doc.digest.val,
     tags: JSON.stringify(tags),
     ...documentColumns(doc, id, db.dialect),

@@ -7,6 +7,7 @@ import { LOCAL } from '../db/write-scopes.ts';
 import { admitDocument } from './admit.ts';
 import { asWriter, outsideHistory } from './audit-actor.ts';
 import { documentColumns } from './check-mark.ts';
+import { digestAlgFromStored, storedDigestAlg } from './stored-schema.ts';
 import { documentText, sameStored } from './packed-document.ts';
 import { dropDerivedIndexes } from './trash-index.ts';
 import { deriveDocument, storedDocument, type DerivedDocument, type Envelope } from './document.ts';
@@ -92,7 +93,7 @@ export function writeEntryChange(
       doc_schema,
       doc_uuid: doc.docUuid,
       issue_date: issueDateOf(doc),
-      digest_alg: doc.digest.alg,
+      digest_alg: storedDigestAlg(doc.digest.alg),
       digest_val: doc.digest.val,
       snippet,
       faults,
@@ -112,7 +113,7 @@ export function writeEntryChange(
     await (columns.some((column) => HISTORY_COLUMNS.has(column)) ? update() : outsideHistory(db, update));
     // Its derived rows are in place, built from the same document, snippet and tags as far as those did not change.
     const kept = fresh.trashed_at === null
-      ? { document: fresh.digest_alg === values.digest_alg && fresh.digest_val === values.digest_val, snippet: fresh.snippet === values.snippet, tags: fresh.tags === values.tags }
+      ? { document: digestAlgFromStored(fresh.digest_alg) === digestAlgFromStored(values.digest_alg) && fresh.digest_val === values.digest_val, snippet: fresh.snippet === values.snippet, tags: fresh.tags === values.tags }
       : undefined;
     const derivedOf = { seq: row.seq, id: row.id, company_id: row.company_id, created_at: row.created_at, folder, tags, kept };
     // An entry in the trash is found by nothing (search, related, numbers): its derived rows go, and come back with it.

@@ -2,7 +2,6 @@ import type { SyncChange } from '../api/contract/sync.ts';
 import { ApiError, fieldsOf, toApiError } from '../api/errors.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import { changeRow, hasPendingChildren, isPending, markAgreed, rememberAgreed } from './change-rows.ts';
-import { nowIso } from '../clock.ts';
 import { keepLoser } from './conflicts.ts';
 import { recordFork, SeriesForked } from './forks.ts';
 import { clashingHolder, closeClash, recordKeyClash } from './key-clash.ts';
@@ -84,7 +83,7 @@ export async function applyItem(run: SyncRun, item: SyncChange, full: boolean): 
   }
   if (same) {
     if (row) await markAgreed(db, row, item.version, row.version);
-    else await rememberAgreed(db, companyKey, { kind: item.kind, id: item.id, entryId: kind.entryOf?.(ref) ?? null }, item.version, remoteInstanceId, record === null, nowIso());
+    else await rememberAgreed(db, companyKey, { kind: item.kind, id: item.id, entryId: kind.entryOf?.(ref) ?? null }, item.version, remoteInstanceId, record === null);
     await unpark(db, companyKey, 'pull', item.kind, item.id);
     if (item.kind === 'entry') await closeClash(ctx, item.id);
     return 'agreed';

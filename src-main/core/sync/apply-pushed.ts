@@ -1,7 +1,6 @@
 import { ApiError, badRequest, fieldsOf, toApiError } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import type { PushResult } from '../api/contract/sync.ts';
-import { nowIso } from '../clock.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import type { SyncKind } from './change-log.ts';
 import { changeRow, logUnlogged } from './change-rows.ts';
@@ -52,7 +51,7 @@ export async function applyPushedChange(ctx: Ctx, origin: string, change: Pushed
 
   if (sameState(kind, current, record)) {
     // Already this state. A record that predates the change log gets its row now.
-    if (!row && current !== undefined) await logUnlogged(db, companyKey, kind, id, handler.entryOf?.(ref) ?? null, nowIso());
+    if (!row && current !== undefined) await logUnlogged(db, companyKey, kind, id, handler.entryOf?.(ref) ?? null);
     return { kind, id, status: 'unchanged', version: await version() };
   }
   // New here, or based on the version held: accepted. A deletion here is a version like any other.

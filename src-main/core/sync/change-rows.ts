@@ -47,7 +47,6 @@ export async function rememberAgreed(
   remoteVersion: number,
   origin: string,
   deleted: boolean,
-  at: string,
 ): Promise<void> {
   await lockChangeLog(db);
   await db.run(
@@ -61,7 +60,6 @@ export async function rememberAgreed(
       origin,
       remote_version: remoteVersion,
       synced_version: 1,
-      at,
     }),
   );
 }
@@ -122,11 +120,11 @@ export async function hasPendingChildren(db: Db, companyKey: CompanyKey, entryId
  * state, version 1, as if just written here. Sync's own bookkeeping, no write of the
  * record: nothing goes on record for it.
  */
-export async function logUnlogged(db: Db, companyKey: CompanyKey, kind: SyncKind, recordId: string, entryId: string | null, at: string): Promise<void> {
+export async function logUnlogged(db: Db, companyKey: CompanyKey, kind: SyncKind, recordId: string, entryId: string | null): Promise<void> {
   await lockChangeLog(db);
   await db.run(
     db.q.insertInto('sync_changes').values({
-      company_id: companyKey, kind, record_id: recordId, entry_id: entryId, version: 1, deleted: 0, origin: 'local', remote_version: null, synced_version: null, at,
+      company_id: companyKey, kind, record_id: recordId, entry_id: entryId, version: 1, deleted: 0, origin: 'local', remote_version: null, synced_version: null,
     }),
   );
 }

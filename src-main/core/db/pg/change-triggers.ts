@@ -36,13 +36,13 @@ const distinct = (t: SyncedTable, column: string): string => {
  * write leaves its own note, so the transaction's end sees each write's context and
  * combines them (WriteHooks.merge: a record is outside history only if every write was).
  */
-const recordChange = (notes: 'last' | 'every') => `CREATE ${notes === 'every' ? 'OR REPLACE ' : ''}FUNCTION silodesk_record_change(p_company text, p_kind text, p_record text, p_entry text, p_deleted bigint) RETURNS void
+const recordChange = (notes: 'last' | 'every', stamped = true) => `CREATE ${notes === 'every' ? 'OR REPLACE ' : ''}FUNCTION silodesk_record_change(p_company text, p_kind text, p_record text, p_entry text, p_deleted bigint) RETURNS void
   LANGUAGE plpgsql AS $$
   DECLARE
     v_origin text := current_setting('silodesk.origin', true);
     v_scope text := current_setting('silodesk.scope', true);
     v_previous sync_changes%ROWTYPE;
-    v_at text := to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
+    ${stamped ? `v_at text := to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');` : ''}
   BEGIN
     IF v_origin IS NULL OR v_origin = '' THEN
       RAISE EXCEPTION '${NO_ORIGIN.replaceAll("'", "''")}';
@@ -53,14 +53,14 @@ const recordChange = (notes: 'last' | 'every') => `CREATE ${notes === 'every' ? 
       VALUES (p_company, p_kind, p_record, p_entry, p_deleted, v_scope, current_setting('silodesk.context', true));
     SELECT * INTO v_previous FROM sync_changes c WHERE c.company_id = p_company AND c.kind = p_kind AND c.record_id = p_record;
     IF NOT FOUND THEN
-      INSERT INTO sync_changes (company_id, kind, record_id, entry_id, version, deleted, origin, remote_version, synced_version, at, written_in)
-        VALUES (p_company, p_kind, p_record, p_entry, 1, p_deleted, v_origin, NULL, NULL, v_at, v_scope);
+      INSERT INTO sync_changes (company_id, kind, record_id, entry_id, version, deleted, origin, remote_version, synced_version${stamped ? ', at' : ''}, written_in)
+        VALUES (p_company, p_kind, p_record, p_entry, 1, p_deleted, v_origin, NULL, NULL${stamped ? ', v_at' : ''}, v_scope);
     ELSIF v_previous.written_in = v_scope THEN
       UPDATE sync_changes SET deleted = p_deleted WHERE seq = v_previous.seq;
     ELSE
       DELETE FROM sync_changes WHERE seq = v_previous.seq;
-      INSERT INTO sync_changes (company_id, kind, record_id, entry_id, version, deleted, origin, remote_version, synced_version, at, written_in)
-        VALUES (p_company, p_kind, p_record, p_entry, v_previous.version + 1, p_deleted, v_origin, v_previous.remote_version, v_previous.synced_version, v_at, v_scope);
+      INSERT INTO sync_changes (company_id, kind, record_id, entry_id, version, deleted, origin, remote_version, synced_version${stamped ? ', at' : ''}, written_in)
+        VALUES (p_company, p_kind, p_record, p_entry, v_previous.version + 1, p_deleted, v_origin, v_previous.remote_version, v_previous.synced_version${stamped ? ', v_at' : ''}, v_scope);
     END IF;
   END $$`;
 
@@ -101,6 +101,9 @@ export const CHANGE_TRIGGERS = [
 
 /** Migration 0008 on PostgreSQL: each write of a record leaves its own note (recordChange). */
 export const EVERY_WRITE_NOTED = [recordChange('every')];
+
+/** Migration 0017 on PostgreSQL, SQLite's 0035: the change rows without the time nothing read. */
+export const CHANGES_UNSTAMPED_PG = [recordChange('every', false), 'ALTER TABLE sync_changes DROP COLUMN at'];
 
 /** The session's note of what its transaction changed (created on each pooled connection). */
 export const WRITTEN_TABLE = `CREATE TEMP TABLE IF NOT EXISTS silodesk_written (

@@ -9,7 +9,7 @@ import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import { ENTRY_SUMS_SCHEMA_PG } from '../../silo/entry-sums.ts';
 import { ENTRY_TAGS_SCHEMA_PG } from '../../silo/entry-tags.ts';
-import { CHANGE_TRIGGERS, EVERY_WRITE_NOTED } from './change-triggers.ts';
+import { CHANGE_TRIGGERS, CHANGES_UNSTAMPED_PG, EVERY_WRITE_NOTED } from './change-triggers.ts';
 import { SEARCH } from './search.ts';
 import { TABLES } from './schema.ts';
 import { TRIGGERS } from './triggers.ts';
@@ -47,6 +47,7 @@ export const pgMigrations: Record<string, Migration> = {
   '0014_created_order_tied_by_seq': statements(CREATED_TIED_BY_SEQ_PG),
   '0015_identities_by_seq': statements(IDENTITIES_BY_SEQ_PG),
   '0016_number_keys_compacted': { up: compactNumberKeys('postgres') },
+  '0017_changes_unstamped': statements(CHANGES_UNSTAMPED_PG),
 };
 
 export async function migratePostgres(db: Kysely<any>): Promise<string[]> {
