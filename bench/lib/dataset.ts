@@ -37,8 +37,9 @@ import { EntryFactory } from './entries.ts';
  * 7: imported as a local tool imports over HTTP, as the owner's token and the import
  * operation: every audit row names them (75 bytes an entry, where the nameless in-process
  * caller of 1–6 wrote 24 and was put down to a workflow, flattering the size on disk).
+ * 8: audit rows name their actor by key (migration 0038): rows stored before keep its texts.
  */
-const DATASET_VERSION = 7;
+const DATASET_VERSION = 8;
 const BATCH = 1000;
 
 export const CACHE_DIR = fileURLToPath(new URL('../.cache/', import.meta.url));

@@ -56,7 +56,7 @@ const CAPTURED: Array<[table: string, select: string, remove: string]> = [
   // Append-only: its rows stay, and the floor appends the same ones again (new seq, same hash).
   [
     'audit_log',
-    `SELECT company_id, at, via, actor_id, actor_name, operation, action, target_kind, target_id, detail, hash FROM audit_log
+    `SELECT company_id, at, via, actor_id, actor_name, operation, actor, action, target_kind, target_id, detail, hash FROM audit_log
      WHERE target_kind = 'entry' AND target_id IN (SELECT value FROM json_each(?))`,
     '',
   ],

@@ -29,6 +29,14 @@ const SQLITE_GUARD = {
   on: `CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END`,
 };
 const PG_GUARD = { off: 'ALTER TABLE audit_log DISABLE TRIGGER audit_log_no_change', on: 'ALTER TABLE audit_log ENABLE TRIGGER audit_log_no_change' };
+const SQLITE_ACTORS_GUARD = {
+  off: 'DROP TRIGGER audit_actors_no_update',
+  on: `CREATE TRIGGER audit_actors_no_update BEFORE UPDATE ON audit_actors BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END`,
+};
+const PG_ACTORS_GUARD = {
+  off: 'ALTER TABLE audit_actors DISABLE TRIGGER audit_actors_no_change',
+  on: 'ALTER TABLE audit_actors ENABLE TRIGGER audit_actors_no_change',
+};
 
 /** Every row of the log about `target`, oldest first. */
 async function about(target: string): Promise<any[]> {
@@ -218,17 +226,26 @@ describe('the audit log', () => {
     await expect(db.sqlRun('DELETE FROM audit_log')).rejects.toThrow(/append-only/);
     expect((await t.call('GET', '/silo/v1/audit/verify')).body).toMatchObject({ ok: true });
 
-    // Someone with the database and another tool removes the guard and rewrites a row.
+    // Someone with the database and another tool removes the guards and rewrites a row: who it names, or what its actor's row says.
     const victim = (await about((await t.call('GET', '/silo/v1/audit?limit=1')).body.list[0].target.id))[0];
-    const guard = db.dialect === 'postgres' ? PG_GUARD : SQLITE_GUARD;
-    await db.sqlRun(guard.off);
+    const stored = await db.sqlFirst<{ actor: number }>('SELECT actor FROM audit_log WHERE seq = ?', [victim.seq]);
+    const someoneElse = await db.sqlFirst<{ key: number }>('SELECT key FROM audit_actors WHERE key <> ? ORDER BY key LIMIT 1', [stored!.actor]);
+    await expect(db.sqlRun("UPDATE audit_actors SET actor_name = 'someone else'")).rejects.toThrow(/append-only/);
+    await expect(db.sqlRun('DELETE FROM audit_actors')).rejects.toThrow(/append-only/);
+    const guards = db.dialect === 'postgres' ? [PG_GUARD, PG_ACTORS_GUARD] : [SQLITE_GUARD, SQLITE_ACTORS_GUARD];
+    for (const guard of guards) await db.sqlRun(guard.off);
     try {
-      await db.sqlRun("UPDATE audit_log SET actor_name = 'nobody' WHERE seq = ?", [victim.seq]);
-      const verdict = (await t.call('GET', '/silo/v1/audit/verify')).body;
-      expect(verdict).toMatchObject({ ok: false, broken_at: victim.seq });
+      await db.sqlRun('UPDATE audit_log SET actor = ? WHERE seq = ?', [someoneElse!.key, victim.seq]);
+      expect((await t.call('GET', '/silo/v1/audit/verify')).body).toMatchObject({ ok: false, broken_at: victim.seq });
+      await db.sqlRun('UPDATE audit_log SET actor = ? WHERE seq = ?', [stored!.actor, victim.seq]);
+      // An actor's row rewritten rewrites every row that names it: the first of them breaks the chain.
+      await db.sqlRun("UPDATE audit_actors SET actor_name = 'nobody' WHERE key = ?", [stored!.actor]);
+      const first = await db.sqlFirst<{ seq: number }>('SELECT min(seq) AS seq FROM audit_log WHERE company_id = ? AND actor = ?', [company.key, stored!.actor]);
+      expect((await t.call('GET', '/silo/v1/audit/verify')).body).toMatchObject({ ok: false, broken_at: Number(first!.seq) });
     } finally {
-      await db.sqlRun('UPDATE audit_log SET actor_name = ? WHERE seq = ?', [victim.actor.name, victim.seq]);
-      await db.sqlRun(guard.on);
+      await db.sqlRun('UPDATE audit_log SET actor = ? WHERE seq = ?', [stored!.actor, victim.seq]);
+      await db.sqlRun('UPDATE audit_actors SET actor_name = ? WHERE key = ?', [victim.actor.name, stored!.actor]);
+      for (const guard of guards) await db.sqlRun(guard.on);
     }
     expect((await t.call('GET', '/silo/v1/audit/verify')).body.ok).toBe(true);
   });
@@ -292,12 +309,83 @@ describe('the audit log', () => {
     expect((await callAs(t, other, 'GET', '/silo/v1/audit/verify')).body.ok).toBe(true);
   });
 
+  it('names each actor once, by key, and reads rows stored with their actor in the row as it always did', async () => {
+    const { db } = t.service;
+    const made: string[] = [];
+    for (const n of [1, 2]) made.push((await t.call('POST', '/silo/v1/entries', { data: oneLineInvoice(`AUDIT-ACTOR-${n}`) })).body.id);
+    const stored = await db.sql<Record<string, any>>(
+      'SELECT actor_id, actor_name, operation, actor FROM audit_log WHERE company_id = ? AND target_id IN (?, ?) ORDER BY seq',
+      [company.key, ...made],
+    );
+    expect(stored.map(({ actor_id, actor_name, operation }) => ({ actor_id, actor_name, operation }))).toEqual([
+      { actor_id: '', actor_name: '', operation: null },
+      { actor_id: '', actor_name: '', operation: null },
+    ]);
+    expect(stored[1].actor).toEqual(stored[0].actor);
+    const actors = await db.sql<Record<string, any>>('SELECT key, actor_id, actor_name, operation FROM audit_actors WHERE actor_id = ?', [ownerTokenId]);
+    const owners = actors.filter((a) => a.operation === 'createEntry');
+    expect(owners).toHaveLength(1);
+    expect(Number(owners[0].key)).toBe(Number(stored[0].actor));
+    const read = await about(made[0]);
+    expect(read[0]).toMatchObject({ via: 'http', actor: { id: ownerTokenId, name: owners[0].actor_name }, operation: 'createEntry' });
+
+    // A row as a build before actors were stored once wrote it: its actor in the row, no key, linked to the last.
+    const last = await db.sqlFirst<{ hash: string }>('SELECT hash FROM audit_log WHERE company_id = ? ORDER BY seq DESC LIMIT 1', [company.key]);
+    const previous = last!.hash.length === 64 ? last!.hash : Buffer.from(last!.hash, 'base64url').toString('hex');
+    const old = ['2026-01-02T03:04:05.000Z', 'http', 'an-old-token', 'clerk (user token)', 'patchEntry', 'entry.changed', 'entry', made[0], '{"title":"old"}'];
+    const link = createHash('sha256').update(`${previous}\n${canonicalJson([company.id, ...old])}`).digest('hex');
+    await db.tx(
+      () => db.sqlRun(
+        `INSERT INTO audit_log (company_id, at, via, actor_id, actor_name, operation, action, target_kind, target_id, detail, hash)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [company.key, ...old, link],
+      ),
+      { origin: 'local' },
+    );
+    expect((await about(made[0])).at(-1)).toMatchObject({ at: old[0], actor: { id: 'an-old-token', name: 'clerk (user token)' }, operation: 'patchEntry' });
+    expect((await t.call('GET', '/silo/v1/audit/verify')).body.ok).toBe(true);
+    // and the log goes on from it, keyed again
+    const after = (await t.call('POST', '/silo/v1/entries', { data: oneLineInvoice('AUDIT-ACTOR-3') })).body.id;
+    expect((await about(after))[0]).toMatchObject({ actor: { id: ownerTokenId }, operation: 'createEntry' });
+    expect((await t.call('GET', '/silo/v1/audit/verify')).body.ok).toBe(true);
+
+    // A job's actor names that one job: its rows keep it in the row, and no actor is added for it.
+    const actorsBefore = Number((await db.sqlFirst<{ n: number }>('SELECT count(*) AS n FROM audit_actors'))!.n);
+    const wf = (await t.call('PUT', `/transform/v1/workflows/${uuidv7()}`, { name: 'Register', steps: [{ provider: 'silo.state', config: { state: 'registered' } }] })).body;
+    const job = (await t.call('POST', '/transform/v1/jobs?wait=20', { workflow_id: wf.id, silo_entry_id: after })).body;
+    expect(job.status, JSON.stringify(job)).toBe('OK');
+    const byJob = await db.sql<Record<string, any>>(`SELECT actor_id, actor_name, actor FROM audit_log WHERE target_id = ? AND via = 'workflow'`, [after]);
+    expect(byJob).toEqual([{ actor_id: job.id, actor_name: 'Workflow “Register”', actor: null }]);
+    expect((await about(after)).at(-1)).toMatchObject({ via: 'workflow', actor: { id: job.id, name: 'Workflow “Register”' } });
+    expect(Number((await db.sqlFirst<{ n: number }>('SELECT count(*) AS n FROM audit_actors'))!.n)).toBe(actorsBefore);
+    expect((await t.call('GET', '/silo/v1/audit/verify')).body.ok).toBe(true);
+  });
+
+  it("an entry's implied first version names its creator from the actor's key", async () => {
+    const id = (await callAs(t, userToken, 'POST', '/silo/v1/entries', { data: oneLineInvoice('AUDIT-ACTOR-V1') })).body.id;
+    await t.call('PATCH', `/silo/v1/entries/${id}`, { state: 'sent' });
+    // The first version stored as the entry changed, by the trigger, from the log's keyed row.
+    const first = await t.service.db.sqlFirst<Record<string, any>>(
+      'SELECT via, actor_id, actor_name FROM entry_versions WHERE company_id = ? AND entry_id = ? AND version = 1',
+      [company.key, id],
+    );
+    expect(first).toEqual({ via: 'http', actor_id: expect.any(String), actor_name: 'clerk (user token)' });
+    expect(first!.actor_id).not.toBe('');
+  });
+
   it('links every row as it always did: SHA-256 over the previous link in hex, a newline and the row\'s canonical JSON', async () => {
     // Rows of all sorts: an import (no operation named), a PUT with a title beyond ASCII and quotes, a token made.
     await t.call('POST', '/silo/v1/import', { entries: [{ data: oneLineInvoice('AUDIT-LINK-1') }, { data: oneLineInvoice('AUDIT-LINK-2') }] });
     await t.call('PUT', `/silo/v1/entries/${uuidv7()}`, { data: oneLineInvoice('AUDIT-"LINK"-Zürich-東京') });
     await t.call('POST', '/access/v1/tokens', { name: 'link "checker" ✓', kind: 'user' });
-    const rows = await t.service.db.sql<Record<string, any>>('SELECT * FROM audit_log WHERE company_id = ? ORDER BY seq', [company.key]);
+    // Each row's actor as stored: in the row (rows stored before 0038), or by key, its texts empty and its operation '' when none.
+    const rows = await t.service.db.sql<Record<string, any>>(
+      `SELECT l.*, CASE WHEN l.actor IS NULL THEN l.actor_id ELSE a.actor_id END AS actor_id,
+         CASE WHEN l.actor IS NULL THEN l.actor_name ELSE a.actor_name END AS actor_name,
+         CASE WHEN l.actor IS NULL THEN l.operation WHEN a.operation = '' THEN NULL ELSE a.operation END AS operation
+       FROM audit_log l LEFT JOIN audit_actors a ON a.key = l.actor WHERE l.company_id = ? ORDER BY l.seq`,
+      [company.key],
+    );
     expect(rows.some((r) => r.operation === null)).toBe(true);
     let previous = '0'.repeat(64);
     for (const r of rows) {

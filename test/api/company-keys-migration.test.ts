@@ -9,6 +9,7 @@ import type { Sqlite } from '../../src-main/core/db/connection.ts';
 import { pgMigrations } from '../../src-main/core/db/pg/migrate.ts';
 import { pgDb } from '../../src-main/core/db/pg/pg-db.ts';
 import { openService, type Service } from '../../src-main/core/service.ts';
+import { IMPLIED_CREATED_VERSION } from '../../src-main/core/silo/implied-created-version.ts';
 import { startHttpServer, type RunningServer } from '../../src-main/http/server.ts';
 import { freshDatabase } from '../support/pg-database.ts';
 import { oneLineInvoice } from './gobl-helpers.ts';
@@ -66,7 +67,8 @@ async function reads(call: Call, token: string, entryIds: string[], seriesId: st
 function backToPublicIds(sqlite: Sqlite): void {
   sqlite.pragma('foreign_keys = OFF');
   sqlite.unsafeMode(true);
-  const triggers = sqlite.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger'`).all() as Array<{ name: string; sql: string }>;
+  // The triggers to make again, but for the actors table's: 0038 makes it anew (below).
+  const triggers = sqlite.prepare(`SELECT name, sql, tbl_name FROM sqlite_master WHERE type = 'trigger'`).all() as Array<{ name: string; sql: string; tbl_name: string }>;
   for (const t of triggers) sqlite.exec(`DROP TRIGGER "${t.name}"`);
   const tables = sqlite
     .prepare(`SELECT m.name FROM sqlite_master m WHERE m.type = 'table' AND EXISTS (SELECT 1 FROM pragma_table_info(m.name) WHERE name = 'company_id')`)
@@ -87,7 +89,15 @@ function backToPublicIds(sqlite: Sqlite): void {
   sqlite.exec('DROP TABLE entry_identities');
   sqlite.exec('ALTER TABLE entry_identities_old RENAME TO entry_identities');
   sqlite.exec('CREATE INDEX entry_identities_code ON entry_identities(company_id, code) WHERE code IS NOT NULL');
-  for (const t of triggers) sqlite.exec(t.sql);
+  // The log's actors in its rows, as before 0038, which runs again.
+  sqlite.exec(`UPDATE audit_log SET actor_id = a.actor_id, actor_name = a.actor_name, operation = nullif(a.operation, '')
+    FROM audit_actors a WHERE a.key = audit_log.actor`);
+  sqlite.exec('ALTER TABLE audit_log DROP COLUMN actor');
+  sqlite.exec('DROP TABLE audit_actors');
+  for (const t of triggers) {
+    if (t.tbl_name === 'audit_actors') continue;
+    sqlite.exec(t.name === 'entries_keep_created' ? IMPLIED_CREATED_VERSION[0] : t.sql);
+  }
   // The change rows' time, which 0035 drops when it runs again (0036 and 0037 only make indexes anew).
   sqlite.exec(`ALTER TABLE sync_changes ADD COLUMN at TEXT NOT NULL DEFAULT ''`);
   sqlite.exec(`DELETE FROM kysely_migration WHERE name >= '0031'`);

@@ -192,7 +192,8 @@ describe('changes recorded by the database', () => {
 
   it('puts each record a transaction changed on record once, with the transaction\'s origin', async () => {
     const versions = () => service.db.sqlite!.prepare(`SELECT version, action, via, actor_id FROM entry_versions WHERE entry_id = 'E3' ORDER BY version`).all();
-    const audited = () => service.db.sqlite!.prepare(`SELECT action, via, actor_id FROM audit_log WHERE target_id = 'E3' ORDER BY seq`).all();
+    const audited = () =>
+      service.db.sqlite!.prepare(`SELECT l.action, l.via, a.actor_id FROM audit_log l JOIN audit_actors a ON a.key = l.actor WHERE l.target_id = 'E3' ORDER BY l.seq`).all();
     await service.db.tx(async () => {
       sql(entryRow('E3'));
       sql(`UPDATE entries SET tags = '["a"]' WHERE company_id = :c AND id = 'E3'`);

@@ -20,7 +20,7 @@ import { HOSTED_SILO_SCHEMA } from '../silo/hosted-migration.ts';
 import { ATTACHMENTS_IN_ORDER } from '../silo/attachments-in-order.ts';
 import { DIGEST_INDEX_BY_BYTES, DIGEST_INDEX_BY_PREFIX } from '../silo/digest-prefix-index.ts';
 import { IDENTITY_UUID_INDEX_GONE } from '../silo/identity-uuid-index.ts';
-import { IMPLIED_CREATED_VERSION } from '../silo/implied-created-version.ts';
+import { AUDIT_ACTORS_MIGRATION, IMPLIED_CREATED_VERSION } from '../silo/implied-created-version.ts';
 import { IMPLIED_FIRST_STATE } from '../silo/implied-first-state.ts';
 import { searchIndexByColumn } from '../silo/search-index-columns.ts';
 import { RECORD_KEEPING_SCHEMA } from '../silo/record-keeping-schema.ts';
@@ -607,4 +607,6 @@ export const migrations: Record<string, Migration> = {
   '0036_seq_tails_dropped': statements(SEQ_TAILS_DROPPED),
   // The digest index on the bytes of the first 12 digits, not the text of 16 (issue 13).
   '0037_digest_index_by_bytes': statements(DIGEST_INDEX_BY_BYTES),
+  // The audit log's actors stored once and named by key: 71 bytes of every entry (issue 13).
+  '0038_audit_actors': statements(AUDIT_ACTORS_MIGRATION),
 };

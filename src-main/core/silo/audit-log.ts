@@ -8,6 +8,7 @@ import { CREATED_CHANGED } from './implied-created-version.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import { canonicalJson } from '../gobl/index.ts';
 import type { Actor, Via } from './audit-actor.ts';
+import { actorKeyOf, storedOnce, withActors, type ActorKeys } from './audit-actors.ts';
 import { letOthersIn } from '../let-others-in.ts';
 import { companyIdOf, type CompanyKey, type NotACompanyKey } from '../access/company-key.ts';
 
@@ -47,8 +48,8 @@ const LAST_HASH = 'SELECT hash FROM audit_log WHERE company_id = ? ORDER BY seq 
  */
 const CHAIN_LOCK_PG = 'SELECT pg_advisory_xact_lock(hashtextextended(?, 0))';
 const chainLockKey = (companyId: string) => `silodesk audit chain ${companyId}`;
-const INSERT = `INSERT INTO audit_log (company_id, at, via, actor_id, actor_name, operation, action, target_kind, target_id, detail, hash)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT = `INSERT INTO audit_log (company_id, at, via, actor_id, actor_name, operation, actor, action, target_kind, target_id, detail, hash)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 /**
  * The chain link of a row: SHA-256 over the previous row's hash (in hex) and this row's
@@ -76,15 +77,17 @@ const hexLink = (stored: string): string => (stored.length === 64 ? stored : Buf
  * operation put on record after it answered) it takes one of its own: another row
  * appended between reading the last link and writing this one would break the chain.
  *
- * `links`: the last link of each company's log as appends made with the same map left
- * it, for a caller appending many rows in a row in one transaction (record-keeping.ts:
- * an import's slice puts a thousand entries on record at once). The first append of a
- * company reads its last link (and on PostgreSQL takes its chain lock, held to the
- * transaction's end); the others take it from the map. Only sound while every append
- * to those companies' logs in between goes through the same map.
+ * `batch`: for a caller appending many rows in a row in one transaction (record-keeping.ts:
+ * an import's slice puts a thousand entries on record at once), the last link of each
+ * company's log as the appends made with it left it, and the actors' keys they found. The
+ * first append of a company reads its last link (and on PostgreSQL takes its chain lock,
+ * held to the transaction's end); the others take it from the batch. Only sound while
+ * every append to those companies' logs in between goes through the same batch, and
+ * only within one transaction.
  */
-export async function appendAudit(db: Db, actor: Actor, fact: AuditFact, links?: AuditLinks): Promise<void> {
+export async function appendAudit(db: Db, actor: Actor, fact: AuditFact, batch?: AuditBatch): Promise<void> {
   if (db.origin === undefined) return db.tx(() => appendAudit(db, actor, fact), { origin: LOCAL });
+  const links = batch?.links;
   let previous = links?.get(fact.company_id);
   if (previous === undefined) {
     if (db.dialect === 'postgres') await db.sql(CHAIN_LOCK_PG, [chainLockKey(fact.company_id)]);
@@ -104,15 +107,19 @@ export async function appendAudit(db: Db, actor: Actor, fact: AuditFact, links?:
     detail: JSON.stringify(fact.detail ?? {}),
   };
   const link = linkOf(previous, await companyIdOf(db, fact.company_id), row);
-  await db.sqlRun(INSERT, [
-    row.company_id, row.at, row.via, row.actor_id, row.actor_name, row.operation, row.action, row.target_kind, row.target_id, row.detail,
-    storedLink(link),
-  ]);
+  // The actor by key, its texts empty; or in the row (audit-actors.ts).
+  const who = storedOnce(actor) ? ['', '', null, await actorKeyOf(db, actor, batch?.actors)] : [row.actor_id, row.actor_name, row.operation, null];
+  await db.sqlRun(INSERT, [row.company_id, row.at, row.via, ...who, row.action, row.target_kind, row.target_id, row.detail, storedLink(link)]);
   links?.set(fact.company_id, link);
 }
 
-/** Each company's last link (hex) as the appends made with this map left it (appendAudit). */
-export type AuditLinks = Map<string, string>;
+/** What appends made in a row in one transaction share (appendAudit): each company's last link (hex), and the actors' keys. */
+export interface AuditBatch {
+  links: Map<string, string>;
+  actors: ActorKeys;
+}
+
+export const newAuditBatch = (): AuditBatch => ({ links: new Map(), actors: new Map() });
 
 export function auditView(row: AuditRow) {
   return {
@@ -179,13 +186,10 @@ export async function listAudit(ctx: Ctx, q: AuditQuery) {
         const streams = await auditStreams(db, company, q);
         if (streams.length === 0) return [];
         const page = streamsPageSql(streams, company, after ? Number(after[0]) : undefined, take, db.dialect);
-        return db.sql<AuditRow>(page.sql, page.params);
+        return db.sql<AuditRow>(withActors(page.sql, 'DESC'), page.params);
       }
-      return db.sql<AuditRow>(`SELECT * FROM audit_log WHERE ${[...where, ...(after ? ['seq < ?'] : [])].join(' AND ')} ORDER BY seq DESC LIMIT ?`, [
-        ...params,
-        ...(after ?? []),
-        take,
-      ]);
+      const inner = `SELECT * FROM audit_log WHERE ${[...where, ...(after ? ['seq < ?'] : [])].join(' AND ')} ORDER BY seq DESC LIMIT ?`;
+      return db.sql<AuditRow>(withActors(inner, 'DESC'), [...params, ...(after ?? []), take]);
     },
   });
   return {
@@ -210,7 +214,7 @@ export async function verifyAudit(ctx: Ctx): Promise<{ ok: boolean; count: numbe
   let count = 0;
   let after = 0;
   for (;;) {
-    const rows = await db.sql<AuditRow>('SELECT * FROM audit_log WHERE company_id = ? AND seq > ? ORDER BY seq LIMIT ?', [
+    const rows = await db.sql<AuditRow>(withActors('SELECT * FROM audit_log WHERE company_id = ? AND seq > ? ORDER BY seq LIMIT ?', 'ASC'), [
       ctx.caller.companyKey,
       after,
       VERIFY_PAGE,

@@ -2,6 +2,7 @@ import type { Db } from '../db/engine.ts';
 import type { EntryRow } from './entry-view.ts';
 import type { VersionRow } from './version-keeping.ts';
 import type { CompanyKey } from '../access/company-key.ts';
+import { actorColumn, AUDIT_ACTORS_TABLE, AUDIT_ACTORS_TABLE_PG } from './audit-actors.ts';
 
 /**
  * An entry's first version is implied until the entry first changes: it is the entry as
@@ -37,37 +38,49 @@ const creationRow = (company: string, entry: string) => `(SELECT * FROM audit_lo
   WHERE company_id = ${company} AND target_id = ${entry} AND action IN ('entry.created', 'entry.deleted', 'entry.purged')
   ORDER BY seq DESC LIMIT 1)`;
 
-/** The first version, from OLD and the log's row, as both engines store it (`version` read out of the row's detail by `versionOf`). */
-const storeFirstVersion = (versionOf: string, trashed: string, distinct: string) => `
+/**
+ * The first version, from OLD and the log's row, as both engines store it (`version` read
+ * out of the row's detail by `versionOf`). `keyedActors`: the row may name its actor by key
+ * (audit-actors.ts, from SQLite's 0038 and PostgreSQL's 0018; the triggers made before
+ * stay as they were made).
+ */
+const storeFirstVersion = (versionOf: string, trashed: string, distinct: string, keyedActors = false) => `
   INSERT INTO entry_versions (entry_id, version, company_id, action, changed, state, folder, tags, key, digest, signed, invalid, trashed, data,
     reverted_from, via, actor_id, actor_name, at)
   SELECT OLD.id, coalesce(${versionOf}, 1), OLD.company_id, 'created', '${JSON.stringify(CREATED_CHANGED)}', OLD.state, OLD.folder, OLD.tags, OLD.key,
     OLD.digest_val, OLD.signed, OLD.invalid, ${trashed}, CASE WHEN OLD.data ${distinct} NEW.data THEN OLD.data END, NULL,
-    a.via, a.actor_id, a.actor_name, a.at
-  FROM ${creationRow('OLD.company_id', 'OLD.id')} a WHERE a.action = 'entry.created'`;
+    a.via, ${keyedActors ? `${actorColumn('a', 'actor_id')}, ${actorColumn('a', 'actor_name')}` : 'a.actor_id, a.actor_name'}, a.at
+  FROM ${creationRow('OLD.company_id', 'OLD.id')} a ${keyedActors ? 'LEFT JOIN audit_actors who ON who.key = a.actor ' : ''}WHERE a.action = 'entry.created'`;
 
-/** Migration 0026 on SQLite. */
-export const IMPLIED_CREATED_VERSION = [
-  `CREATE TRIGGER entries_keep_created AFTER UPDATE OF ${[...RECORDED, 'trashed_at'].join(', ')} ON entries
+const keepCreatedSqlite = (keyedActors: boolean) => `CREATE TRIGGER entries_keep_created AFTER UPDATE OF ${[...RECORDED, 'trashed_at'].join(', ')} ON entries
    WHEN (${differs('IS NOT')}) AND ${noVersionYet}
    BEGIN
-     ${storeFirstVersion(`CAST(json_extract(a.detail, '$.version') AS INTEGER)`, '(OLD.trashed_at IS NOT NULL)', 'IS NOT')};
-   END`,
-  dropImpliedVersions(`CAST(json_extract(a.detail, '$.version') AS INTEGER)`, 'IS'),
-];
+     ${storeFirstVersion(`CAST(json_extract(a.detail, '$.version') AS INTEGER)`, '(OLD.trashed_at IS NOT NULL)', 'IS NOT', keyedActors)};
+   END`;
+
+const keepCreatedPg = (keyedActors: boolean) => `CREATE OR REPLACE FUNCTION entries_keep_created() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     IF (${differs('IS DISTINCT FROM', quoted)}) AND ${noVersionYet} THEN
+       ${storeFirstVersion(`CAST(a.detail::jsonb ->> 'version' AS bigint)`, 'CASE WHEN OLD.trashed_at IS NOT NULL THEN 1 ELSE 0 END', 'IS DISTINCT FROM', keyedActors)};
+     END IF;
+     RETURN NULL;
+   END $$`;
+
+/** Migration 0026 on SQLite. */
+export const IMPLIED_CREATED_VERSION = [keepCreatedSqlite(false), dropImpliedVersions(`CAST(json_extract(a.detail, '$.version') AS INTEGER)`, 'IS')];
 
 /** Migration 0011 on PostgreSQL: the same rule in a trigger function. */
 export const IMPLIED_CREATED_VERSION_PG = [
-  `CREATE FUNCTION entries_keep_created() RETURNS trigger LANGUAGE plpgsql AS $$
-   BEGIN
-     IF (${differs('IS DISTINCT FROM', quoted)}) AND ${noVersionYet} THEN
-       ${storeFirstVersion(`CAST(a.detail::jsonb ->> 'version' AS bigint)`, 'CASE WHEN OLD.trashed_at IS NOT NULL THEN 1 ELSE 0 END', 'IS DISTINCT FROM')};
-     END IF;
-     RETURN NULL;
-   END $$`,
+  keepCreatedPg(false),
   `CREATE TRIGGER entries_keep_created AFTER UPDATE OF ${[...RECORDED, 'trashed_at'].map(quoted).join(', ')} ON entries FOR EACH ROW EXECUTE FUNCTION entries_keep_created()`,
   dropImpliedVersions(`CAST(a.detail::jsonb ->> 'version' AS bigint)`, 'IS NOT DISTINCT FROM'),
 ];
+
+/** Migration 0038 on SQLite: the log's actors stored once (audit-actors.ts), and the trigger reading a row's by key. */
+export const AUDIT_ACTORS_MIGRATION = [...AUDIT_ACTORS_TABLE, 'DROP TRIGGER entries_keep_created', keepCreatedSqlite(true)];
+
+/** Migration 0018 on PostgreSQL: the same, the trigger's function replaced. */
+export const AUDIT_ACTORS_MIGRATION_PG = [...AUDIT_ACTORS_TABLE_PG, keepCreatedPg(true)];
 
 /**
  * The first versions a migration finds implied already: an entry's only version, its
@@ -89,7 +102,8 @@ function dropImpliedVersions(versionOf: string, same: string): string {
 /** What the implied first version is made of: the entry, as it stands. */
 export type CreatedEntry = Pick<EntryRow, 'id' | 'company_id' | 'state' | 'folder' | 'tags' | 'key' | 'digest_val' | 'signed' | 'invalid' | 'trashed_at'>;
 
-const CREATION_ROW = `SELECT a.detail, a.via, a.actor_id, a.actor_name, a.at FROM ${creationRow('?', '?')} a WHERE a.action = 'entry.created'`;
+const CREATION_ROW = `SELECT a.detail, a.via, ${actorColumn('a', 'actor_id')} AS actor_id, ${actorColumn('a', 'actor_name')} AS actor_name, a.at
+  FROM ${creationRow('?', '?')} a LEFT JOIN audit_actors who ON who.key = a.actor WHERE a.action = 'entry.created'`;
 
 interface CreationRow {
   detail: string;

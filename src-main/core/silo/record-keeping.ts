@@ -1,7 +1,7 @@
 import type { Db } from '../db/engine.ts';
 import type { WriteHooks, WrittenRecord } from '../db/write-scopes.ts';
 import { currentAction, currentActor, inWriteContext, mergeWriteContexts, writeContext, type WriteContext } from './audit-actor.ts';
-import { appendAudit } from './audit-log.ts';
+import { appendAudit, newAuditBatch } from './audit-log.ts';
 import { EntriesAhead, keepEntryVersion, type KeepBatch } from './version-keeping.ts';
 
 const VERB: Record<string, [put: string, deleted: string]> = {
@@ -39,7 +39,7 @@ export async function keepRecordOf(db: Db, change: WrittenRecord, origin: string
     target_kind: change.kind,
     target_id: change.record_id,
     ...(entryId ? { detail: { entry_id: entryId } } : {}),
-  }, batch?.links);
+  }, batch?.audit);
 }
 
 /** An entry's change keeps a version (or its deletion a row of the log), unless it changed nothing history tracks. */
@@ -57,7 +57,7 @@ export function recordKeeping(db: Db): WriteHooks<WriteContext> {
     async keep(records, origin) {
       // Many records at once (an import's slice): their entries read together, the log's last link read once.
       const kept = records.filter((r) => r.kind === 'entry' && !r.deleted && keepsVersion(r));
-      const batch: KeepBatch = { ahead: await EntriesAhead.of(db, kept.map((r) => ({ companyKey: r.company_id, entryId: r.record_id }))), links: new Map() };
+      const batch: KeepBatch = { ahead: await EntriesAhead.of(db, kept.map((r) => ({ companyKey: r.company_id, entryId: r.record_id }))), audit: newAuditBatch() };
       // In their order, each in the context of its write: records written in one scope share one context, entered once.
       for (let from = 0; from < records.length; ) {
         const { context } = records[from];

@@ -1,6 +1,6 @@
 import type { Db } from '../db/engine.ts';
 import { currentAction, currentActor } from './audit-actor.ts';
-import { appendAudit, type AuditLinks } from './audit-log.ts';
+import { appendAudit, type AuditBatch } from './audit-log.ts';
 import { CREATED_CHANGED, creationOf } from './implied-created-version.ts';
 import { snippetFromStored } from './stored-snippet.ts';
 import type { CompanyKey } from '../access/company-key.ts';
@@ -140,10 +140,10 @@ export class EntriesAhead {
 
 const aheadKey = (companyKey: CompanyKey, entryId: string) => `${companyKey}\u0000${entryId}`;
 
-/** What the keeping of one batch of records shares (record-keeping.ts): its look-ahead, and each log's last link as its appends leave it. */
+/** What the keeping of one batch of records shares (record-keeping.ts): its look-ahead, and what its appends to the log share. */
 export interface KeepBatch {
   ahead: EntriesAhead | undefined;
-  links: AuditLinks;
+  audit: AuditBatch;
 }
 
 /**
@@ -207,7 +207,7 @@ export async function keepEntryVersion(
     const last = await db.sqlFirst<{ title: string | null }>(db.dialect === 'postgres' ? LAST_TITLE_PG : LAST_TITLE_SQLITE, [companyKey, entryId]);
     const detail = last?.title ? { title: last.title } : {};
     const fact = { company_id: companyKey, action: `entry.${hint === 'purged' ? 'purged' : 'deleted'}`, target_kind: 'entry', target_id: entryId, detail };
-    await appendAudit(db, actor, fact, batch?.links);
+    await appendAudit(db, actor, fact, batch?.audit);
     return;
   }
   const ahead = batch?.ahead?.covers(companyKey, entryId) ? batch.ahead : undefined;
@@ -241,5 +241,5 @@ export async function keepEntryVersion(
       title: titleOf(now.snippet),
       ...(revertedFrom !== null ? { reverted_from: String(revertedFrom) } : {}),
     },
-  }, batch?.links);
+  }, batch?.audit);
 }

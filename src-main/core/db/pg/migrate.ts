@@ -3,7 +3,7 @@ import { ENTRY_CHECK_MARK } from '../../silo/check-mark.ts';
 import { SORTS_TIED_BY_SEQ_PG } from '../../silo/sort-ties.ts';
 import { ATTACHMENTS_IN_ORDER } from '../../silo/attachments-in-order.ts';
 import { IDENTITY_UUID_INDEX_GONE } from '../../silo/identity-uuid-index.ts';
-import { IMPLIED_CREATED_VERSION_PG } from '../../silo/implied-created-version.ts';
+import { AUDIT_ACTORS_MIGRATION_PG, IMPLIED_CREATED_VERSION_PG } from '../../silo/implied-created-version.ts';
 import { IMPLIED_FIRST_STATE_PG } from '../../silo/implied-first-state.ts';
 import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
@@ -48,6 +48,7 @@ export const pgMigrations: Record<string, Migration> = {
   '0015_identities_by_seq': statements(IDENTITIES_BY_SEQ_PG),
   '0016_number_keys_compacted': { up: compactNumberKeys('postgres') },
   '0017_changes_unstamped': statements(CHANGES_UNSTAMPED_PG),
+  '0018_audit_actors': statements(AUDIT_ACTORS_MIGRATION_PG),
 };
 
 export async function migratePostgres(db: Kysely<any>): Promise<string[]> {
