@@ -48,22 +48,21 @@ export const AUDIT_ACTORS_TABLE_PG = [
   `ALTER TABLE audit_log ADD COLUMN actor bigint`,
 ];
 
-/**
- * One of a log row's actor columns as it reads, the row aliased `row` and its actor joined
- * as `who` (`LEFT JOIN audit_actors who ON who.key = row.actor`). An operation stored as ''
- * is none.
- */
-export const actorColumn = (row: string, column: 'actor_id' | 'actor_name' | 'operation', who = 'who'): string =>
+/** Joins the actor a log row (aliased `row`) names by key, as `who`: actorColumn reads it. */
+export const actorJoin = (row: string): string => `LEFT JOIN audit_actors who ON who.key = ${row}.actor`;
+
+/** One of a log row's actor columns as it reads, its actor joined (actorJoin). An operation stored as '' is none. */
+export const actorColumn = (row: string, column: 'actor_id' | 'actor_name' | 'operation'): string =>
   column === 'operation'
-    ? `CASE WHEN ${row}.actor IS NULL THEN ${row}.operation ELSE nullif(${who}.operation, '') END`
-    : `CASE WHEN ${row}.actor IS NULL THEN ${row}.${column} ELSE ${who}.${column} END`;
+    ? `CASE WHEN ${row}.actor IS NULL THEN ${row}.operation ELSE nullif(who.operation, '') END`
+    : `CASE WHEN ${row}.actor IS NULL THEN ${row}.${column} ELSE who.${column} END`;
 
 /** The log's rows `inner` selects (every column, at most a page), as they read, ordered by seq. */
 export const withActors = (inner: string, order: 'ASC' | 'DESC'): string =>
   `SELECT logged.seq, logged.company_id, logged.at, logged.via, ${actorColumn('logged', 'actor_id')} AS actor_id,
      ${actorColumn('logged', 'actor_name')} AS actor_name, ${actorColumn('logged', 'operation')} AS operation,
      logged.action, logged.target_kind, logged.target_id, logged.detail, logged.hash
-   FROM (${inner}) AS logged LEFT JOIN audit_actors who ON who.key = logged.actor ORDER BY logged.seq ${order}`;
+   FROM (${inner}) AS logged ${actorJoin('logged')} ORDER BY logged.seq ${order}`;
 
 /** Whether `actor` is stored once and named by key: not a job's, which names one job (its rows would share nothing). */
 export const storedOnce = (actor: Actor): boolean => actor.via !== 'workflow';

@@ -1,4 +1,4 @@
-import { digestAlgFromStored } from './stored-schema.ts';
+import { digestOfRow } from './stored-schema.ts';
 import { newUuidV7 as uuidv7 } from '../new-uuid.ts';
 import { documentText, type StoredDocument } from './packed-document.ts';
 import { digestOf, isEnvelope, mentionsOf, searchTextOf, wrapDocument } from '../gobl/index.ts';
@@ -169,7 +169,7 @@ export function storedDocument(
   envelope?: Envelope,
 ): DerivedDocument {
   const text = documentText(row.data, row.id);
-  const doc = deriveDocument(envelope ?? (JSON.parse(text) as Envelope), { alg: digestAlgFromStored(row.digest_alg), val: row.digest_val }, parseFaults(row.faults));
+  const doc = deriveDocument(envelope ?? (JSON.parse(text) as Envelope), digestOfRow(row), parseFaults(row.faults));
   // Set, not spread: a spread would work out every lazy part.
   doc.text = text;
   doc.stored = row.data;

@@ -4,7 +4,7 @@ import type { Db } from '../db/engine.ts';
 import { parseFaults } from '../gobl/fault.ts';
 import { hostedSnippet } from './hosted-snippet.ts';
 import { documentText, type StoredDocument } from './packed-document.ts';
-import { digestAlgFromStored, envSchemaFromStored, schemaFromStored } from './stored-schema.ts';
+import { digestOfRow, envSchemaFromStored, schemaFromStored } from './stored-schema.ts';
 import { snippetFromStored } from './stored-snippet.ts';
 
 export type EntryRow = Selectable<EntriesTable>;
@@ -90,7 +90,7 @@ export function entryView(
     attachments: attachments.map(attachmentView),
     context: context ?? row.context,
     ...(withData || data ? { data: data ?? (JSON.parse(documentText(row.data!, row.id)) as Record<string, unknown>) } : {}),
-    digest: { alg: digestAlgFromStored(row.digest_alg), val: row.digest_val },
+    digest: digestOfRow(row),
     doc_schema: docSchema,
     env_schema: envSchemaFromStored(row.env_schema),
     draft: row.draft === 1,

@@ -2,7 +2,7 @@ import type { Db } from '../db/engine.ts';
 import type { EntryRow } from './entry-view.ts';
 import type { VersionRow } from './version-keeping.ts';
 import type { CompanyKey } from '../access/company-key.ts';
-import { actorColumn, AUDIT_ACTORS_TABLE, AUDIT_ACTORS_TABLE_PG } from './audit-actors.ts';
+import { actorColumn, actorJoin, AUDIT_ACTORS_TABLE, AUDIT_ACTORS_TABLE_PG } from './audit-actors.ts';
 
 /**
  * An entry's first version is implied until the entry first changes: it is the entry as
@@ -50,7 +50,7 @@ const storeFirstVersion = (versionOf: string, trashed: string, distinct: string,
   SELECT OLD.id, coalesce(${versionOf}, 1), OLD.company_id, 'created', '${JSON.stringify(CREATED_CHANGED)}', OLD.state, OLD.folder, OLD.tags, OLD.key,
     OLD.digest_val, OLD.signed, OLD.invalid, ${trashed}, CASE WHEN OLD.data ${distinct} NEW.data THEN OLD.data END, NULL,
     a.via, ${keyedActors ? `${actorColumn('a', 'actor_id')}, ${actorColumn('a', 'actor_name')}` : 'a.actor_id, a.actor_name'}, a.at
-  FROM ${creationRow('OLD.company_id', 'OLD.id')} a ${keyedActors ? 'LEFT JOIN audit_actors who ON who.key = a.actor ' : ''}WHERE a.action = 'entry.created'`;
+  FROM ${creationRow('OLD.company_id', 'OLD.id')} a ${keyedActors ? `${actorJoin('a')} ` : ''}WHERE a.action = 'entry.created'`;
 
 const keepCreatedSqlite = (keyedActors: boolean) => `CREATE TRIGGER entries_keep_created AFTER UPDATE OF ${[...RECORDED, 'trashed_at'].join(', ')} ON entries
    WHEN (${differs('IS NOT')}) AND ${noVersionYet}
@@ -103,7 +103,7 @@ function dropImpliedVersions(versionOf: string, same: string): string {
 export type CreatedEntry = Pick<EntryRow, 'id' | 'company_id' | 'state' | 'folder' | 'tags' | 'key' | 'digest_val' | 'signed' | 'invalid' | 'trashed_at'>;
 
 const CREATION_ROW = `SELECT a.detail, a.via, ${actorColumn('a', 'actor_id')} AS actor_id, ${actorColumn('a', 'actor_name')} AS actor_name, a.at
-  FROM ${creationRow('?', '?')} a LEFT JOIN audit_actors who ON who.key = a.actor WHERE a.action = 'entry.created'`;
+  FROM ${creationRow('?', '?')} a ${actorJoin('a')} WHERE a.action = 'entry.created'`;
 
 interface CreationRow {
   detail: string;

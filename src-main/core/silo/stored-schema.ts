@@ -45,3 +45,9 @@ export function envSchemaFromStored(stored: string): string {
 const DEFAULT_DIGEST_ALG = 'sha256';
 export const storedDigestAlg = (alg: string): string => (alg === DEFAULT_DIGEST_ALG ? '' : alg);
 export const digestAlgFromStored = (stored: string): string => (stored === '' ? DEFAULT_DIGEST_ALG : stored);
+
+/** The digest an entry's row stands for, its algorithm read back from the stored form. */
+export const digestOfRow = (row: { digest_alg: string; digest_val: string }): { alg: string; val: string } => ({
+  alg: digestAlgFromStored(row.digest_alg),
+  val: row.digest_val,
+});

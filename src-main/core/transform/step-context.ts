@@ -2,7 +2,7 @@ import type { Ctx } from '../api/handler.ts';
 import { signEnvelope } from '../gobl/sign/index.ts';
 import { storeAttachment } from '../silo/attachments.ts';
 import { standingVerdict } from '../silo/check-mark.ts';
-import { digestAlgFromStored } from '../silo/stored-schema.ts';
+import { digestOfRow } from '../silo/stored-schema.ts';
 import { deriveDocument, isSigned, storedDocument, toEnvelope, type DerivedDocument, type Envelope } from '../silo/document.ts';
 import { requireEntryRow } from '../silo/entries.ts';
 import type { EntryRow } from '../silo/entry-view.ts';
@@ -28,7 +28,7 @@ export class EntryReads {
     if (!sameStored(this.#data, row.data) || !this.#envelope) {
       this.#envelope = JSON.parse(documentText(row.data, row.id)) as Envelope;
       this.#data = row.data;
-      this.#digest = { alg: digestAlgFromStored(row.digest_alg), val: row.digest_val };
+      this.#digest = digestOfRow(row);
       const verdict = standingVerdict(row);
       if (verdict) knownCheck(this.#envelope, verdict);
     }
@@ -77,7 +77,7 @@ export function makeStepContext(
   const documentFor = async (row: EntryRow, next: Envelope): Promise<DerivedDocument> => {
     const seal = sealed.get(next);
     if (seal && sameStored(seal.from, row.data)) {
-      return deriveDocument(next, { alg: digestAlgFromStored(row.digest_alg), val: row.digest_val }, []);
+      return deriveDocument(next, digestOfRow(row), []);
     }
     const { envelope } = toEnvelope(entryId, next as Record<string, unknown>);
     // A step (silo.modify's patch) can no more seal a document with a signature nobody checked than PATCH can.
