@@ -15,6 +15,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { entryView, VIEW_COLUMNS } from '../../src-main/core/silo/entry-view.ts';
 import { sqliteDb } from '../../src-main/core/db/sqlite-db.ts';
+import { withStablePlans } from '../../src-main/core/db/stable-plans.ts';
 import { relatedQuery } from '../../src-main/core/silo/list.ts';
 import { searchQuery } from '../../src-main/core/silo/search.ts';
 import type { CompanyKey } from '../../src-main/core/access/company-key.ts';
@@ -37,6 +38,8 @@ export interface Yardstick {
 
 export async function startYardstick(dbFile: string): Promise<Yardstick> {
   const db = new Database(dbFile, { readonly: true });
+  // Every statement's text as the service prepares it (stable-plans.ts): the same SQL, not the same SQL planned again on every run.
+  const prepare = (sql: string) => db.prepare(withStablePlans(sql));
   db.pragma('cache_size = -32000');
   db.pragma('temp_store = MEMORY');
   // What relatedQuery and searchQuery read through (they take the data layer's Db); what they build runs raw here.
@@ -44,14 +47,14 @@ export async function startYardstick(dbFile: string): Promise<Yardstick> {
   const statements = new Map<string, Database.Statement>();
   const statement = (sql: string) => {
     let stmt = statements.get(sql);
-    if (!stmt) statements.set(sql, (stmt = db.prepare(sql)));
+    if (!stmt) statements.set(sql, (stmt = prepare(sql)));
     return stmt;
   };
-  const secretHex = (db.prepare(`SELECT value FROM settings WHERE key = 'cursor_secret'`).get() as { value: string }).value;
+  const secretHex = (prepare(`SELECT value FROM settings WHERE key = 'cursor_secret'`).get() as { value: string }).value;
   const secret = Buffer.from(secretHex, 'hex');
   const key: KeyObject = createSecretKey(secret);
 
-  const tokenByHash = db.prepare('SELECT t.company_id, c.uuid, t.hash, t.revoked_at FROM tokens t JOIN companies c ON c.id = t.company_id WHERE t.hash = ?');
+  const tokenByHash = prepare('SELECT t.company_id, c.uuid, t.hash, t.revoked_at FROM tokens t JOIN companies c ON c.id = t.company_id WHERE t.hash = ?');
   const tokens = new Map<string, Caller>();
   const authenticate = (header: string | undefined): Caller | undefined => {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
@@ -80,8 +83,8 @@ export async function startYardstick(dbFile: string): Promise<Yardstick> {
     return { at, seq };
   };
 
-  const attachmentsOf = db.prepare('SELECT * FROM attachments WHERE company_id = ? AND entry_id IN (SELECT value FROM json_each(?)) ORDER BY created_at');
-  const metaOf = db.prepare('SELECT * FROM entry_meta WHERE company_id = ? AND entry_id IN (SELECT value FROM json_each(?)) ORDER BY key');
+  const attachmentsOf = prepare('SELECT * FROM attachments WHERE company_id = ? AND entry_id IN (SELECT value FROM json_each(?)) ORDER BY created_at');
+  const metaOf = prepare('SELECT * FROM entry_meta WHERE company_id = ? AND entry_id IN (SELECT value FROM json_each(?)) ORDER BY key');
   // A page is one company's: one look-up each for its files and meta, as the service does.
   const views = (rows: Row[], withData: boolean, contexts?: Map<string, string>) => {
     if (rows.length === 0) return [];
@@ -91,15 +94,15 @@ export async function startYardstick(dbFile: string): Promise<Yardstick> {
     return rows.map((r) => entryView(r as any, (files.get(r.id) ?? []) as any, (meta.get(r.id) ?? []) as any, withData, contexts?.get(r.id)));
   };
 
-  const listFirst = db.prepare(
+  const listFirst = prepare(
     `SELECT ${VIEW_COLUMNS} FROM entries e WHERE e.company_id = ? AND e.trashed_at IS NULL ORDER BY e.created_at DESC, e.seq DESC LIMIT ?`,
   );
-  const listAfter = db.prepare(
+  const listAfter = prepare(
     `SELECT ${VIEW_COLUMNS} FROM entries e WHERE e.company_id = ? AND e.trashed_at IS NULL AND (e.created_at, e.seq) < (?, ?)
      ORDER BY e.created_at DESC, e.seq DESC LIMIT ?`,
   );
-  const oneEntry = db.prepare('SELECT * FROM entries WHERE id = ? AND company_id = ?');
-  const folderCounts = db.prepare('SELECT folder, count FROM entry_folder_counts WHERE company_id = ? AND count > 0 ORDER BY folder');
+  const oneEntry = prepare('SELECT * FROM entries WHERE id = ? AND company_id = ?');
+  const folderCounts = prepare('SELECT folder, count FROM entry_folder_counts WHERE company_id = ? AND count > 0 ORDER BY folder');
 
   const list = (c: Caller, q: URLSearchParams) => {
     const limit = Number(q.get('limit') ?? 20);

@@ -13,6 +13,7 @@ import { SORTS, sortedPageQueries } from '../../src-main/core/silo/sorted-page.t
 import { relatedQuery } from '../../src-main/core/silo/list.ts';
 import { companyToken } from '../../src-main/core/silo/scale-migration.ts';
 import { exactNumberQuery, searchSql } from '../../src-main/core/silo/search.ts';
+import { withStablePlans } from '../../src-main/core/db/stable-plans.ts';
 import { JOB_VIEW_SQL } from '../../src-main/core/transform/job-view.ts';
 import { DIGEST_HOLDERS } from '../../src-main/core/silo/bulk-commit.ts';
 import { digestHolderSql } from '../../src-main/core/silo/digest-prefix-index.ts';
@@ -46,9 +47,9 @@ afterAll(() => t.close());
 
 const db = () => t.service.db.sqlite!;
 
-/** SQLite's plan of a statement on `server`'s database (the suite's own, unless another is given), step by step. */
+/** SQLite's plan of a statement on `server`'s database (the suite's own, unless another is given), step by step, as the service prepares it. */
 function plan(sql: string, params: unknown[], server = t): string[] {
-  return (server.service.db.sqlite!.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail);
+  return (server.service.db.sqlite!.prepare(`EXPLAIN QUERY PLAN ${withStablePlans(sql)}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail);
 }
 
 /** No step reads every row of entries (a SCAN of the table or of one of its indexes). */

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { setImmediate as immediate } from 'node:timers/promises';
 import { Kysely, SqliteDialect, type Compilable } from 'kysely';
 import { optimizeSqlite, type Sqlite } from './connection.ts';
+import { withStablePlans } from './stable-plans.ts';
 import type { Db, TxOptions } from './engine.ts';
 import { TxFrames, type TxFrame } from './tx-frames.ts';
 import type { Tables } from './tables.ts';
@@ -84,7 +85,7 @@ class SqliteDb implements Db {
       }
       return cached;
     }
-    const stmt = this.sqlite.prepare<unknown[], unknown>(sqlText);
+    const stmt = this.sqlite.prepare<unknown[], unknown>(withStablePlans(sqlText));
     if (this.#statements.size >= STATEMENT_CACHE) this.#statements.delete(this.#statements.keys().next().value!);
     this.#statements.set(sqlText, stmt);
     return stmt;
