@@ -5,6 +5,7 @@
 import { resolveToken, type Caller } from '../core/access/tokens.ts';
 import { ApiError, toApiError } from '../core/api/errors.ts';
 import { invokeOperation } from '../core/api/invoke.ts';
+import { writeJson } from '../core/api/json-text.ts';
 import { declaredHeaders, type BinaryResult, type OperationContract } from '../core/api/operation.ts';
 import type { RegisteredOperation } from '../core/api/registry.ts';
 import type { Service } from '../core/service.ts';
@@ -69,14 +70,14 @@ export function operationCaller(service: Service, limits: CallLimits): Operation
       if (wait > 0) throw rateLimited(wait);
       const body = contract.body ? await readOperationBody(request.body(), contract) : undefined;
       bodyRead = true;
-      const result = await invokeOperation({ service, caller }, op.name, {
+      const result = await invokeOperation({ service, caller, writesJson: true }, op.name, {
         params: request.params,
         query: request.query,
         body,
         headers: headersOf(request, contract),
       });
       if (contract.output === 'binary') return binaryAnswer(result as BinaryResult);
-      return { status: 200, headers: JSON_HEADERS, body: JSON.stringify(result) };
+      return { status: 200, headers: JSON_HEADERS, body: writeJson(result) };
     } catch (err) {
       // An unread body would be taken for the next request on a kept-alive socket.
       return errorAnswer(err, request.label, limits.log, !bodyRead);

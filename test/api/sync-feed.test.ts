@@ -4,7 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompany } from '../../src-main/core/access/companies.ts';
 import { createToken } from '../../src-main/core/access/tokens.ts';
 import { createEntry } from '../../src-main/core/silo/entries.ts';
+import { LOCAL } from '../../src-main/core/db/write-scopes.ts';
+import { invokeOperation } from '../../src-main/core/api/invoke.ts';
 import { encodeFeedCursor } from '../../src-main/core/sync/feed-cursor.ts';
+import { documentText, packDocument, type StoredDocument } from '../../src-main/core/silo/packed-document.ts';
 import {
   attach, createSeries, invoiceDoc, issue, patch, putEntry, putMeta, sha256, startInstance, type Instance,
 } from './sync-helpers.ts';
@@ -89,6 +92,32 @@ describe('the change log (outbox) and the feed', () => {
     const { changes } = await feed(t, 100, from);
     const file = changes.find((c) => c.kind === 'attachment');
     expect(file.requires).toEqual([expect.objectContaining({ kind: 'entry', id: e.id, record: expect.objectContaining({ tags: ['later'] }) })]);
+  });
+
+  it('writes each document into the page as it is stored, unparsed, over HTTP; in-process callers get it parsed', async () => {
+    const from = (await feed(t)).cursor;
+    const e = await putEntry(t);
+    // A stored text JSON.parse would change (1.10 reads back as 1.1): seen over HTTP unchanged, it was not parsed and written again.
+    const [row] = await t.service.db.sql<{ data: StoredDocument }>('SELECT data FROM entries WHERE id = ?', [e.id]);
+    const stored = documentText(row.data, e.id).replace(/}$/, ',"x_stored":1.10}');
+    const packed = packDocument(t.service.db.dialect, stored, e.id);
+    await t.service.db.tx(() => t.service.db.sqlRun('UPDATE entries SET data = ? WHERE id = ?', [packed, e.id]), { origin: LOCAL });
+
+    const res = await fetch(`${t.url}/sync/v1/changes?limit=100&cursor=${encodeURIComponent(from)}`, { headers: { authorization: `Bearer ${t.token}` } });
+    const text = await res.text();
+    expect(res.status).toBe(200);
+    expect(text).toContain(`"data":${stored}`);
+    const served = JSON.parse(text).changes.find((c: any) => c.id === e.id);
+    expect(served.record).toMatchObject({ id: e.id, folder: expect.any(String), data: { head: { uuid: e.id }, x_stored: 1.1 } });
+    // one record by its id, likewise
+    const one = await (await fetch(`${t.url}/sync/v1/records/entry/${e.id}`, { headers: { authorization: `Bearer ${t.token}` } })).text();
+    expect(one).toContain(`"data":${stored}`);
+
+    // The window's calls (IPC) and the service's own are answered with plain values, never a text to splice.
+    const page: any = await invokeOperation(t.ctx, 'listSyncChanges', { query: { limit: '100', cursor: from } });
+    const change = page.changes.find((c: any) => c.id === e.id);
+    expect(Object.getPrototypeOf(change.record.data)).toBe(Object.prototype);
+    expect(change.record.data).toMatchObject({ head: { uuid: e.id }, x_stored: 1.1 });
   });
 
   it('answers 410 for a cursor it cannot vouch for: garbage, another instance, another company, from the future', async () => {
@@ -258,7 +287,15 @@ describe('attachment bytes and keys for sync', () => {
     expect((await t.call('POST', '/sync/v1/blobs/missing', { hashes: [hash] })).body).toEqual({ missing: [hash] });
     const wrong = await t.call('POST', '/sync/v1/blobs', { blobs: [{ hash: sha256('x'), data: bytes.toString('base64') }] });
     expect(wrong.status).toBe(422);
+    // bytes that are not base64 (a space, the URL-safe alphabet) are refused by field, and nothing is stored
+    for (const data of [`${bytes.toString('base64').slice(0, 8)} ${bytes.toString('base64').slice(8)}`, bytes.toString('base64url')]) {
+      const bad = await t.call('POST', '/sync/v1/blobs', { blobs: [{ hash, data }] });
+      expect(bad.status).toBe(422);
+      expect(bad.body.fields).toEqual({ '$.blobs[0].data': 'must be base64' });
+    }
+    expect(t.service.blobs.has(hash)).toBe(false);
     expect((await t.call('POST', '/sync/v1/blobs', { blobs: [{ hash, data: bytes.toString('base64') }] })).body).toEqual({ stored: 1 });
+    expect(t.service.blobs.has(hash)).toBe(true);
     // held only once an attachment of this company references it
     expect((await t.call('POST', '/sync/v1/blobs/read', { hashes: [hash] })).body).toEqual({ blobs: [], missing: [hash] });
     const e = await putEntry(t);

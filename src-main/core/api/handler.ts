@@ -7,6 +7,8 @@ import type { Operations } from './contract/index.ts';
 export interface Ctx {
   service: Service;
   caller: Caller;
+  /** The answer is written out by writeJson (HTTP does): stored JSON text may go into it unparsed, as a JsonText. */
+  writesJson?: boolean;
 }
 
 export type Handler<C extends OperationContract> = (

@@ -3,6 +3,7 @@ import { ApiError, fieldsOf, notFound } from './errors.ts';
 import type { Ctx, Handler } from './handler.ts';
 import type { OperationContract } from './operation.ts';
 import { handlers } from './registry.ts';
+import { writeJson } from './json-text.ts';
 import { withCall } from '../silo/audit-actor.ts';
 import { auditOperation } from '../silo/audited-operations.ts';
 import { operations } from './contract/index.ts';
@@ -40,7 +41,8 @@ export async function invokeOperation(ctx: Ctx, name: string, raw: RawInput): Pr
   await auditOperation(ctx, name, { params, query, body }, result);
 
   if (checkOutputs && contract.output !== 'binary') {
-    const check = (contract.output as z.ZodType).safeParse(result);
+    // What the client reads: a JsonText (json-text.ts) as the value its text is.
+    const check = (contract.output as z.ZodType).safeParse(ctx.writesJson ? JSON.parse(writeJson(result)) : result);
     if (!check.success) throw new Error(`${name} answered outside its schema: ${check.error.message}`);
   }
   return result;

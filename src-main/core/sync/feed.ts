@@ -49,7 +49,7 @@ export async function listChanges(ctx: Ctx, q: { cursor?: string; limit: number;
     const hasMore = filled || windowEnd !== undefined;
 
     // Secret step config (a webhook's bearer token) leaves in full only for the owner, as the workflow API shows it.
-    const opts: ReadOptions = { revealSecrets: ctx.caller.kind === 'owner' };
+    const opts: ReadOptions = { revealSecrets: ctx.caller.kind === 'owner', documentAsText: ctx.writesJson === true };
     const changes: SyncChange[] = [];
     for (const row of rows) {
       const change = await changeOf(ctx, row, opts);

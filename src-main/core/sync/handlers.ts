@@ -24,7 +24,7 @@ export const syncHandlers: HandlersOf<typeof syncOperations> = {
     return ctx.service.db.tx(async () => {
       const row = await changeRow(ctx.service.db, ctx.caller.companyKey, params.kind, params.id);
       if (!row) throw notFound(`${params.kind} ${params.id}`);
-      return changeOf(ctx, row, { revealSecrets: ctx.caller.kind === 'owner' });
+      return changeOf(ctx, row, { revealSecrets: ctx.caller.kind === 'owner', documentAsText: ctx.writesJson === true });
     }, { origin: LOCAL, snapshot: true });
   },
   putSyncRecord: (ctx, { params, body }) => applyPushedOne(ctx, body.origin, params.kind, params.id, body),

@@ -10,6 +10,7 @@ import { sameSignatures, sigsCheckFor } from '../../silo/signatures.ts';
 import { clashingHolder } from '../key-clash.ts';
 import { uuidRef, type RecordKind } from './kind.ts';
 import { documentText } from '../../silo/packed-document.ts';
+import { JsonText } from '../../api/json-text.ts';
 
 type EntryRecord = SyncRecordOf['entry'];
 
@@ -17,9 +18,9 @@ export const entryKind: RecordKind<EntryRecord, string> = {
   kind: 'entry',
   schema: entryRecord,
   refOf: uuidRef,
-  async read(ctx, id) {
+  async read(ctx, id, opts) {
     const row = await findAnyEntryRow(ctx, id);
-    return row ? entryRecordOf(row) : undefined;
+    return row ? entryRecordOf(row, opts.documentAsText) : undefined;
   },
   // In the trash or not is part of the state (when it went there is not: no timestamps).
   content: (r) => ({ key: r.key ?? null, folder: r.folder, state: r.state, tags: r.tags, data: r.data, ...(r.trashed_at ? { trashed: true } : {}) }),
@@ -49,14 +50,16 @@ export const entryKind: RecordKind<EntryRecord, string> = {
   },
 };
 
-export function entryRecordOf(row: EntryRow): EntryRecord {
+/** `asText`: the document as a JsonText, for an answer writeJson writes (typed as the object it stands for). */
+export function entryRecordOf(row: EntryRow, asText = false): EntryRecord {
+  const text = documentText(row.data, row.id);
   return {
     id: row.id,
     ...(row.key !== null ? { key: row.key } : {}),
     folder: row.folder,
     state: row.state,
     tags: JSON.parse(row.tags) as string[],
-    data: JSON.parse(documentText(row.data, row.id)) as Record<string, unknown>,
+    data: (asText ? new JsonText(text) : JSON.parse(text)) as Record<string, unknown>,
     created_at: row.created_at,
     ...(row.trashed_at ? { trashed_at: row.trashed_at } : {}),
   };

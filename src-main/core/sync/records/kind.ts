@@ -5,6 +5,8 @@ import type { SyncKind } from '../change-log.ts';
 export interface ReadOptions {
   /** secret step config (a webhook's bearer token) in full: only for owner and user callers */
   revealSecrets: boolean;
+  /** an entry's document as its stored text, unparsed (a JsonText): only for an answer writeJson writes out */
+  documentAsText?: boolean;
 }
 
 /**
