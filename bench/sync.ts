@@ -18,6 +18,7 @@ import { openService, type Service } from '../src-main/core/service.ts';
 import { storeAttachment } from '../src-main/core/silo/attachments.ts';
 import { importEntries } from '../src-main/core/silo/import.ts';
 import { patchEntry } from '../src-main/core/silo/patch.ts';
+import { sha256Hex } from '../src-main/core/files/blob-store.ts';
 import { storeBlobs } from '../src-main/core/sync/blob-writes.ts';
 import { loadEnvelopes } from '../test/fixtures/gobl/load.ts';
 import { EntryFactory } from './lib/entries.ts';
@@ -64,7 +65,7 @@ async function run(): Promise<BenchOutput> {
       if (failed > 0) throw new Error(`${failed} bench entries failed to import`);
       // bytes stored ahead, many at a time (setup only: storeAttachment then finds them in place)
       const files = batch.map(() => randomBytes(ATTACHMENT_BYTES));
-      await storeBlobs(local.blobs, files);
+      await storeBlobs(local.blobs, files.map((bytes) => ({ bytes, hash: sha256Hex(bytes) })));
       await local.db.tx(async () => {
         for (const [i, e] of batch.entries()) {
           await storeAttachment(ctx, e.id, { id: 'scan', name: 'scan.pdf', mime: 'application/pdf', bytes: files[i] });

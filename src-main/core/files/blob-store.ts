@@ -28,7 +28,7 @@ export class BlobStore {
   }
 
   put(bytes: Uint8Array): { hash: string; size: number } {
-    const hash = createHash('sha256').update(bytes).digest('hex');
+    const hash = sha256Hex(bytes);
     const target = this.pathOf(hash);
     if (existsSync(target) && statSync(target).size === bytes.byteLength) return { hash, size: bytes.byteLength };
 
@@ -44,3 +44,6 @@ export class BlobStore {
     mkdirSync(this.#tmp, { recursive: true });
   }
 }
+
+/** The name the content store keeps bytes under. */
+export const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -13,23 +13,28 @@ import type { BlobStore } from '../files/blob-store.ts';
  * (or the window) for seconds, and leave the disk waiting on one fsync at a time.
  * Each folder is synced once however many files landed in it.
  */
-export async function storeBlobs(blobs: BlobStore, items: Uint8Array[], concurrency = 8): Promise<string[]> {
-  const hashes = items.map((bytes) => createHash('sha256').update(bytes).digest('hex'));
+export async function storeBlobs(blobs: BlobStore, items: HashedBytes[], concurrency = 8): Promise<void> {
   const folders = new Set<string>();
   let next = 0;
   const worker = async () => {
     while (next < items.length) {
       const i = next++;
-      const target = blobs.pathOf(hashes[i]);
-      if (existsSync(target) && statSync(target).size === items[i].byteLength) continue;
+      const { bytes, hash } = items[i];
+      const target = blobs.pathOf(hash);
+      if (existsSync(target) && statSync(target).size === bytes.byteLength) continue;
       await mkdir(dirname(target), { recursive: true });
-      await writeDurably(join(blobs.root, 'tmp'), target, items[i]);
+      await writeDurably(join(blobs.root, 'tmp'), target, bytes);
       folders.add(dirname(target));
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
   await Promise.all([...folders].map(syncFolderAsync));
-  return hashes;
+}
+
+/** Bytes with their SHA-256, which the caller worked out from them (each caller checks it against a name it was sent). */
+export interface HashedBytes {
+  bytes: Uint8Array;
+  hash: string;
 }
 
 async function writeDurably(tempDir: string, target: string, bytes: Uint8Array): Promise<void> {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ApiError, validationError } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
@@ -6,6 +5,7 @@ import { nowIso } from '../clock.ts';
 import type { Db } from '../db/engine.ts';
 import { MAX_ATTACHMENT_BYTES } from '../silo/attachments.ts';
 import { storeBlobs } from './blob-writes.ts';
+import { sha256Hex } from '../files/blob-store.ts';
 import { applyInSlices } from '../db/time-slices.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import type { CompanyKey } from '../access/company-key.ts';
@@ -69,13 +69,13 @@ export async function putBlobs(ctx: Ctx, blobs: Array<{ hash: string; data: stri
     if (bytes.byteLength > MAX_ATTACHMENT_BYTES) {
       throw new ApiError('too-large', `blob ${i} is ${bytes.byteLength} bytes; the limit is ${MAX_ATTACHMENT_BYTES}`);
     }
-    const hash = createHash('sha256').update(bytes).digest('hex');
+    const hash = sha256Hex(bytes);
     if (hash !== blob.hash) throw validationError('the bytes do not match their hash', { [`$.blobs[${i}].hash`]: `the bytes hash to ${hash}` });
-    return bytes;
+    return { bytes, hash };
   });
-  const hashes = await storeBlobs(ctx.service.blobs, decoded);
+  await storeBlobs(ctx.service.blobs, decoded);
   // Sent by this company: it may now attach them.
-  await grantBlobs(ctx.service.db, ctx.caller.companyKey, hashes);
+  await grantBlobs(ctx.service.db, ctx.caller.companyKey, decoded.map((d) => d.hash));
   return { stored: decoded.length };
 }
 

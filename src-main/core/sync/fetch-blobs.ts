@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { SyncChange } from '../api/contract/sync.ts';
 import { storeBlobs } from './blob-writes.ts';
+import { sha256Hex } from '../files/blob-store.ts';
 import { companyHolds, grantBlobs, READ_BUDGET_BYTES } from './blobs.ts';
 import { RemoteTooLarge } from './remote-client.ts';
 import type { SyncRun } from './run-context.ts';
@@ -81,9 +81,9 @@ async function keep(run: SyncRun, blobs: Array<{ hash: string; data: string }>):
       continue;
     }
     // Never stored under a name they do not hash to.
-    if (createHash('sha256').update(bytes).digest('hex') === b.hash) good.push({ hash: b.hash, bytes });
+    if (sha256Hex(bytes) === b.hash) good.push({ hash: b.hash, bytes });
   }
-  await storeBlobs(ctx.service.blobs, good.map((b) => b.bytes));
+  await storeBlobs(ctx.service.blobs, good);
   await grantBlobs(ctx.service.db, run.companyKey, good.map((b) => b.hash));
   return done;
 }

@@ -56,3 +56,27 @@ export const tags = z.array(tag).max(100, 'at most 100 tags');
 export const state = z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, 'must be a lower-case label (a-z, 0-9, _ or -)');
 
 export const jsonObject = z.record(z.string(), z.unknown());
+
+/** A lower-case hex SHA-256, as files and sync name bytes. */
+export const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'must be a lower-case hex SHA-256');
+
+const WHITESPACE = [' ', '\n', '\r', '\t', '\f'];
+
+/**
+ * Standard base64, padding optional: what /^[A-Za-z0-9+/]*={0,2}$/ says (and a length a
+ * decoder can read), checked by the platform's decoder. That pattern took 57 ms over a sync
+ * request of 1,000 files of 8 KiB, the remote's longest block while taking a push, and 350 ms
+ * over a 50 MB attachment; atob takes 5 and 70. atob skips whitespace, which the pattern refuses.
+ */
+export function isBase64(text: string): boolean {
+  if (WHITESPACE.some((c) => text.includes(c))) return false;
+  try {
+    atob(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Bytes written as base64 in a JSON body. */
+export const base64 = z.string().refine(isBase64, 'must be base64').meta({ contentEncoding: 'base64' });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../operation.ts';
 import {
-  closedObject, fault, folder, jsonObject, label, queryBool, queryInt, state, tag, tags, timestamp, uuid,
+  base64, closedObject, fault, folder, jsonObject, label, queryBool, queryInt, state, tag, tags, timestamp, sha256, uuid,
 } from './common.ts';
 import { hostedLimit } from './transform-query.ts';
 import { entryPreconditionHeaders } from './preconditions.ts';
@@ -36,7 +36,6 @@ export const attachmentSchema = z.object({
   url: z.string(),
 });
 
-const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'must be a lower-case hex SHA-256');
 
 /**
  * A file for an entry, as the hosted service takes it (PUT with an id, POST without):
@@ -60,7 +59,7 @@ export const fileBody = z
     /** the desk's earlier name for sha256 */
     hash: sha256.optional(),
     size: z.number().int().min(0).optional(),
-    data: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64').optional(),
+    data: base64.optional(),
   })
   .superRefine((body, ctx) => {
     const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });

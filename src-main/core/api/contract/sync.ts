@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { defineOperation } from '../operation.ts';
-import { folder, jsonObject, label, queryBool, queryInt, state, tags, timestamp, uuid } from './common.ts';
+import { base64, folder, jsonObject, label, queryBool, queryInt, state, tags, sha256, timestamp, uuid } from './common.ts';
 import { MAX_TRUSTED_KEYS, trustedJwk } from './trusted-jwks.ts';
 
 /** The kinds of record that sync carries, each under its own id (see sync/records). */
 export const SYNC_KINDS = ['entry', 'attachment', 'meta', 'workflow', 'series', 'series_entry', 'trusted_jwks'] as const;
 export const syncKind = z.enum(SYNC_KINDS);
 
-const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'must be a lower-case hex SHA-256');
 const attachmentId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'must be 1-128 characters of A-Z a-z 0-9 . _ -');
 const metaKey = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 characters of A-Z a-z 0-9 . _ -');
 const jws = z
@@ -398,7 +397,7 @@ export const syncOperations = {
     access: peers,
     body: z.object({
       blobs: z
-        .array(z.object({ hash: sha256, data: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64') }))
+        .array(z.object({ hash: sha256, data: base64 }))
         .min(1)
         .max(1000),
     }),
