@@ -55,7 +55,8 @@ describe('migration 0019_entry_sums', () => {
       };
       // Net, tax and total are each checked by 7 GLOBs, the currency by 1: 22 when no step is copied into the next.
       expect(globs()).toBe(22);
-      // The triggers as 0029 made them: each step copied into the next where it is named.
+      // The triggers as 0029 made them: each step copied into the next where it is named (and no move, which 0040 adds).
+      sqlite.exec('DROP TRIGGER entries_sums_move');
       await migrations['0029_packed_snippets'].up(ctx.service.db.q);
       expect(globs()).toBeGreaterThan(40);
       const early = await createEntry(ctx, undefined, { data: invoice({ code: 'F-1', issue_date: '2025-03-02', quantity: 3 }) });
@@ -70,6 +71,62 @@ describe('migration 0019_entry_sums', () => {
       for (const f of [{}, { folder: 'a' }, { folder: 'b' }, { date_from: '2025-03-01', date_to: '2025-03-31' }]) {
         expect(await keptSums(ctx, f), JSON.stringify(f)).toEqual(await scannedSums(ctx, f));
       }
+      expect((await keptSums(ctx, {}))!.count).toBe(2);
+    });
+  });
+
+  it('0040 moves an entry between groups with its amounts worked out once, and the sums still follow every write', async () => {
+    await withFreshService(async (ctx) => {
+      const sqlite = ctx.service.db.sqlite!;
+      /** GLOBs in the program of trigger `name`'s first statement's SELECT, NEW's and OLD's columns as parameters. */
+      const explain = (name: string, how: 'EXPLAIN' | 'EXPLAIN QUERY PLAN'): any[] => {
+        const trigger = (sqlite.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(name) as { sql: string }).sql;
+        const insert = trigger.slice(trigger.indexOf(' BEGIN') + 6).split(/;\s*\n/)[0];
+        const select = insert.slice(insert.indexOf('SELECT'), insert.indexOf(' WHERE true')).replace(/(OLD|NEW)\.(\w+)/g, '@$1_$2');
+        const params = Object.fromEntries([...new Set(select.match(/@\w+/g))].map((p) => [p.slice(1), null]));
+        return sqlite.prepare(`${how} ${select}`).all(params);
+      };
+      const globs = (name: string): number =>
+        explain(name, 'EXPLAIN').filter((op: { opcode: string; p4: string | null }) => op.opcode.startsWith('Function') && op.p4?.startsWith('glob(')).length;
+      // Both rows of a move (out of the old group, into the new) come from one working out: written once
+      // (22 GLOBs, as for one side), and run once, as the outer loop around the two sides.
+      expect(globs('entries_sums_move')).toBe(22);
+      const outer = explain('entries_sums_move', 'EXPLAIN QUERY PLAN').filter((r: { parent: number; detail: string }) => r.parent === 0 && r.detail.startsWith('SCAN'));
+      expect(outer.map((r: { detail: string }) => r.detail)).toEqual(['SCAN d', 'SCAN k']);
+      expect(globs('entries_sums_update')).toBe(22);
+      const groups = () => sqlite.prepare('SELECT count(*) AS n FROM entry_sums').get() as { n: number };
+      // The triggers as 0039 left them: an entry stored then, moved after 0040.
+      sqlite.exec('DROP TRIGGER entries_sums_move');
+      await migrations['0039_entry_sums_fenced'].up(ctx.service.db.q);
+      const a = await createEntry(ctx, undefined, { data: invoice({ code: 'G-1', issue_date: '2025-05-02', quantity: 3 }) });
+      await migrations['0040_entry_sums_moving'].up(ctx.service.db.q);
+      expect(groups().n).toBe(1);
+      expect(globs('entries_sums_move')).toBe(22);
+
+      const b = await createEntry(ctx, undefined, { data: invoice({ code: 'G-2', issue_date: '2025-05-09', quantity: 2, type: 'credit-note' }), folder: 'b' });
+      const c = await createEntry(ctx, undefined, { data: invoice({ code: 'G-3', issue_date: '2025-06-01', quantity: 7 }) });
+      const check = async (what: string) => {
+        for (const f of [{}, { folder: 'a' }, { folder: 'b' }, { state: 'registered' }, { date_from: '2025-05-01', date_to: '2025-05-31' }]) {
+          expect(await keptSums(ctx, f), `${what} ${JSON.stringify(f)}`).toEqual(await scannedSums(ctx, f));
+        }
+      };
+      // a move: state, then folder, then both
+      await patchEntry(ctx, a.id, { content_type: 'application/json', state: 'registered' });
+      await check('state');
+      await patchEntry(ctx, b.id, { content_type: 'application/json', folder: 'a' });
+      await check('folder');
+      await patchEntry(ctx, c.id, { content_type: 'application/json', folder: 'b', state: 'registered' });
+      await check('folder and state');
+      // not a move: the amounts change with the state (the update trigger takes it)
+      await patchEntry(ctx, a.id, { content_type: 'application/json', state: 'sent', data: invoice({ code: 'G-1', issue_date: '2025-05-02', quantity: 11 }) });
+      await check('state and document');
+      // nor is going to the trash, or a move of an entry in it
+      await trashEntry(ctx, b.id);
+      await check('trash');
+      await ctx.service.db.tx(() => ctx.service.db.sqlRun('UPDATE entries SET state = ? WHERE id = ?', ['void', b.id]), { origin: 'local' });
+      await check('state in the trash');
+      // the group a move empties is gone
+      expect((sqlite.prepare('SELECT count(*) AS n FROM entry_sums WHERE entries = 0').get() as { n: number }).n).toBe(0);
       expect((await keptSums(ctx, {}))!.count).toBe(2);
     });
   });

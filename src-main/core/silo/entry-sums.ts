@@ -114,6 +114,30 @@ function follow(r: string, sign: string, dialect: 'sqlite' | 'postgres', shape: 
        AND month = coalesce(substr(${r}.issue_date, 1, 7), '') AND entries = 0;`;
 }
 
+/**
+ * An entry that moves to another group with the same amounts (its state, folder or
+ * company changed; its snippet and date did not): the amounts are worked out once, from
+ * NEW, and taken from the old group and added to the new in one statement, two rows of
+ * one INSERT. The CROSS JOIN keeps the amounts the outer loop, so they are not worked out
+ * again for the second row. Worked out for each side, a job's change of state spent
+ * 110 µs in the triggers.
+ */
+function move(dialect: 'sqlite' | 'postgres', shape: Shape): string {
+  const sets = COLUMNS.slice(KEY.length).map((c) => `${c} = entry_sums.${c} + excluded.${c}`);
+  const sides = `(SELECT -1 AS sign, OLD.company_id AS company_id, OLD.folder AS folder, OLD.state AS state, OLD.issue_date AS issue_date
+       UNION ALL SELECT 1, NEW.company_id, NEW.folder, NEW.state, NEW.issue_date) k`;
+  return `INSERT INTO entry_sums (${COLUMNS.join(', ')}) SELECT ${contribution('k', 'k.sign').join(', ')} FROM ${amounts('NEW', dialect, shape)} CROSS JOIN ${sides} WHERE true
+       ON CONFLICT (${KEY.join(', ')}) DO UPDATE SET ${sets.join(', ')};
+     DELETE FROM entry_sums WHERE company_id = OLD.company_id AND folder = OLD.folder AND state = OLD.state
+       AND month = coalesce(substr(OLD.issue_date, 1, 7), '') AND entries = 0;`;
+}
+
+/** When an update only moves a live entry between groups (move), in each engine's words for "is the same as". */
+function movesOnly(dialect: 'sqlite' | 'postgres'): string {
+  const same = dialect === 'sqlite' ? 'IS' : 'IS NOT DISTINCT FROM';
+  return `OLD.trashed_at IS NULL AND NEW.trashed_at IS NULL AND OLD.snippet ${same} NEW.snippet AND OLD.issue_date ${same} NEW.issue_date`;
+}
+
 /** The columns of an entry a group and its amounts are made of. */
 const ENTRY_COLUMNS = ['company_id', 'folder', 'state', 'issue_date'];
 
@@ -130,21 +154,27 @@ function backfill(dialect: 'sqlite' | 'postgres'): string {
 /** What moves an entry between groups or changes its amounts. */
 const WATCHED = ['company_id', 'folder', 'state', 'issue_date', 'snippet', 'trashed_at'];
 
+/** What moves an entry to another group, its amounts unchanged. */
+const MOVED = ['company_id', 'folder', 'state'];
+
 /** Which forms of a stored snippet the SQLite triggers read (stored-snippet.ts). */
 type SnippetForms = 'objects' | 'either';
 
 /**
  * How one generation of the triggers is written: 0019 read the object, every row's form
- * then; 0029 reads either; 0039 (PostgreSQL 0019) fences the amounts' steps. An older
- * migration's text stays as it ran.
+ * then; 0029 reads either; 0039 (PostgreSQL 0019) fences the amounts' steps; 0040
+ * (PostgreSQL 0020) moves an entry between groups with its amounts worked out once. An
+ * older migration's text stays as it ran.
  */
 interface Shape {
   forms: SnippetForms;
   fenced: boolean;
+  moves: boolean;
 }
-const FIRST: Shape = { forms: 'objects', fenced: false };
-const EITHER: Shape = { forms: 'either', fenced: false };
-const FENCED: Shape = { forms: 'either', fenced: true };
+const FIRST: Shape = { forms: 'objects', fenced: false, moves: false };
+const EITHER: Shape = { forms: 'either', fenced: false, moves: false };
+const FENCED: Shape = { forms: 'either', fenced: true, moves: false };
+const MOVING: Shape = { forms: 'either', fenced: true, moves: true };
 
 /** The SQLite triggers that keep the sums. */
 function sqliteTriggers(shape: Shape): string[] {
@@ -156,10 +186,18 @@ function sqliteTriggers(shape: Shape): string[] {
      ${follow('OLD', '-1', 'sqlite', shape)}
    END`,
     `CREATE TRIGGER entries_sums_update AFTER UPDATE OF ${WATCHED.join(', ')} ON entries
-     WHEN (OLD.trashed_at IS NULL OR NEW.trashed_at IS NULL) AND (${WATCHED.map((c) => `OLD.${c} IS NOT NEW.${c}`).join(' OR ')}) BEGIN
+     WHEN (OLD.trashed_at IS NULL OR NEW.trashed_at IS NULL) AND (${WATCHED.map((c) => `OLD.${c} IS NOT NEW.${c}`).join(' OR ')})${shape.moves ? ` AND NOT (${movesOnly('sqlite')})` : ''} BEGIN
      ${follow('OLD', '(CASE WHEN OLD.trashed_at IS NULL THEN -1 ELSE 0 END)', 'sqlite', shape)}
      ${follow('NEW', '(CASE WHEN NEW.trashed_at IS NULL THEN 1 ELSE 0 END)', 'sqlite', shape)}
    END`,
+    ...(shape.moves
+      ? [
+          `CREATE TRIGGER entries_sums_move AFTER UPDATE OF ${MOVED.join(', ')} ON entries
+     WHEN ${movesOnly('sqlite')} AND (${MOVED.map((c) => `OLD.${c} IS NOT NEW.${c}`).join(' OR ')}) BEGIN
+     ${move('sqlite', shape)}
+   END`,
+        ]
+      : []),
   ];
 }
 
@@ -170,7 +208,11 @@ export const ENTRY_SUMS_SCHEMA = [table('sqlite'), backfill('sqlite'), ...sqlite
 /** PostgreSQL's one function behind its three triggers. */
 function pgFollow(shape: Shape, replace = false): string {
   return `CREATE ${replace ? 'OR REPLACE ' : ''}FUNCTION entry_sums_follow() RETURNS trigger LANGUAGE plpgsql AS $$
-   BEGIN
+   BEGIN${shape.moves ? `
+     IF TG_OP = 'UPDATE' AND ${movesOnly('postgres')} THEN
+       ${move('postgres', shape)}
+       RETURN NULL;
+     END IF;` : ''}
      IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.trashed_at IS NULL THEN
        ${follow('OLD', '-1', 'postgres', shape)}
      END IF;
@@ -203,3 +245,9 @@ export const ENTRY_SUMS_FENCED = [...TRIGGER_NAMES.map((name) => `DROP TRIGGER $
 
 /** PostgreSQL's migration 0019: its function again, fenced the same way. */
 export const ENTRY_SUMS_FENCED_PG = [pgFollow(FENCED, true)];
+
+/** Migration 0040: an entry moved between groups (a change of state) with its amounts worked out once, not for each side. */
+export const ENTRY_SUMS_MOVING = [...TRIGGER_NAMES.map((name) => `DROP TRIGGER ${name}`), ...sqliteTriggers(MOVING)];
+
+/** PostgreSQL's migration 0020: its function again, moving the same way. */
+export const ENTRY_SUMS_MOVING_PG = [pgFollow(MOVING, true)];

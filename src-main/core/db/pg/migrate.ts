@@ -7,7 +7,7 @@ import { AUDIT_ACTORS_MIGRATION_PG, IMPLIED_CREATED_VERSION_PG } from '../../sil
 import { IMPLIED_FIRST_STATE_PG } from '../../silo/implied-first-state.ts';
 import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
-import { ENTRY_SUMS_FENCED_PG, ENTRY_SUMS_SCHEMA_PG } from '../../silo/entry-sums.ts';
+import { ENTRY_SUMS_FENCED_PG, ENTRY_SUMS_MOVING_PG, ENTRY_SUMS_SCHEMA_PG } from '../../silo/entry-sums.ts';
 import { ENTRY_TAGS_SCHEMA_PG } from '../../silo/entry-tags.ts';
 import { CHANGE_TRIGGERS, CHANGES_UNSTAMPED_PG, EVERY_WRITE_NOTED } from './change-triggers.ts';
 import { SEARCH } from './search.ts';
@@ -50,6 +50,7 @@ export const pgMigrations: Record<string, Migration> = {
   '0017_changes_unstamped': statements(CHANGES_UNSTAMPED_PG),
   '0018_audit_actors': statements(AUDIT_ACTORS_MIGRATION_PG),
   '0019_entry_sums_fenced': statements(ENTRY_SUMS_FENCED_PG),
+  '0020_entry_sums_moving': statements(ENTRY_SUMS_MOVING_PG),
 };
 
 export async function migratePostgres(db: Kysely<any>): Promise<string[]> {
