@@ -71,6 +71,16 @@ describe('a stored document packed', () => {
     expect(documentText(packDocument('sqlite', wide, ID), ID)).toBe(wide);
   });
 
+  it('reads back every length around the edges of its output chunk (the stated length, one byte over) and of node\'s 16 KiB', () => {
+    for (const size of [2, 3, 62, 63, 64, 65, 2047, 2048, 2049, 16_383, 16_384, 16_385, 40_000]) {
+      // hashes of hashes: text deflate cannot shorten much, of exactly `size` bytes
+      let text = '';
+      for (let i = 0; text.length < size; i++) text += createHash('sha512').update(`${size}:${i}`).digest('base64');
+      text = text.slice(0, size);
+      expect(documentText(packDocument('sqlite', text, ID), ID)).toBe(text);
+    }
+  });
+
   it('is the text itself on PostgreSQL, which compresses long values on its own', () => {
     expect(packDocument('postgres', texts[0], ID)).toBe(texts[0]);
     expect(documentText(texts[0], ID)).toBe(texts[0]);
