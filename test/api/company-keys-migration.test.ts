@@ -67,7 +67,7 @@ async function reads(call: Call, token: string, entryIds: string[], seriesId: st
 function backToPublicIds(sqlite: Sqlite): void {
   sqlite.pragma('foreign_keys = OFF');
   sqlite.unsafeMode(true);
-  // The triggers to make again, but for the actors table's: 0038 makes it anew (below).
+  // The triggers to make again, but for the actors table's and the sums' move: 0038 and 0040 make them anew (below).
   const triggers = sqlite.prepare(`SELECT name, sql, tbl_name FROM sqlite_master WHERE type = 'trigger'`).all() as Array<{ name: string; sql: string; tbl_name: string }>;
   for (const t of triggers) sqlite.exec(`DROP TRIGGER "${t.name}"`);
   const tables = sqlite
@@ -96,6 +96,8 @@ function backToPublicIds(sqlite: Sqlite): void {
   sqlite.exec('DROP TABLE audit_actors');
   for (const t of triggers) {
     if (t.tbl_name === 'audit_actors') continue;
+    // 0040, which runs again, makes the sums' move trigger
+    if (t.name === 'entries_sums_move') continue;
     sqlite.exec(t.name === 'entries_keep_created' ? IMPLIED_CREATED_VERSION[0] : t.sql);
   }
   // The change rows' time, which 0035 drops when it runs again (0036 and 0037 only make indexes anew).
