@@ -102,16 +102,26 @@ function contribution(r: string, sign: string): string[] {
 
 const COLUMNS = [...KEY, 'entries', 'inexact', ...SUM_COLUMNS];
 
+/**
+ * Adds the rows `from` gives (each a group's key and amounts, in the order of COLUMNS) to
+ * their groups, a group that exists taking them into its sums. `WHERE true`: SQLite's parser
+ * needs it between a SELECT's FROM and ON CONFLICT.
+ */
+const addToGroups = (values: string[], from: string): string =>
+  `INSERT INTO entry_sums (${COLUMNS.join(', ')}) SELECT ${values.join(', ')} FROM ${from} WHERE true
+       ON CONFLICT (${KEY.join(', ')}) DO UPDATE SET ${COLUMNS.slice(KEY.length).map((c) => `${c} = entry_sums.${c} + excluded.${c}`).join(', ')};`;
+
+/** Drops the group `r` (NEW or OLD) was in once it holds no entry. */
+const dropIfEmpty = (r: string): string =>
+  `DELETE FROM entry_sums WHERE company_id = ${r}.company_id AND folder = ${r}.folder AND state = ${r}.state
+       AND month = coalesce(substr(${r}.issue_date, 1, 7), '') AND entries = 0;`;
+
 /** Adds one entry's amounts to its group (sign 1), or takes them away (-1) and drops the group once it is empty. */
 function follow(r: string, sign: string, dialect: 'sqlite' | 'postgres', shape: Shape, adding = false): string {
-  const sets = COLUMNS.slice(KEY.length).map((c) => `${c} = entry_sums.${c} + excluded.${c}`);
-  // `WHERE true`: SQLite's parser needs it between a SELECT's FROM and ON CONFLICT.
-  const add = `INSERT INTO entry_sums (${COLUMNS.join(', ')}) SELECT ${contribution(r, sign).join(', ')} FROM ${amounts(r, dialect, shape)} WHERE true
-       ON CONFLICT (${KEY.join(', ')}) DO UPDATE SET ${sets.join(', ')};`;
+  const add = addToGroups(contribution(r, sign), amounts(r, dialect, shape));
   if (adding) return add;
   return `${add}
-     DELETE FROM entry_sums WHERE company_id = ${r}.company_id AND folder = ${r}.folder AND state = ${r}.state
-       AND month = coalesce(substr(${r}.issue_date, 1, 7), '') AND entries = 0;`;
+     ${dropIfEmpty(r)}`;
 }
 
 /**
@@ -123,13 +133,10 @@ function follow(r: string, sign: string, dialect: 'sqlite' | 'postgres', shape: 
  * 110 µs in the triggers.
  */
 function move(dialect: 'sqlite' | 'postgres', shape: Shape): string {
-  const sets = COLUMNS.slice(KEY.length).map((c) => `${c} = entry_sums.${c} + excluded.${c}`);
   const sides = `(SELECT -1 AS sign, OLD.company_id AS company_id, OLD.folder AS folder, OLD.state AS state, OLD.issue_date AS issue_date
        UNION ALL SELECT 1, NEW.company_id, NEW.folder, NEW.state, NEW.issue_date) k`;
-  return `INSERT INTO entry_sums (${COLUMNS.join(', ')}) SELECT ${contribution('k', 'k.sign').join(', ')} FROM ${amounts('NEW', dialect, shape)} CROSS JOIN ${sides} WHERE true
-       ON CONFLICT (${KEY.join(', ')}) DO UPDATE SET ${sets.join(', ')};
-     DELETE FROM entry_sums WHERE company_id = OLD.company_id AND folder = OLD.folder AND state = OLD.state
-       AND month = coalesce(substr(OLD.issue_date, 1, 7), '') AND entries = 0;`;
+  return `${addToGroups(contribution('k', 'k.sign'), `${amounts('NEW', dialect, shape)} CROSS JOIN ${sides}`)}
+     ${dropIfEmpty('OLD')}`;
 }
 
 /** When an update only moves a live entry between groups (move), in each engine's words for "is the same as". */
