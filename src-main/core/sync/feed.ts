@@ -48,8 +48,7 @@ export async function listChanges(ctx: Ctx, q: { cursor?: string; limit: number;
     // A window that ended before the page filled: the next page starts after it, though this one is short (or empty).
     const hasMore = filled || windowEnd !== undefined;
 
-    // Secret step config (a webhook's bearer token) leaves in full only for the owner, as the workflow API shows it.
-    const opts: ReadOptions = { revealSecrets: ctx.caller.kind === 'owner', documentAsText: ctx.writesJson === true };
+    const opts = servedReadOptions(ctx);
     const changes: SyncChange[] = [];
     for (const row of rows) {
       const change = await changeOf(ctx, row, opts);
@@ -69,6 +68,13 @@ export async function listChanges(ctx: Ctx, q: { cursor?: string; limit: number;
     };
   }, { origin: LOCAL, snapshot: true });
 }
+
+/**
+ * How the feed reads records for `ctx`'s answer. Secret step config (a webhook's bearer
+ * token) leaves in full only for the owner, as the workflow API shows it; documents go
+ * out as their stored text when the answer is written by writeJson (json-text.ts).
+ */
+export const servedReadOptions = (ctx: Ctx): ReadOptions => ({ revealSecrets: ctx.caller.kind === 'owner', documentAsText: ctx.writesJson === true });
 
 /** Changes a page leaving an origin out looks at, at most. */
 export const EXCLUDING_WINDOW = 5_000;

@@ -6,7 +6,7 @@ import { findMissingBlobs, putBlobs, readBlobs } from './blobs.ts';
 import { changeRow } from './change-rows.ts';
 import { listConflicts, resolveConflict } from './conflicts.ts';
 import { testConnection } from './connection-test.ts';
-import { changeOf, listChanges, listDeletions } from './feed.ts';
+import { changeOf, listChanges, listDeletions, servedReadOptions } from './feed.ts';
 import { listParked, retryParked } from './parked.ts';
 import { listForks } from './forks.ts';
 import { addInstanceKeys, listPeers, pairByOwner, presentIdentity, unpair } from './pairing.ts';
@@ -24,7 +24,7 @@ export const syncHandlers: HandlersOf<typeof syncOperations> = {
     return ctx.service.db.tx(async () => {
       const row = await changeRow(ctx.service.db, ctx.caller.companyKey, params.kind, params.id);
       if (!row) throw notFound(`${params.kind} ${params.id}`);
-      return changeOf(ctx, row, { revealSecrets: ctx.caller.kind === 'owner', documentAsText: ctx.writesJson === true });
+      return changeOf(ctx, row, servedReadOptions(ctx));
     }, { origin: LOCAL, snapshot: true });
   },
   putSyncRecord: (ctx, { params, body }) => applyPushedOne(ctx, body.origin, params.kind, params.id, body),
