@@ -18,7 +18,7 @@ import { openService, type Service } from '../src-main/core/service.ts';
 import { storeAttachment } from '../src-main/core/silo/attachments.ts';
 import { importEntries } from '../src-main/core/silo/import.ts';
 import { patchEntry } from '../src-main/core/silo/patch.ts';
-import { sha256Hex } from '../src-main/core/files/blob-store.ts';
+import { sha256Hex } from '../src-main/core/sha256.ts';
 import { storeBlobs } from '../src-main/core/sync/blob-writes.ts';
 import { loadEnvelopes } from '../test/fixtures/gobl/load.ts';
 import { EntryFactory } from './lib/entries.ts';

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { securePrivateDataDir } from '../core/files/private-data-dir.ts';
+import { sha256Hex } from '../core/sha256.ts';
 import { InstanceKeys, type KeySealer } from '../core/keys/instance-keys.ts';
 
 /**
@@ -14,8 +14,6 @@ export interface HandedKey {
   plain: Uint8Array;
 }
 
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-
 /**
  * The shell's half: makes sure the data dir has a current signing key (a new one
  * is sealed with the keychain), unseals every key, and answers them for the
@@ -26,7 +24,7 @@ export async function unsealSigningKeys(dataDir: string, keychain: KeySealer): P
   securePrivateDataDir(dataDir);
   const handed = new Map<string, HandedKey>();
   const remember = (sealed: Buffer, plain: Buffer) => {
-    const key = { sealed_sha256: sha256(sealed), plain: new Uint8Array(plain) };
+    const key = { sealed_sha256: sha256Hex(sealed), plain: new Uint8Array(plain) };
     handed.set(key.sealed_sha256, key);
   };
   // InstanceKeys reads (and on first start makes) the key files exactly as the service will.
@@ -54,7 +52,7 @@ export function handedOverSealer(keys: readonly HandedKey[]): KeySealer {
   const bySealed = new Map(keys.map((k) => [k.sealed_sha256, k.plain]));
   return {
     decrypt(sealed) {
-      const plain = bySealed.get(sha256(sealed));
+      const plain = bySealed.get(sha256Hex(sealed));
       if (!plain) throw new Error('a signing key file changed after the desktop app unsealed it; start Silodesk again');
       return Buffer.from(plain);
     },

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../sha256.ts';
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-write.ts';
@@ -44,6 +44,3 @@ export class BlobStore {
     mkdirSync(this.#tmp, { recursive: true });
   }
 }
-
-/** The name the content store keeps bytes under. */
-export const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');

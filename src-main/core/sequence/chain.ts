@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../sha256.ts';
 import { decodeJws } from '../keys/jws.ts';
 
 /**
@@ -38,7 +38,6 @@ export interface SeriesPayload {
   csig?: string;
 }
 
-export const sha256Hex = (bytes: Buffer | string): string => createHash('sha256').update(bytes).digest('hex');
 
 /** The link the next entry carries: hash of this entry's signed payload bytes. */
 export const chainHashOf = (serviceSig: string): string => sha256Hex(decodeJws(serviceSig).payloadBytes);

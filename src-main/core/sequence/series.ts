@@ -6,7 +6,8 @@ import type { ParsedInput } from '../api/operation.ts';
 import { nowIso } from '../clock.ts';
 import { isOwnIdentity } from '../keys/identity.ts';
 import { LOCAL } from '../db/write-scopes.ts';
-import { sha256Hex, type SeriesPayload } from './chain.ts';
+import type { SeriesPayload } from './chain.ts';
+import { sha256Hex } from '../sha256.ts';
 import { holdOf, releaseHold } from './holds.ts';
 import { seriesView, type SeriesRow, type SeriesView } from './rows.ts';
 

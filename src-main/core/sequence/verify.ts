@@ -5,7 +5,7 @@ import { letOthersIn } from '../let-others-in.ts';
 import { decodeJws, SignatureError } from '../keys/jws.ts';
 import { verifierFor, type JwsVerifier } from '../sync/peer-keys.ts';
 import { LOCAL } from '../db/write-scopes.ts';
-import { sha256Hex } from './chain.ts';
+import { sha256Hex } from '../sha256.ts';
 import { entryCode } from './code.ts';
 import type { SeriesEntryRow, SeriesRow } from './rows.ts';
 import { requireSeriesRow } from './series.ts';

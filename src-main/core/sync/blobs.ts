@@ -5,7 +5,7 @@ import { nowIso } from '../clock.ts';
 import type { Db } from '../db/engine.ts';
 import { MAX_ATTACHMENT_BYTES } from '../silo/attachments.ts';
 import { storeBlobs } from './blob-writes.ts';
-import { sha256Hex } from '../files/blob-store.ts';
+import { sha256Hex } from '../sha256.ts';
 import { applyInSlices } from '../db/time-slices.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import type { CompanyKey } from '../access/company-key.ts';

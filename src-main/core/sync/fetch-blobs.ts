@@ -1,6 +1,6 @@
 import type { SyncChange } from '../api/contract/sync.ts';
 import { storeBlobs } from './blob-writes.ts';
-import { sha256Hex } from '../files/blob-store.ts';
+import { sha256Hex } from '../sha256.ts';
 import { companyHolds, grantBlobs, READ_BUDGET_BYTES } from './blobs.ts';
 import { RemoteTooLarge } from './remote-client.ts';
 import type { SyncRun } from './run-context.ts';

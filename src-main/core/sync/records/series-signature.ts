@@ -3,7 +3,7 @@ import type { SyncRecordOf } from '../../api/contract/sync.ts';
 import { canonicalJson } from '../../gobl/index.ts';
 import { isOwnIdentity } from '../../keys/identity.ts';
 import { SignatureError } from '../../keys/jws.ts';
-import { sha256Hex } from '../../sequence/chain.ts';
+import { sha256Hex } from '../../sha256.ts';
 import type { Service } from '../../service.ts';
 import { verifyIssuerJws } from '../peer-keys.ts';
 import type { CompanyKey } from '../../access/company-key.ts';
