@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Sqlite } from '../../src-main/core/db/connection.ts';
 import { withFreshService } from '../support/fresh-service.ts';
 import { migrations } from '../../src-main/core/db/migrations.ts';
 import { createEntry } from '../../src-main/core/silo/entries.ts';
@@ -7,6 +8,22 @@ import { snippetFromStored } from '../../src-main/core/silo/stored-snippet.ts';
 import { keptSums, scannedSums } from '../../src-main/core/silo/sums.ts';
 import { trashEntry } from '../../src-main/core/silo/trash.ts';
 import { invoice } from './desk-list-helpers.ts';
+
+/**
+ * EXPLAIN (or its query plan) of the SELECT in trigger `name`'s first statement, as a statement of
+ * its own: NEW's and OLD's columns as parameters, bound to NULL.
+ */
+function explainTrigger(sqlite: Sqlite, name: string, how: 'EXPLAIN' | 'EXPLAIN QUERY PLAN'): any[] {
+  const trigger = (sqlite.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(name) as { sql: string }).sql;
+  const insert = trigger.slice(trigger.indexOf(' BEGIN') + 6).split(/;\s*\n/)[0];
+  const select = insert.slice(insert.indexOf('SELECT'), insert.indexOf(' WHERE true')).replace(/(OLD|NEW)\.(\w+)/g, '@$1_$2');
+  const params = Object.fromEntries([...new Set(select.match(/@\w+/g))].map((p) => [p.slice(1), null]));
+  return sqlite.prepare(`${how} ${select}`).all(params);
+}
+
+/** The GLOBs written in that SELECT's program: each is an amount checked, and a copied step shows as more. */
+const triggerGlobs = (sqlite: Sqlite, name: string): number =>
+  explainTrigger(sqlite, name, 'EXPLAIN').filter((op: { opcode: string; p4: string | null }) => op.opcode.startsWith('Function') && op.p4?.startsWith('glob(')).length;
 
 describe('migration 0019_entry_sums', () => {
   it('adds up the live entries stored before it into their groups', async () => {
@@ -41,18 +58,8 @@ describe('migration 0019_entry_sums', () => {
   it('0039 works out each step of an entry\'s amounts once, and the sums still follow every write', async () => {
     await withFreshService(async (ctx) => {
       const sqlite = ctx.service.db.sqlite!;
-      // What the update trigger adds for OLD, as a statement of its own: OLD's columns as parameters.
-      const amountsOfOld = (): string => {
-        const trigger = (sqlite.prepare(`SELECT sql FROM sqlite_master WHERE name = 'entries_sums_update'`).get() as { sql: string }).sql;
-        const insert = trigger.slice(trigger.indexOf(' BEGIN') + 6).split(/;\s*\n/)[0];
-        return insert.slice(insert.indexOf('SELECT'), insert.indexOf(' WHERE true')).replace(/OLD\.(\w+)/g, '@$1');
-      };
-      const globs = (): number => {
-        const sql = amountsOfOld();
-        const params = Object.fromEntries([...new Set(sql.match(/@\w+/g))].map((p) => [p.slice(1), null]));
-        const program = sqlite.prepare(`EXPLAIN ${sql}`).all(params) as Array<{ opcode: string; p4: string | null }>;
-        return program.filter((op) => op.opcode.startsWith('Function') && op.p4?.startsWith('glob(')).length;
-      };
+      // What the update trigger adds for OLD
+      const globs = (): number => triggerGlobs(sqlite, 'entries_sums_update');
       // Net, tax and total are each checked by 7 GLOBs, the currency by 1: 22 when no step is copied into the next.
       expect(globs()).toBe(22);
       // The triggers as 0029 made them: each step copied into the next where it is named (and no move, which 0040 adds).
@@ -79,19 +86,11 @@ describe('migration 0019_entry_sums', () => {
     await withFreshService(async (ctx) => {
       const sqlite = ctx.service.db.sqlite!;
       /** GLOBs in the program of trigger `name`'s first statement's SELECT, NEW's and OLD's columns as parameters. */
-      const explain = (name: string, how: 'EXPLAIN' | 'EXPLAIN QUERY PLAN'): any[] => {
-        const trigger = (sqlite.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(name) as { sql: string }).sql;
-        const insert = trigger.slice(trigger.indexOf(' BEGIN') + 6).split(/;\s*\n/)[0];
-        const select = insert.slice(insert.indexOf('SELECT'), insert.indexOf(' WHERE true')).replace(/(OLD|NEW)\.(\w+)/g, '@$1_$2');
-        const params = Object.fromEntries([...new Set(select.match(/@\w+/g))].map((p) => [p.slice(1), null]));
-        return sqlite.prepare(`${how} ${select}`).all(params);
-      };
-      const globs = (name: string): number =>
-        explain(name, 'EXPLAIN').filter((op: { opcode: string; p4: string | null }) => op.opcode.startsWith('Function') && op.p4?.startsWith('glob(')).length;
+      const globs = (name: string): number => triggerGlobs(sqlite, name);
       // Both rows of a move (out of the old group, into the new) come from one working out: written once
       // (22 GLOBs, as for one side), and run once, as the outer loop around the two sides.
       expect(globs('entries_sums_move')).toBe(22);
-      const outer = explain('entries_sums_move', 'EXPLAIN QUERY PLAN').filter((r: { parent: number; detail: string }) => r.parent === 0 && r.detail.startsWith('SCAN'));
+      const outer = explainTrigger(sqlite, 'entries_sums_move', 'EXPLAIN QUERY PLAN').filter((r: { parent: number; detail: string }) => r.parent === 0 && r.detail.startsWith('SCAN'));
       expect(outer.map((r: { detail: string }) => r.detail)).toEqual(['SCAN d', 'SCAN k']);
       expect(globs('entries_sums_update')).toBe(22);
       const groups = () => sqlite.prepare('SELECT count(*) AS n FROM entry_sums').get() as { n: number };
