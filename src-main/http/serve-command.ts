@@ -1,21 +1,20 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ensureWebBuild } from '../../scripts/web-build.ts';
 import { ensureDefaultCompany, ensureOwnerTokenFile } from '../core/access/bootstrap.ts';
 import type { StoredCompany } from '../core/access/companies.ts';
 import { setLocalApiControl } from '../core/access/local-api.ts';
 import { issueLoginCode } from '../core/access/login-codes.ts';
 import { openServiceCore, startService, type Service } from '../core/service.ts';
 import { startHttpServer } from './server.ts';
+import { webRootOf } from './web-root.ts';
 
 /**
  * Headless Silodesk: the same service as the desktop app, over HTTP only, plus the
- * built web UI. `npm run serve -- --data DIR --port 4100 --host 127.0.0.1 [--rebuild] [--db postgres://…]`.
- * `npm run serve` passes --build-web: the web UI in out/web is rebuilt only when its
- * sources changed (scripts/web-build.ts), or always with --rebuild. Tests start this
- * without either, so they never rebuild out/web under another server of their run.
+ * built web UI in out/web. `npm run serve -- --data DIR --port 4100 --host 127.0.0.1 [--db postgres://…]`
+ * runs the service build (out/serve) after remaking what is stale of it and of the web UI
+ * (scripts/serve.ts); tests start the sources (src-main/serve.ts), which build nothing.
  *
  * The port opens as soon as the database is open: the job engine, sync and the API's
  * handlers (most of the code) load right after, and a request that comes sooner waits
@@ -31,10 +30,6 @@ const { values } = parseArgs({
     port: { type: 'string', default: '4100' },
     host: { type: 'string', default: '127.0.0.1' },
     quiet: { type: 'boolean', default: false },
-    // build the web UI first when its sources are newer than out/web
-    'build-web': { type: 'boolean', default: false },
-    // build the web UI first, always
-    rebuild: { type: 'boolean', default: false },
     // sync this instance's default company with a remote Silodesk (also settable in the UI)
     remote: { type: 'string' },
     'remote-token-file': { type: 'string' },
@@ -52,15 +47,6 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 const host = values.host!;
 if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
   console.error(`silodesk: warning: listening on ${host}, not loopback; anyone who can reach it and holds a token can use the API`);
-}
-
-if (values['build-web'] || values.rebuild) {
-  try {
-    ensureWebBuild({ rebuild: values.rebuild });
-  } catch (err) {
-    console.error(`silodesk: ${(err as Error).message}`);
-    process.exit(1);
-  }
 }
 
 const dataDir = resolve(values.data!);
@@ -97,11 +83,11 @@ if (values.remote) {
   }
 }
 
-const webRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'out', 'web');
+const webRoot = webRootOf(dirname(fileURLToPath(import.meta.url)));
 const server = await startHttpServer(service, {
   host,
   port,
-  webRoot: existsSync(webRoot) ? webRoot : undefined,
+  webRoot,
   log: values.quiet ? undefined : (line) => console.error(line),
 });
 setLocalApiControl(service, {
@@ -112,7 +98,7 @@ setLocalApiControl(service, {
 });
 console.log(`silodesk listening on ${server.url}`);
 // A one-time code, not the token: it works once, for ten minutes, and is traded for a browser session.
-if (webRoot && existsSync(webRoot)) console.log(`open ${server.url}/#login=${issueLoginCode(service, company)}`);
+if (webRoot) console.log(`open ${server.url}/#login=${issueLoginCode(service, company)}`);
 
 let stopping = false;
 async function stop(): Promise<void> {

@@ -21,9 +21,9 @@ export interface ServeProcess extends ServedProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Spawns `serve` with `args`, keeping everything it prints. */
-export function spawnServe(args: string[], env: NodeJS.ProcessEnv = process.env): { child: ChildProcess; output(): string } {
-  const child = spawn(process.execPath, ['src-main/serve.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
+/** Spawns `serve` (its sources, unless `entry` names another, such as the service build) with `args`, keeping everything it prints. */
+export function spawnServe(args: string[], env: NodeJS.ProcessEnv = process.env, entry = 'src-main/serve.ts'): { child: ChildProcess; output(): string } {
+  const child = spawn(process.execPath, [entry, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));

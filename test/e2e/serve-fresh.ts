@@ -1,17 +1,21 @@
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { ensureServiceBuild, serviceEntry } from '../../scripts/service-build.ts';
+import { PROJECT_ROOT } from '../../scripts/web-build.ts';
 import { e2eDataDir, e2ePort } from './paths.ts';
 
 /**
  * Starts `serve` on an emptied data dir for one e2e run, on the run's own port (picked
  * free by playwright.config.ts), and removes that dir when Playwright stops it. The tests
- * read the owner token from that dir. `npm run test:e2e` builds the UI before this runs;
- * `serve` is started without --build-web, so it never rebuilds it.
+ * read the owner token from that dir. It runs the service build (out/serve), as `npm run
+ * serve` does, so the browser tests drive the bundled service users run: made anew here
+ * when stale (`npm run test:e2e` has made the web UI's build current before).
  */
 const port = process.argv[2] ?? e2ePort();
 const dataDir = e2eDataDir(port);
 rmSync(dataDir, { recursive: true, force: true });
-const child = spawn(process.execPath, ['src-main/serve.ts', '--data', dataDir, '--port', port, '--quiet'], {
+await ensureServiceBuild();
+const child = spawn(process.execPath, [serviceEntry(PROJECT_ROOT), '--data', dataDir, '--port', port, '--quiet'], {
   stdio: 'inherit',
 });
 const stop = () => child.kill('SIGTERM');

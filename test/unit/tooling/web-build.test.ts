@@ -1,29 +1,11 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { webBuildStatus, type BuildFs } from '../../../scripts/web-build.ts';
+import type { BuildFs } from '../../../scripts/build-freshness.ts';
+import { webBuildStatus } from '../../../scripts/web-build.ts';
+import { BUILT, fakeProject, ROOT } from './fake-build-fs.ts';
 
-const ROOT = '/repo';
-const BUILT = 1_000;
-
-/** A project whose files have the given modification times (paths relative to ROOT). */
-function project(files: Record<string, number>, recorded: string[] | null = ['src-renderer/src/main.tsx', 'src-main/core/api/contract/index.ts']): BuildFs {
-  const all: Record<string, number | string> = { ...files };
-  if (recorded) {
-    all['out/web.inputs.json'] = BUILT;
-    all['out/web/index.html'] = BUILT + 1;
-  }
-  return {
-    mtime: (path) => {
-      const value = all[path.slice(ROOT.length + 1)];
-      return typeof value === 'number' ? value : undefined;
-    },
-    list: (dir) => {
-      const prefix = dir.slice(ROOT.length + 1) + '/';
-      return Object.keys(all).filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length));
-    },
-    read: (path) => (path === join(ROOT, 'out/web.inputs.json') && recorded ? JSON.stringify({ inputs: recorded }) : undefined),
-  };
-}
+/** A project whose files have the given modification times, with a web UI build made from `recorded`. */
+const project = (files: Record<string, number>, recorded: string[] | null = ['src-renderer/src/main.tsx', 'src-main/core/api/contract/index.ts']): BuildFs =>
+  fakeProject(files, { outDir: 'out/web', entry: 'index.html', recorded });
 
 const sources = {
   'src-renderer': 500,
