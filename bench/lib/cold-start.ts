@@ -1,4 +1,4 @@
-// Cold start of `serve`, as a user starts it: `node scripts/serve.ts` (what `npm run serve` runs:
+// Cold start of `serve`, as a user starts it: `node scripts/serve.mjs` (what `npm run serve` runs:
 // it checks that the web UI and service builds are current, then runs the service build) spawned
 // on a data dir, timed until its port takes a connection (what "listening" means to a client,
 // whatever the process prints), then until it has answered the first list page (a request that
@@ -16,7 +16,7 @@ import { freePort } from '../../scripts/free-port.ts';
 import type { Aim, Figure } from './report.ts';
 import { median, spreadOf } from './stats.ts';
 
-export const SERVE = fileURLToPath(new URL('../../scripts/serve.ts', import.meta.url));
+export const SERVE = fileURLToPath(new URL('../../scripts/serve.mjs', import.meta.url));
 const BUILT = fileURLToPath(new URL('../../out/serve/serve.js', import.meta.url));
 const SOURCES = fileURLToPath(new URL('../../src-main/serve.ts', import.meta.url));
 
