@@ -1,8 +1,9 @@
-import { cpSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
+import { SERVICE_EXTERNALS } from './scripts/service-externals.ts';
 
 const root = import.meta.dirname;
 const at = (path: string) => resolve(root, path);
@@ -36,17 +37,27 @@ function copyGoblData(): Plugin {
   };
 }
 
+/**
+ * The libraries the main build bundles: every dependency but those the service must load from
+ * node_modules, and fflate: electron-vite puts `const require = createRequire(…)` at the top of
+ * every chunk that mentions `require`, and fflate's ES build declares a `require` of its own, so
+ * the chunk holding both would not load.
+ */
+const bundled = Object.keys((JSON.parse(readFileSync(at('package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies)
+  .filter((name) => !SERVICE_EXTERNALS.includes(name) && name !== 'fflate');
+
 export default defineConfig({
   main: {
     plugins: [copyGoblData()],
     build: {
       outDir: at('out/main'),
+      // As `npm run serve`'s build (scripts/service-build.ts): a library loaded as a tree of ES
+      // modules cost the service process more of its start than Silodesk's own code.
+      externalizeDeps: { exclude: bundled },
       rolldownOptions: {
         // Two entries: the shell (Electron's main process) and the service it starts
         // in a utility process (src-main/service-process/entry.ts), as out/main/service.js.
         input: { index: at('src-main/index.ts'), service: at('src-main/service-process/entry.ts') },
-        // Native module: loaded from node_modules at run time, never bundled.
-        external: ['better-sqlite3'],
         // Shared chunks beside the entries, so paths relative to a module (out/main/gobl-data) hold in any of them.
         output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
       },

@@ -11,6 +11,7 @@ import { cpSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildStatus, discard, hostBuildFs, inputsRecord, pathsUnder, swapIn, type BuildFs, type BuildStatus } from './build-freshness.ts';
+import { isServiceExternal } from './service-externals.ts';
 import { PROJECT_ROOT } from './web-build.ts';
 
 export const serviceOutDir = (root: string) => join(root, 'out', 'serve');
@@ -20,25 +21,12 @@ export const serviceEntry = (root: string) => join(serviceOutDir(root), 'serve.j
 /** GOBL's published data, read at run time; the build carries a copy beside its modules (core/gobl/defs/data-dir.ts). */
 const GOBL_DATA = 'src-main/core/gobl/data';
 
-/**
- * Libraries loaded from node_modules at run time rather than bundled: each finds files of its own
- * package by path, which a bundled copy in out/serve could not.
- */
-export const SERVICE_EXTERNALS = [
-  // a native addon (the desktop build keeps it out too)
-  'better-sqlite3',
-  // reads its standard fonts (`#standard-fonts/…` imports) and colour profile from its package folder
-  'pdfkit',
-  // the PostgreSQL driver, loaded only for `--db`, with its optional native binding
-  'pg',
-];
-
 export function serviceBuildStatus(root: string, fs: BuildFs): BuildStatus {
   return buildStatus(root, fs, {
     label: 'service',
     outDir: serviceOutDir(root),
     entry: 'serve.js',
-    always: ['package-lock.json', 'scripts/service-build.ts', ...pathsUnder(root, fs, GOBL_DATA)],
+    always: ['package-lock.json', 'scripts/service-build.ts', 'scripts/service-externals.ts', ...pathsUnder(root, fs, GOBL_DATA)],
   });
 }
 
@@ -60,7 +48,7 @@ export async function ensureServiceBuild(options: { root?: string; rebuild?: boo
     const output = await build({
       input: join(root, 'src-main/serve.ts'),
       platform: 'node',
-      external: (id) => SERVICE_EXTERNALS.some((name) => id === name || id.startsWith(`${name}/`)),
+      external: isServiceExternal,
       logLevel: 'warn',
       output: { dir: next, format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
     });

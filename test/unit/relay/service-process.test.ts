@@ -1,8 +1,9 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,9 +20,21 @@ import { loadEnvelope } from '../../fixtures/gobl/load.ts';
 /**
  * The service in a child process, started the way the desktop shell starts it
  * (ServiceSupervisor, the same entry file, a structured-clone channel), with
- * child_process.fork standing in for Electron's utilityProcess.fork.
+ * child_process.fork standing in for Electron's utilityProcess.fork: from its sources,
+ * and as the desktop build bundles it (out/main/service.js, made here by `npm run build`'s
+ * electron-vite), where what a bundle can lose shows (GOBL's data, PDFKit's fonts).
  */
-const ENTRY = resolve('src-main/service-process/entry.ts');
+const ENTRIES = [
+  { name: 'from its sources', entry: resolve('src-main/service-process/entry.ts'), build: false },
+  { name: 'as the desktop build runs it', entry: resolve('out/main/service.js'), build: true },
+];
+
+/** `electron-vite build`, as `npm run build` runs it: the shell, the service process, the preload and the window. */
+function buildDesktop(): void {
+  const cli = join(dirname(createRequire(import.meta.url).resolve('electron-vite/package.json')), 'bin', 'electron-vite.js');
+  const built = spawnSync(process.execPath, [cli, 'build', '--logLevel', 'warn'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  if (built.status !== 0) throw new Error(`electron-vite build failed (${built.status})`);
+}
 
 /** A stand-in for the OS keychain: reversible, and plainly not the key. */
 const keychain: KeySealer = {
@@ -38,10 +51,10 @@ let notices: ServiceNotice[];
 let gaveUp: string[];
 let supervisor: ServiceSupervisor;
 
-function startSupervisor(): ServiceSupervisor {
+function startSupervisor(entry: string): ServiceSupervisor {
   return new ServiceSupervisor({
     fork: () => {
-      const child = fork(ENTRY, [], { serialization: 'advanced', execArgv: [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+      const child = fork(entry, [], { serialization: 'advanced', execArgv: [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
       let stderr = '';
       child.stderr!.on('data', (d) => (stderr += d));
       child.on('exit', (code, signal) => code && signal !== 'SIGKILL' && console.error(`service process exited ${code}: ${stderr}`));
@@ -83,22 +96,23 @@ const exited = (child: ChildProcess) =>
     ? Promise.resolve(child.exitCode)
     : new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
 
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'silodesk-service-process-'));
-  children = [];
-  notices = [];
-  gaveUp = [];
-  supervisor = startSupervisor();
-  await supervisor.start();
-});
+describe.each(ENTRIES)('the service process $name, driven through the relay', ({ entry, build }) => {
+  beforeAll(async () => {
+    if (build) buildDesktop();
+    dataDir = mkdtempSync(join(tmpdir(), 'silodesk-service-process-'));
+    children = [];
+    notices = [];
+    gaveUp = [];
+    supervisor = startSupervisor(entry);
+    await supervisor.start();
+  }, 120_000);
 
-afterAll(async () => {
-  await supervisor.stop();
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  rmSync(dataDir, { recursive: true, force: true });
-});
+  afterAll(async () => {
+    await supervisor.stop();
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
 
-describe('the service process, driven through the relay', () => {
   it('runs in another process and answers typed operations', async () => {
     expect(children[0].pid).not.toBe(process.pid);
     const pong: { ping: string } = await api().ping();
@@ -112,6 +126,19 @@ describe('the service process, driven through the relay', () => {
     expect(stored).toMatchObject({ id: envelope.head.uuid, folder: 'Inbox' });
     const read = await api().getEntry({ params: { id: envelope.head.uuid } });
     expect(read.id).toBe(envelope.head.uuid);
+  });
+
+  it('calculates with GOBL’s data and renders a PDF with PDFKit’s fonts', async () => {
+    const envelope = invoice('RELAY-PDF');
+    const { totals } = envelope.doc;
+    delete envelope.doc.totals;
+    const stored = await api().putEntry({ params: { id: envelope.head.uuid }, body: { data: envelope.doc } });
+    expect((stored.data as { doc: { totals: unknown } }).doc.totals).toEqual(totals);
+    const workflow = await api().putWorkflow({ params: { id: uuidv7() }, body: { name: 'Render', steps: [{ provider: 'pdf', config: {} }] } });
+    const job = await api().createJob({ query: { wait: 30 }, body: { workflow_id: workflow.id, silo_entry_id: stored.id } });
+    expect(job.status, JSON.stringify(job)).toBe('OK');
+    const read = await api().getEntry({ params: { id: stored.id } });
+    expect(read.attachments.find((a) => a.mime === 'application/pdf')?.size).toBeGreaterThan(10_000);
   });
 
   it('gets a 404 and a 422 back as the ApiError they were, fields included', async () => {
