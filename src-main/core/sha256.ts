@@ -1,4 +1,4 @@
 import { createHash } from 'node:crypto';
 
-/** SHA-256 as lower-case hex: the name the content store keeps bytes under, and the hash a series chain links by. */
+/** SHA-256 as lower-case hex: what files are named by, series chains link by, and tokens and requests are kept as. */
 export const sha256Hex = (data: Uint8Array | string): string => createHash('sha256').update(data).digest('hex');

@@ -14,7 +14,7 @@ import { webRootOf } from './web-root.ts';
  * Headless Silodesk: the same service as the desktop app, over HTTP only, plus the
  * built web UI in out/web. `npm run serve -- --data DIR --port 4100 --host 127.0.0.1 [--db postgres://…]`
  * runs the service build (out/serve) after remaking what is stale of it and of the web UI
- * (scripts/serve.ts); tests start the sources (src-main/serve.ts), which build nothing.
+ * (scripts/serve.mjs); tests start the sources (src-main/serve.ts), which build nothing.
  *
  * The port opens as soon as the database is open: the job engine, sync and the API's
  * handlers (most of the code) load right after, and a request that comes sooner waits

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../sha256.ts';
 import type { Selectable } from 'kysely';
 import { v5 as uuidv5 } from 'uuid';
 import { canonicalJson } from '../gobl/index.ts';
@@ -82,7 +82,7 @@ export async function enroll(ctx: Ctx, id: string, body: EnrollBody) {
   // Neither the client secret nor the owner are part of the request's identity: only the
   // secret's hash is kept, and the owner can only be this company.
   const secretHash = body.client_secret ? hashClientSecret(body.client_secret) : null;
-  const requestHash = createHash('sha256').update(canonicalJson({ app_id: appId, data: body.data ?? {} })).digest('hex');
+  const requestHash = sha256Hex(canonicalJson({ app_id: appId, data: body.data ?? {} }));
   return db.tx(async () => {
     const existing = await db.first(db.q.selectFrom('enrollments').selectAll().where('id', '=', id));
     if (existing) {

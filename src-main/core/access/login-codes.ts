@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from '../sha256.ts';
 import { ApiError } from '../api/errors.ts';
 import type { Service } from '../service.ts';
 import { createToken } from './tokens.ts';
@@ -6,8 +7,6 @@ import type { StoredCompany } from './companies.ts';
 
 const TTL_MS = 10 * 60_000;
 const codes = new WeakMap<Service, Map<string, { company: StoredCompany; expires: number }>>();
-
-const hash = (code: string) => createHash('sha256').update(code).digest('hex');
 
 /**
  * A one-time login code for the browser UI: `serve` prints a URL with it instead
@@ -18,13 +17,13 @@ export function issueLoginCode(service: Service, company: StoredCompany): string
   const code = randomBytes(18).toString('base64url');
   const map = codes.get(service) ?? new Map();
   codes.set(service, map);
-  map.set(hash(code), { company, expires: Date.now() + TTL_MS });
+  map.set(sha256Hex(code), { company, expires: Date.now() + TTL_MS });
   return code;
 }
 
 export async function exchangeLoginCode(service: Service, code: string): Promise<{ token: string; company_id: string }> {
   const map = codes.get(service);
-  const key = hash(code);
+  const key = sha256Hex(code);
   const found = map?.get(key);
   map?.delete(key);
   if (!found || found.expires < Date.now()) {

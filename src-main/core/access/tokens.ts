@@ -1,4 +1,5 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { sha256Hex } from '../sha256.ts';
 import { newUuidV7 as uuidv7 } from '../new-uuid.ts';
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/engine.ts';
@@ -32,7 +33,7 @@ const PREFIX = 'sd_';
 /** last_used_at is a hint for the accountant, not an audit log: at most one write a minute per token */
 const TOUCH_EVERY_MS = 60_000;
 
-export const hashToken = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+export const hashToken = (secret: string): string => sha256Hex(secret);
 
 /**
  * Resolved callers by token hash, so a busy client does not pay a query per call.

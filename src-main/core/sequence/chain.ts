@@ -38,7 +38,6 @@ export interface SeriesPayload {
   csig?: string;
 }
 
-
 /** The link the next entry carries: hash of this entry's signed payload bytes. */
 export const chainHashOf = (serviceSig: string): string => sha256Hex(decodeJws(serviceSig).payloadBytes);
 

@@ -1,4 +1,5 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { sha256Hex } from '../sha256.ts';
 import { canonicalJson } from '../gobl/index.ts';
 import { ApiError, conflict, notFound, validationError } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
@@ -38,8 +39,6 @@ function uploadToken(ctx: Ctx, entryId: string, id: string, file: AnnouncedFile)
   return createHmac('sha256', ctx.service.cursorSecret).update(what).digest('base64url');
 }
 
-const tokenHashOf = (token: string) => createHash('sha256').update(token).digest('hex');
-
 /**
  * Keeps a file announced by its hash until its bytes come: answered in the hosted
  * shape with `stored: false` and `url`, where a PUT of the bytes stores it. Announcing
@@ -63,7 +62,7 @@ export async function announceUpload(ctx: Ctx, entryId: string, id: string, file
       throw conflict(`key ${JSON.stringify(file.key)} is already used by a file of entry ${entryId}`);
     }
     const values = {
-      token_hash: tokenHashOf(token), entry_id: entryId, id, company_id: ctx.caller.companyKey,
+      token_hash: sha256Hex(token), entry_id: entryId, id, company_id: ctx.caller.companyKey,
       file: JSON.stringify(file), created_at: now, expires_at: new Date(Date.parse(now) + UPLOAD_TTL_MS).toISOString(),
     };
     await db.run(db.q.insertInto('attachment_uploads').values(values));
@@ -87,7 +86,7 @@ export async function findAnnouncedUpload(ctx: Ctx, entryId: string, by: { key: 
  */
 export async function uploadFile(ctx: Ctx, token: string, data: string): Promise<AttachmentView> {
   const { db, blobs } = ctx.service;
-  const row = await db.first(db.q.selectFrom('attachment_uploads').selectAll().where('token_hash', '=', tokenHashOf(token)));
+  const row = await db.first(db.q.selectFrom('attachment_uploads').selectAll().where('token_hash', '=', sha256Hex(token)));
   if (!row) throw notFound('upload');
   if (row.expires_at < nowIso()) {
     await db.run(db.q.deleteFrom('attachment_uploads').where('token_hash', '=', row.token_hash));
@@ -98,7 +97,7 @@ export async function uploadFile(ctx: Ctx, token: string, data: string): Promise
   if (bytes.byteLength !== file.size) {
     throw validationError(`the file was announced as ${file.size} bytes; ${bytes.byteLength} came`, { size: `must be ${file.size} bytes` });
   }
-  const hash = createHash('sha256').update(bytes).digest('hex');
+  const hash = sha256Hex(bytes);
   if (hash !== file.hash) throw validationError('the bytes do not match the announced sha256', { sha256: `the bytes hash to ${hash}` });
   blobs.put(bytes);
   const owner: Ctx = { ...ctx, caller: { ...ctx.caller, companyKey: row.company_id, companyId: await companyIdOf(db, row.company_id) } };

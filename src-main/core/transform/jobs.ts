@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../sha256.ts';
 import { v1 as uuidv1 } from 'uuid';
 import { newUuidV7 as uuidv7 } from '../new-uuid.ts';
 import type { z } from 'zod';
@@ -64,7 +64,7 @@ export async function getJobByKey(ctx: Ctx, key: string): Promise<JobView> {
 export async function createJob(ctx: Ctx, id: string | undefined, body: JobBody, wait = 0): Promise<JobView> {
   const { db } = ctx.service;
   const companyKey = ctx.caller.companyKey;
-  const requestHash = createHash('sha256').update(canonicalJson(body)).digest('hex');
+  const requestHash = sha256Hex(canonicalJson(body));
   let jobId = id ?? uuidv1();
 
   // A POST without a key names no job that could exist already: its id is made here.

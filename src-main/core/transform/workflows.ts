@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../sha256.ts';
 import type { z } from 'zod';
 import { canonicalJson } from '../gobl/index.ts';
 import { ApiError, conflict, notFound } from '../api/errors.ts';
@@ -107,7 +107,7 @@ export async function getWorkflow(ctx: Ctx, id: string, version?: number): Promi
 export async function putWorkflow(ctx: Ctx, id: string, body: WorkflowBody): Promise<WorkflowView> {
   const { db } = ctx.service;
   const companyKey = ctx.caller.companyKey;
-  const requestHash = createHash('sha256').update(canonicalJson(body)).digest('hex');
+  const requestHash = sha256Hex(canonicalJson(body));
   const held = () =>
     db.first(db.q.selectFrom('workflows').select('request_hash').where('company_id', '=', companyKey).where('id', '=', id));
   const existing = await held();

@@ -36,7 +36,6 @@ export const attachmentSchema = z.object({
   url: z.string(),
 });
 
-
 /**
  * A file for an entry, as the hosted service takes it (PUT with an id, POST without):
  * the bytes as base64 `data`; or, hash first, no `data` but `sha256`, `size` and

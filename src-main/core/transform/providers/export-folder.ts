@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../sha256.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -90,7 +90,7 @@ async function filesOf(ctx: StepContext): Promise<ExportFile[] | StepResult> {
     } catch {
       return { status: 'KO', code: 'attachment-missing', message: `the stored bytes of attachment ${row.id} are missing` };
     }
-    if (createHash('sha256').update(bytes).digest('hex') !== row.hash) {
+    if (sha256Hex(bytes) !== row.hash) {
       return { status: 'KO', code: 'attachment-corrupt', message: `the stored bytes of attachment ${row.id} do not match its hash` };
     }
     files.push({ name, bytes });

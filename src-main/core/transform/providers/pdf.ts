@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../sha256.ts';
 import { z } from 'zod';
 import { docTypeOf } from '../../gobl/index.ts';
 import { renderInvoicePdf } from '../../pdf/invoice-pdf.ts';
@@ -57,7 +57,7 @@ export const pdfProvider = defineProvider<PdfConfig>({
         .where('entry_id', '=', ctx.job.silo_entry_id)
         .where('id', '=', PDF_ID),
     );
-    const hash = createHash('sha256').update(bytes).digest('hex');
+    const hash = sha256Hex(bytes);
     const same = existing && existing.hash === hash && existing.name === name && existing.mime === PDF_MIME && existing.desc === PDF_DESC;
     if (existing && !same) {
       return {
