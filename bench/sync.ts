@@ -18,7 +18,7 @@ import { openService, type Service } from '../src-main/core/service.ts';
 import { storeAttachment } from '../src-main/core/silo/attachments.ts';
 import { importEntries } from '../src-main/core/silo/import.ts';
 import { patchEntry } from '../src-main/core/silo/patch.ts';
-import { sha256Hex } from '../src-main/core/sha256.ts';
+import { hashBytes } from '../src-main/core/files/hashed-bytes.ts';
 import { storeBlobs } from '../src-main/core/sync/blob-writes.ts';
 import { loadEnvelopes } from '../test/fixtures/gobl/load.ts';
 import { EntryFactory } from './lib/entries.ts';
@@ -64,11 +64,11 @@ async function run(): Promise<BenchOutput> {
       const { failed } = await importEntries(ctx, batch.map((e) => ({ id: e.id, data: e.data, allow_invalid: true })));
       if (failed > 0) throw new Error(`${failed} bench entries failed to import`);
       // bytes stored ahead, many at a time (setup only: storeAttachment then finds them in place)
-      const files = batch.map(() => randomBytes(ATTACHMENT_BYTES));
-      await storeBlobs(local.blobs, files.map((bytes) => ({ bytes, hash: sha256Hex(bytes) })));
+      const files = batch.map(() => hashBytes(randomBytes(ATTACHMENT_BYTES)));
+      await storeBlobs(local.blobs, files);
       await local.db.tx(async () => {
         for (const [i, e] of batch.entries()) {
-          await storeAttachment(ctx, e.id, { id: 'scan', name: 'scan.pdf', mime: 'application/pdf', bytes: files[i] });
+          await storeAttachment(ctx, e.id, { id: 'scan', name: 'scan.pdf', mime: 'application/pdf' }, files[i]);
           attachmentTotal += ATTACHMENT_BYTES;
           ids.push(e.id);
         }

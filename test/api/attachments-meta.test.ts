@@ -74,14 +74,16 @@ describe('attachments', () => {
     expect(c.status).toBe(409);
   });
 
-  it('refuses bytes that do not match the given hash', async () => {
+  it('refuses bytes that do not match the given hash, and stores none of them', async () => {
+    const bytes = Buffer.from(`not what the hash names ${randomBytes(8).toString('hex')}`);
     const res = await t.call('PUT', `/silo/v1/entries/${entryId}/files/h`, {
       name: 'h.txt',
-      data: Buffer.from('abc').toString('base64'),
+      data: bytes.toString('base64'),
       hash: '0'.repeat(64),
     });
     expect(res.status).toBe(422);
-    expect(res.body.fields['$.sha256']).toContain(sha256(Buffer.from('abc')));
+    expect(res.body.fields['$.sha256']).toContain(sha256(bytes));
+    expect(t.service.blobs.has(sha256(bytes))).toBe(false);
   });
 
   // A name is what the user's file was called, shown and sent back in downloads (escaped): any

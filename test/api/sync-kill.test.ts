@@ -8,6 +8,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { afterAll, describe, expect, it } from 'vitest';
 import { asCompanyKey } from '../../src-main/core/access/company-key.ts';
 import { BlobStore } from '../../src-main/core/files/blob-store.ts';
+import { hashBytes } from '../../src-main/core/files/hashed-bytes.ts';
 import { storeAttachment } from '../../src-main/core/silo/attachments.ts';
 import { importEntries } from '../../src-main/core/silo/import.ts';
 import { startServe, type ServeProcess } from './serve-process.ts';
@@ -72,7 +73,7 @@ async function pgChildSnapshot(dataDir: string, url: string) {
 async function seed(t: Instance, n: number, prefix: string) {
   const items = Array.from({ length: n }, (_, i) => ({ id: uuidv7(), data: invoiceDoc(`${prefix}-${i}`) }));
   expect((await importEntries(t.ctx, items)).failed).toBe(0);
-  for (const item of items) await storeAttachment(t.ctx, item.id, { id: 'scan', name: 'scan.pdf', bytes: randomBytes(1500) });
+  for (const item of items) await storeAttachment(t.ctx, item.id, { id: 'scan', name: 'scan.pdf' }, hashBytes(randomBytes(1500)));
 }
 
 async function waitFor<T>(what: string, poll: () => Promise<T>, ok: (v: T) => boolean, ms = 60_000): Promise<T> {

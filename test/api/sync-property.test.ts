@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src-main/core/api/errors.ts';
+import { hashBytes } from '../../src-main/core/files/hashed-bytes.ts';
 import { storeAttachment } from '../../src-main/core/silo/attachments.ts';
 import { createEntry, findEntryRow } from '../../src-main/core/silo/entries.ts';
 import { deleteMeta, putMeta } from '../../src-main/core/silo/meta.ts';
@@ -56,7 +57,7 @@ async function apply(t: Instance, o: Exclude<Op, { op: 'sync' } | { op: 'resolve
         if (exists) await patchEntry(t.ctx, id, { content_type: 'application/json', tags: o.tags });
         return;
       case 'attach':
-        if (exists) await storeAttachment(t.ctx, id, { id: o.file, name: `${o.file}.txt`, bytes: Buffer.from(`bytes ${o.bytes}`) });
+        if (exists) await storeAttachment(t.ctx, id, { id: o.file, name: `${o.file}.txt` }, hashBytes(Buffer.from(`bytes ${o.bytes}`)));
         return;
       case 'metaPut':
         if (exists) await putMeta(t.ctx, id, o.key, { src: 'erp', ref: '', value: o.value, shared: false, link_scope: '', link_url: '' });

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importEntries } from '../../src-main/core/silo/import.ts';
+import { hashBytes } from '../../src-main/core/files/hashed-bytes.ts';
 import { storeAttachment } from '../../src-main/core/silo/attachments.ts';
 import { finishFullPull, startFullPull } from '../../src-main/core/sync/full-pull.ts';
 import { turnsDuring } from '../support/event-loop-turns.ts';
@@ -34,7 +35,7 @@ async function seed(t: Instance, n: number, attachmentBytes = 2000): Promise<str
   const items = Array.from({ length: n }, (_, i) => ({ id: uuidv7(), data: invoiceDoc(`SEED-${i}`) }));
   const { failed } = await importEntries(t.ctx, items);
   expect(failed).toBe(0);
-  for (const item of items) await storeAttachment(t.ctx, item.id, { id: 'scan', name: 'scan.pdf', bytes: randomBytes(attachmentBytes) });
+  for (const item of items) await storeAttachment(t.ctx, item.id, { id: 'scan', name: 'scan.pdf' }, hashBytes(randomBytes(attachmentBytes)));
   return items.map((i) => i.id);
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { v4 as uuidv4, v7 as uuidv7 } from 'uuid';
 import { afterEach, describe, expect, it } from 'vitest';
+import { hashBytes } from '../../src-main/core/files/hashed-bytes.ts';
 import { MAX_ATTACHMENT_BYTES } from '../../src-main/core/silo/attachments.ts';
 import { DEFAULT_SYNC_OPTIONS } from '../../src-main/core/sync/controller.ts';
 import { connect, createSeries, issue, putEntry, sha256, startInstance, sync, type Instance } from './sync-helpers.ts';
@@ -38,7 +39,7 @@ describe('a remote is not trusted', () => {
     const e = await putEntry(remote);
     const big = Buffer.alloc(MAX_ATTACHMENT_BYTES + 5 * 1024 * 1024, 7);
     const hash = sha256(big);
-    const stored = remote.service.blobs.put(big);
+    const stored = remote.service.blobs.put(hashBytes(big));
     expect(stored.hash).toBe(hash);
     // it even lies about the size: 100 bytes
     await plant(remote, () =>

@@ -1,7 +1,7 @@
-import { sha256Hex } from '../sha256.ts';
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-write.ts';
+import type { HashedBytes } from './hashed-bytes.ts';
 
 /**
  * Content-addressed file storage: `files/ab/abcdef…` named by SHA-256. A file is
@@ -27,8 +27,7 @@ export class BlobStore {
     return existsSync(this.pathOf(hash));
   }
 
-  put(bytes: Uint8Array): { hash: string; size: number } {
-    const hash = sha256Hex(bytes);
+  put({ bytes, hash }: HashedBytes): { hash: string; size: number } {
     const target = this.pathOf(hash);
     if (existsSync(target) && statSync(target).size === bytes.byteLength) return { hash, size: bytes.byteLength };
 

@@ -8,6 +8,7 @@ import type { BinaryResult, ParsedInput } from '../api/operation.ts';
 import { nowIso } from '../clock.ts';
 import { companyHolds } from '../sync/blobs.ts';
 import { LOCAL } from '../db/write-scopes.ts';
+import { hashBytes, type HashedBytes } from '../files/hashed-bytes.ts';
 import { attachmentView, type AttachmentRow } from './entry-view.ts';
 import { requireEntryRow } from './entries.ts';
 import { announceUpload, findAnnouncedUpload, type AnnouncedFile } from './file-upload.ts';
@@ -86,7 +87,7 @@ async function putAttachmentNow(ctx: Ctx, entryId: string, id: string, input: Fi
     if (input.size !== undefined && input.size !== bytes.byteLength) {
       throw validationError('size does not match the data', { '$.size': `the data is ${bytes.byteLength} bytes` });
     }
-    return attachmentView(await storeAttachment(ctx, entryId, { ...members, bytes }, announced));
+    return attachmentView(await storeAttachment(ctx, entryId, members, hashBytes(bytes), announced));
   }
 
   const size = input.size!;
@@ -106,20 +107,21 @@ async function putAttachmentNow(ctx: Ctx, entryId: string, id: string, input: Fi
 
 /**
  * Stores bytes and links them to the entry. The file is written (atomically) before
- * the row exists; the row and the entry's version bump are one transaction.
+ * the row exists; the row and the entry's version bump are one transaction. Bytes
+ * that are not what `expectedHash` names are refused before anything is written.
  */
 export async function storeAttachment(
   ctx: Ctx,
   entryId: string,
-  file: FileMembers & { bytes: Uint8Array },
+  file: FileMembers,
+  content: HashedBytes,
   expectedHash?: string,
 ): Promise<AttachmentRow> {
-  if (file.bytes.byteLength > MAX_ATTACHMENT_BYTES) throw tooLarge(file.bytes.byteLength);
-  const { hash, size } = ctx.service.blobs.put(file.bytes);
-  if (expectedHash && expectedHash !== hash) {
-    throw validationError('the bytes do not match the given hash', { '$.sha256': `the bytes hash to ${hash}` });
+  if (content.bytes.byteLength > MAX_ATTACHMENT_BYTES) throw tooLarge(content.bytes.byteLength);
+  if (expectedHash && expectedHash !== content.hash) {
+    throw validationError('the bytes do not match the given hash', { '$.sha256': `the bytes hash to ${content.hash}` });
   }
-  return linkAttachment(ctx, entryId, file, { hash, size });
+  return linkAttachment(ctx, entryId, file, ctx.service.blobs.put(content));
 }
 
 /**

@@ -9,6 +9,7 @@ import { nowIso } from '../clock.ts';
 import { attachmentView } from './entry-view.ts';
 import { linkAttachment, type AttachmentView } from './attachments.ts';
 import { LOCAL } from '../db/write-scopes.ts';
+import { hashBytes } from '../files/hashed-bytes.ts';
 import { companyIdOf } from '../access/company-key.ts';
 
 /** A file's members as announced, before its bytes come (and as compared on a replay). */
@@ -97,9 +98,10 @@ export async function uploadFile(ctx: Ctx, token: string, data: string): Promise
   if (bytes.byteLength !== file.size) {
     throw validationError(`the file was announced as ${file.size} bytes; ${bytes.byteLength} came`, { size: `must be ${file.size} bytes` });
   }
-  const hash = sha256Hex(bytes);
+  const content = hashBytes(bytes);
+  const { hash } = content;
   if (hash !== file.hash) throw validationError('the bytes do not match the announced sha256', { sha256: `the bytes hash to ${hash}` });
-  blobs.put(bytes);
+  blobs.put(content);
   const owner: Ctx = { ...ctx, caller: { ...ctx.caller, companyKey: row.company_id, companyId: await companyIdOf(db, row.company_id) } };
   const stored = await db.tx(async () => {
     const linked = await linkAttachment(owner, row.entry_id, { id: row.id, ...file, key: file.key ?? undefined, meta: file.meta }, { hash, size: bytes.byteLength });

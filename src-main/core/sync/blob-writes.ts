@@ -4,6 +4,7 @@ import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { TEMP_PREFIX, TEMP_SUFFIX } from '../files/atomic-write.ts';
 import type { BlobStore } from '../files/blob-store.ts';
+import type { HashedBytes } from '../files/hashed-bytes.ts';
 
 /**
  * Stores many attachment files at once with the content store's guarantees (temp
@@ -29,12 +30,6 @@ export async function storeBlobs(blobs: BlobStore, items: HashedBytes[], concurr
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
   await Promise.all([...folders].map(syncFolderAsync));
-}
-
-/** Bytes with their SHA-256, which the caller worked out from them (each caller checks it against a name it was sent). */
-export interface HashedBytes {
-  bytes: Uint8Array;
-  hash: string;
 }
 
 async function writeDurably(tempDir: string, target: string, bytes: Uint8Array): Promise<void> {

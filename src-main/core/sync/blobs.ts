@@ -5,7 +5,7 @@ import { nowIso } from '../clock.ts';
 import type { Db } from '../db/engine.ts';
 import { MAX_ATTACHMENT_BYTES } from '../silo/attachments.ts';
 import { storeBlobs } from './blob-writes.ts';
-import { sha256Hex } from '../sha256.ts';
+import { hashBytes } from '../files/hashed-bytes.ts';
 import { applyInSlices } from '../db/time-slices.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import type { CompanyKey } from '../access/company-key.ts';
@@ -69,9 +69,9 @@ export async function putBlobs(ctx: Ctx, blobs: Array<{ hash: string; data: stri
     if (bytes.byteLength > MAX_ATTACHMENT_BYTES) {
       throw new ApiError('too-large', `blob ${i} is ${bytes.byteLength} bytes; the limit is ${MAX_ATTACHMENT_BYTES}`);
     }
-    const hash = sha256Hex(bytes);
-    if (hash !== blob.hash) throw validationError('the bytes do not match their hash', { [`$.blobs[${i}].hash`]: `the bytes hash to ${hash}` });
-    return { bytes, hash };
+    const hashed = hashBytes(bytes);
+    if (hashed.hash !== blob.hash) throw validationError('the bytes do not match their hash', { [`$.blobs[${i}].hash`]: `the bytes hash to ${hashed.hash}` });
+    return hashed;
   });
   await storeBlobs(ctx.service.blobs, decoded);
   // Sent by this company: it may now attach them.

@@ -1,6 +1,6 @@
 import type { SyncChange } from '../api/contract/sync.ts';
 import { storeBlobs } from './blob-writes.ts';
-import { sha256Hex } from '../sha256.ts';
+import { hashBytes, type HashedBytes } from '../files/hashed-bytes.ts';
 import { companyHolds, grantBlobs, READ_BUDGET_BYTES } from './blobs.ts';
 import { RemoteTooLarge } from './remote-client.ts';
 import type { SyncRun } from './run-context.ts';
@@ -72,7 +72,7 @@ async function fetchOne(run: SyncRun, hash: string): Promise<void> {
 async function keep(run: SyncRun, blobs: Array<{ hash: string; data: string }>): Promise<Set<string>> {
   const { ctx, options } = run;
   const done = new Set<string>();
-  const good: Array<{ hash: string; bytes: Buffer }> = [];
+  const good: HashedBytes[] = [];
   for (const b of blobs) {
     done.add(b.hash);
     const bytes = Buffer.from(b.data, 'base64');
@@ -81,7 +81,8 @@ async function keep(run: SyncRun, blobs: Array<{ hash: string; data: string }>):
       continue;
     }
     // Never stored under a name they do not hash to.
-    if (sha256Hex(bytes) === b.hash) good.push({ hash: b.hash, bytes });
+    const hashed = hashBytes(bytes);
+    if (hashed.hash === b.hash) good.push(hashed);
   }
   await storeBlobs(ctx.service.blobs, good);
   await grantBlobs(ctx.service.db, run.companyKey, good.map((b) => b.hash));

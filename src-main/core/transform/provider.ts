@@ -3,6 +3,7 @@ import type { Fault } from '../gobl/index.ts';
 import type { Envelope } from '../silo/document.ts';
 import type { Service } from '../service.ts';
 import type { Caller } from '../access/tokens.ts';
+import type { HashedBytes } from '../files/hashed-bytes.ts';
 
 /** Outcome statuses a step can end with (DESIGN §4). TIMEOUT is decided by the engine. */
 export type StepStatus = 'OK' | 'ERR' | 'KO' | 'SKIP';
@@ -27,7 +28,8 @@ export interface NewAttachment {
   name: string;
   mime: string;
   desc?: string;
-  bytes: Uint8Array;
+  /** the bytes, hashed once by the provider (`hashBytes`) */
+  content: HashedBytes;
 }
 
 /** What a provider may read and, inside `apply`, change. */

@@ -117,7 +117,7 @@ export function makeStepContext(
     },
     async attach(file) {
       const id = file.id ?? (file.name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 128) || 'file');
-      const row = await storeAttachment(ctx, entryId, { id, name: file.name, mime: file.mime, desc: file.desc, bytes: file.bytes });
+      const row = await storeAttachment(ctx, entryId, { id, name: file.name, mime: file.mime, desc: file.desc }, file.content);
       return { id: row.id, hash: row.hash, size: row.size };
     },
     seal(envelope) {

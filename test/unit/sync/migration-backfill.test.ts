@@ -9,6 +9,7 @@ import { migrations } from '../../../src-main/core/db/migrations.ts';
 import { issueEntry } from '../../../src-main/core/sequence/issue.ts';
 import { putSeries } from '../../../src-main/core/sequence/series.ts';
 import { openService } from '../../../src-main/core/service.ts';
+import { hashBytes } from '../../../src-main/core/files/hashed-bytes.ts';
 import { storeAttachment } from '../../../src-main/core/silo/attachments.ts';
 import { createEntry } from '../../../src-main/core/silo/entries.ts';
 import { putMeta } from '../../../src-main/core/silo/meta.ts';
@@ -26,7 +27,7 @@ describe('migration 0006_sync', () => {
     for (let i = 0; i < 3; i++) issued.push((await issueEntry(ctx, series.id, uuidv4(), {})).id);
     const wf = await putWorkflow(ctx, uuidv4(), { name: 'w', steps: [{ provider: 'silo.state', config: { state: 'x' } }] });
     const entry = await createEntry(ctx, undefined, { data: loadEnvelope('es-invoice-es-es.json').doc });
-    await storeAttachment(ctx, entry.id, { id: 'f', name: 'f.txt', bytes: randomBytes(10) });
+    await storeAttachment(ctx, entry.id, { id: 'f', name: 'f.txt' }, hashBytes(randomBytes(10)));
     await putMeta(ctx, entry.id, 'k', { src: 'erp', ref: '', value: 1, shared: false, link_scope: '', link_url: '' });
 
     // the same database as it was before 0006

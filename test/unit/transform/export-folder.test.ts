@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportFolderProvider } from '../../../src-main/core/transform/providers/export-folder.ts';
 import { sweepStaleTemps, writeExportFile } from '../../../src-main/core/transform/providers/export-folder-write.ts';
+import { hashBytes } from '../../../src-main/core/files/hashed-bytes.ts';
 import { loadEnvelope } from '../../fixtures/gobl/load.ts';
 import { openProviderTestBed, type ProviderTestBed } from './provider-test-context.ts';
 
@@ -38,10 +39,10 @@ const SCAN_2 = Buffer.from('%PDF-1.4 another scan');
 async function entryWithAttachments(): Promise<string> {
   const entryId = await bed.entry(loadEnvelope('es-invoice-es-es.json'));
   const ctx = bed.stepContext(entryId);
-  await ctx.attach({ id: 'notes', name: 'notes.txt', mime: 'text/plain', bytes: NOTES });
-  await ctx.attach({ id: 'scan-a', name: 'scan.pdf', mime: 'application/pdf', bytes: SCAN });
-  await ctx.attach({ id: 'scan-b', name: 'Scan.PDF', mime: 'application/pdf', bytes: SCAN_2 });
-  await ctx.attach({ id: 'clash', name: 'SAMPLE-001.json', mime: 'application/json', bytes: Buffer.from('{"other":true}') });
+  await ctx.attach({ id: 'notes', name: 'notes.txt', mime: 'text/plain', content: hashBytes(NOTES) });
+  await ctx.attach({ id: 'scan-a', name: 'scan.pdf', mime: 'application/pdf', content: hashBytes(SCAN) });
+  await ctx.attach({ id: 'scan-b', name: 'Scan.PDF', mime: 'application/pdf', content: hashBytes(SCAN_2) });
+  await ctx.attach({ id: 'clash', name: 'SAMPLE-001.json', mime: 'application/json', content: hashBytes(Buffer.from('{"other":true}')) });
   return entryId;
 }
 
@@ -160,7 +161,7 @@ describe('export.folder provider', () => {
 
   it('is KO when the stored bytes of an attachment are gone', async () => {
     const entryId = await bed.entry(loadEnvelope('es-invoice-es-es.json'));
-    const { hash } = await bed.stepContext(entryId).attach({ id: 'lost', name: 'lost.bin', mime: 'application/octet-stream', bytes: Buffer.from(`only here ${entryId}`) });
+    const { hash } = await bed.stepContext(entryId).attach({ id: 'lost', name: 'lost.bin', mime: 'application/octet-stream', content: hashBytes(Buffer.from(`only here ${entryId}`)) });
     rmSync(bed.service.blobs.pathOf(hash));
     expect(await run(entryId, 'lost')).toMatchObject({ status: 'KO', code: 'attachment-missing' });
   });

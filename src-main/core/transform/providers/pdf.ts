@@ -1,4 +1,4 @@
-import { sha256Hex } from '../../sha256.ts';
+import { hashBytes } from '../../files/hashed-bytes.ts';
 import { z } from 'zod';
 import { docTypeOf } from '../../gobl/index.ts';
 import { renderInvoicePdf } from '../../pdf/invoice-pdf.ts';
@@ -57,8 +57,8 @@ export const pdfProvider = defineProvider<PdfConfig>({
         .where('entry_id', '=', ctx.job.silo_entry_id)
         .where('id', '=', PDF_ID),
     );
-    const hash = sha256Hex(bytes);
-    const same = existing && existing.hash === hash && existing.name === name && existing.mime === PDF_MIME && existing.desc === PDF_DESC;
+    const content = hashBytes(bytes);
+    const same = existing && existing.hash === content.hash && existing.name === name && existing.mime === PDF_MIME && existing.desc === PDF_DESC;
     if (existing && !same) {
       return {
         status: 'KO',
@@ -70,7 +70,7 @@ export const pdfProvider = defineProvider<PdfConfig>({
       status: 'OK',
       message: `rendered ${name} (${bytes.byteLength} bytes)`,
       apply: async () => {
-        await ctx.attach({ id: PDF_ID, name, mime: PDF_MIME, bytes, desc: PDF_DESC });
+        await ctx.attach({ id: PDF_ID, name, mime: PDF_MIME, content, desc: PDF_DESC });
       },
     };
   },

@@ -1,0 +1,52 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BlobStore } from '../../../src-main/core/files/blob-store.ts';
+import { hashBytes } from '../../../src-main/core/files/hashed-bytes.ts';
+
+const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+let root: string;
+let store: BlobStore;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'silodesk-blobs-'));
+  store = new BlobStore(root);
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe('hashBytes', () => {
+  it('pairs the bytes with their own SHA-256', () => {
+    const bytes = randomBytes(1000);
+    const content = hashBytes(bytes);
+    expect(content.hash).toBe(sha256(bytes));
+    expect(content.bytes).toBe(bytes);
+  });
+});
+
+describe('BlobStore.put', () => {
+  it('files the bytes under their hash, whole, and leaves no temp file', () => {
+    const bytes = randomBytes(70_000);
+    const stored = store.put(hashBytes(bytes));
+    expect(stored).toEqual({ hash: sha256(bytes), size: bytes.byteLength });
+    const path = join(root, stored.hash.slice(0, 2), stored.hash);
+    expect(store.pathOf(stored.hash)).toBe(path);
+    expect(readFileSync(path).equals(bytes)).toBe(true);
+    expect(store.has(stored.hash)).toBe(true);
+    expect(readdirSync(join(root, 'tmp'))).toEqual([]);
+  });
+
+  it('keeps a whole file it already holds, and replaces one cut short', () => {
+    const bytes = randomBytes(5_000);
+    const { hash } = store.put(hashBytes(bytes));
+    const path = store.pathOf(hash);
+    const firstWrite = statSync(path).ino;
+    store.put(hashBytes(bytes));
+    expect(statSync(path).ino).toBe(firstWrite);
+
+    writeFileSync(path, bytes.subarray(0, 100));
+    store.put(hashBytes(bytes));
+    expect(readFileSync(path).equals(bytes)).toBe(true);
+  });
+});
