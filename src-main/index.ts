@@ -14,6 +14,7 @@ import { restoreBounds } from './desktop/window-bounds.ts';
 import { registerIpcHandlers } from './ipc/register.ts';
 import { isTrustedSender } from './ipc/sender.ts';
 import { unsealSigningKeys } from './service-process/handed-keys.ts';
+import { SERVICE_V8_FLAGS } from './service-process/heap.ts';
 import { fromUtilityProcess } from './service-process/ports.ts';
 
 /**
@@ -96,7 +97,7 @@ async function start(): Promise<void> {
   const keychain = keySealerFor(safeStorage, process.platform);
   const supervisor = new ServiceSupervisor({
     fork: () => {
-      const child = utilityProcess.fork(serviceEntry, [], { serviceName: 'Silodesk service', stdio: 'inherit' });
+      const child = utilityProcess.fork(serviceEntry, [], { serviceName: 'Silodesk service', stdio: 'inherit', execArgv: [...SERVICE_V8_FLAGS] });
       return { port: fromUtilityProcess(child), onExit: (listener) => void child.on('exit', listener), kill: () => void child.kill() };
     },
     config: async () => ({ dataDir, keys: await unsealSigningKeys(dataDir, keychain), localApi: settings.localApi }),

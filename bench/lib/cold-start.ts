@@ -13,6 +13,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../scripts/free-port.ts';
+import { SERVICE_V8_FLAGS } from '../../src-main/service-process/heap.ts';
 import type { Aim, Figure } from './report.ts';
 import { median, spreadOf } from './stats.ts';
 
@@ -59,7 +60,7 @@ async function startOnce(entry: string, dataDir: string, token: string, env: Rec
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const t0 = performance.now();
-  const child = spawn(process.execPath, [entry, '--data', dataDir, '--port', String(port), '--quiet'], {
+  const child = spawn(process.execPath, [...SERVICE_V8_FLAGS, entry, '--data', dataDir, '--port', String(port), '--quiet'], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, ...env },
   });
@@ -118,4 +119,4 @@ export function coldStartFigures(group: string, cold: ColdStarts): Figure[] {
 }
 
 export const coldStartNote = (serve: string) =>
-  `cold start: node ${serve.replace(/.*\/scripts/, 'scripts')} --data <copy> --port <free> --quiet (what npm run serve runs), from spawn until the port takes a connection, then until GET /silo/v1/entries?limit=20 is answered; one uncounted start first warms Node's compile cache, as any start after a user's first finds it`;
+  `cold start: node ${SERVICE_V8_FLAGS.join(' ')} ${serve.replace(/.*\/scripts/, 'scripts')} --data <copy> --port <free> --quiet (what npm run serve runs), from spawn until the port takes a connection, then until GET /silo/v1/entries?limit=20 is answered; one uncounted start first warms Node's compile cache, as any start after a user's first finds it`;

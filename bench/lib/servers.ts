@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { EventLoopUtilization } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { startLoopControl } from './loop-control.ts';
+import { SERVICE_YOUNG_GENERATION_MB } from '../../src-main/service-process/heap.ts';
 import type { LoopDelay, ServerWorkerData, ServerWorkerMessage } from './server-worker.ts';
 
 export interface Servers {
@@ -25,6 +26,8 @@ export interface Servers {
 export async function startServers(dataDir: string, options: { yardstick?: boolean; runJobs?: boolean; databaseUrl?: string } = {}): Promise<Servers> {
   if (options.yardstick && options.databaseUrl) throw new Error('the yardstick reads the data dir’s SQLite file: not with a databaseUrl');
   const worker = new Worker(new URL('./server-worker.ts', import.meta.url), {
+    // The service's young generation, as its own process has it (service-process/heap.ts).
+    resourceLimits: { maxYoungGenerationSizeMb: SERVICE_YOUNG_GENERATION_MB },
     workerData: { dataDir, yardstick: options.yardstick ?? false, runJobs: options.runJobs, databaseUrl: options.databaseUrl } satisfies ServerWorkerData,
   });
   const next = () =>

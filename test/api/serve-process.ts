@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SERVICE_V8_FLAGS } from '../../src-main/service-process/heap.ts';
 import { checkedFetchFor } from './harness.ts';
 
 /** A `serve` child process once it listens: its address, the owner token of its data dir, a client. */
@@ -23,7 +24,7 @@ export interface ServeProcess extends ServedProcess {
 
 /** Spawns `serve` (its sources, unless `entry` names another, such as the service build) with `args`, keeping everything it prints. */
 export function spawnServe(args: string[], env: NodeJS.ProcessEnv = process.env, entry = 'src-main/serve.ts'): { child: ChildProcess; output(): string } {
-  const child = spawn(process.execPath, [entry, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
+  const child = spawn(process.execPath, [...SERVICE_V8_FLAGS, entry, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));

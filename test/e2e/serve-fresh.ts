@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { ensureServiceBuild, serviceEntry } from '../../scripts/service-build.ts';
 import { PROJECT_ROOT } from '../../scripts/web-build.ts';
+import { SERVICE_V8_FLAGS } from '../../src-main/service-process/heap.ts';
 import { e2eDataDir, e2ePort } from './paths.ts';
 
 /**
@@ -15,7 +16,7 @@ const port = process.argv[2] ?? e2ePort();
 const dataDir = e2eDataDir(port);
 rmSync(dataDir, { recursive: true, force: true });
 await ensureServiceBuild();
-const child = spawn(process.execPath, [serviceEntry(PROJECT_ROOT), '--data', dataDir, '--port', port, '--quiet'], {
+const child = spawn(process.execPath, [...SERVICE_V8_FLAGS, serviceEntry(PROJECT_ROOT), '--data', dataDir, '--port', port, '--quiet'], {
   stdio: 'inherit',
 });
 const stop = () => child.kill('SIGTERM');

@@ -12,6 +12,7 @@ import { ApiClientError } from '../../../src-main/core/api/client/errors.ts';
 import type { KeySealer } from '../../../src-main/core/keys/key-files.ts';
 import { ServiceSupervisor } from '../../../src-main/desktop/service-supervisor.ts';
 import { unsealSigningKeys } from '../../../src-main/service-process/handed-keys.ts';
+import { SERVICE_V8_FLAGS } from '../../../src-main/service-process/heap.ts';
 import type { ServiceNotice } from '../../../src-main/service-process/host.ts';
 import { fromProcessChannel } from '../../../src-main/service-process/ports.ts';
 import { relayTransport } from '../../../src-main/service-process/relay-transport.ts';
@@ -54,7 +55,7 @@ let supervisor: ServiceSupervisor;
 function startSupervisor(entry: string): ServiceSupervisor {
   return new ServiceSupervisor({
     fork: () => {
-      const child = fork(entry, [], { serialization: 'advanced', execArgv: [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+      const child = fork(entry, [], { serialization: 'advanced', execArgv: [...SERVICE_V8_FLAGS], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
       let stderr = '';
       child.stderr!.on('data', (d) => (stderr += d));
       child.on('exit', (code, signal) => code && signal !== 'SIGKILL' && console.error(`service process exited ${code}: ${stderr}`));
