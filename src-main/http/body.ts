@@ -1,5 +1,6 @@
 import { ApiError } from '../core/api/errors.ts';
-import { parseJsonBody } from './json-body.ts';
+import { letOthersIn } from '../core/let-others-in.ts';
+import { parseJsonBody, YIELD_EVERY_CHARS } from './json-body.ts';
 import { scanJson } from './json-scan.ts';
 
 /** What a body is read from: a web Request, or a Node request seen the same way (node-front.ts). */
@@ -23,8 +24,17 @@ export async function readJsonBody(request: BodySource, max: number): Promise<un
   }
   const bytes = await readBodyBytes(request, max);
   if (bytes.byteLength === 0) throw new ApiError('bad-request', 'request body is empty');
+  // Decoding, scanning and parsing start a turn of their own: the last chunk's did its part.
+  if (bytes.byteLength >= YIELD_EVERY_CHARS) await letOthersIn();
   return parseJsonBody(bytes.toString('utf8'));
 }
+
+/**
+ * How many bytes of a body are taken in between two chances for other requests to run. A
+ * client that sends a large body at once has it all waiting in the socket, and its chunks
+ * would otherwise be read one after another in a single turn (a 1.6 MB import: 10-22 ms).
+ */
+export const YIELD_EVERY_BYTES = 512 * 1024;
 
 /**
  * The request's bytes, at most `max` of them: the cap is enforced while streaming
@@ -37,6 +47,7 @@ export async function readBodyBytes(request: BodySource, max: number): Promise<B
 
   const chunks: Uint8Array[] = [];
   let size = 0;
+  let sinceYield = 0;
   const reader = request.body.getReader();
   for (;;) {
     const { done, value } = await reader.read().catch(() => {
@@ -49,6 +60,11 @@ export async function readBodyBytes(request: BodySource, max: number): Promise<B
       throw tooLarge(max);
     }
     chunks.push(value);
+    sinceYield += value.byteLength;
+    if (sinceYield >= YIELD_EVERY_BYTES) {
+      await letOthersIn();
+      sinceYield = 0;
+    }
   }
   return Buffer.concat(chunks, size);
 }

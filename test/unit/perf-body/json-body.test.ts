@@ -1,7 +1,8 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../src-main/core/api/errors.ts';
 import { parseJsonText, RawNumber } from '../../../src-main/core/gobl/shape/parse.ts';
+import { readBodyBytes, YIELD_EVERY_BYTES } from '../../../src-main/http/body.ts';
 import { MAX_JSON_DEPTH, parseJsonBody, YIELD_EVERY_CHARS } from '../../../src-main/http/json-body.ts';
 import { floatKeepsText, scanJson } from '../../../src-main/http/json-scan.ts';
 
@@ -130,6 +131,47 @@ describe('a large body lets other requests in', () => {
 
   it('answers a small body without waiting', async () => {
     expect(await othersRanDuring(entries(2, '10.50'))).toBe(false);
+  });
+
+  afterEach(() => vi.restoreAllMocks());
+
+  it('lets others in between scanning a large body and parsing it', async () => {
+    const text = entries(2000, '3');
+    const parse = vi.spyOn(JSON, 'parse');
+    const parsedWhole = () => parse.mock.calls.some(([t]) => t === text);
+    let parsedBeforeOthers: boolean | undefined;
+    setImmediate(() => {
+      parsedBeforeOthers = parsedWhole();
+    });
+    await parseJsonBody(text);
+    expect(parsedWhole()).toBe(true);
+    expect(parsedBeforeOthers).toBe(false);
+  });
+
+  it('lets others in while a large body that came at once is read', async () => {
+    // A client's whole body already waiting, as a socket holds it: every chunk is there when asked for.
+    const chunk = new Uint8Array(64 * 1024).fill(0x20);
+    const chunks = (5 * YIELD_EVERY_BYTES) / chunk.byteLength;
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled === chunks) return controller.close();
+        pulled++;
+        controller.enqueue(chunk);
+      },
+    });
+    const pulledWhenOthersRan: number[] = [];
+    const watch = () => {
+      pulledWhenOthersRan.push(pulled);
+      if (pulled < chunks) setImmediate(watch);
+    };
+    setImmediate(watch);
+    const bytes = await readBodyBytes({ headers: new Headers(), body }, 10 * YIELD_EVERY_BYTES);
+    expect(bytes.byteLength).toBe(chunks * chunk.byteLength);
+    // Others ran while the body was being read, each time after at most YIELD_EVERY_BYTES more of it.
+    const during = pulledWhenOthersRan.filter((n) => n > 0 && n < chunks);
+    expect(during.length).toBeGreaterThanOrEqual(3);
+    for (const [i, n] of during.entries()) expect(n - (during[i - 1] ?? 0)).toBeLessThanOrEqual(YIELD_EVERY_BYTES / chunk.byteLength + 1);
   });
 });
 
