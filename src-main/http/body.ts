@@ -24,8 +24,6 @@ export async function readJsonBody(request: BodySource, max: number): Promise<un
   }
   const bytes = await readBodyBytes(request, max);
   if (bytes.byteLength === 0) throw new ApiError('bad-request', 'request body is empty');
-  // Decoding, scanning and parsing start a turn of their own: the last chunk's did its part.
-  if (bytes.byteLength >= YIELD_EVERY_CHARS) await letOthersIn();
   return parseJsonBody(bytes.toString('utf8'));
 }
 
@@ -39,6 +37,8 @@ export const YIELD_EVERY_BYTES = 512 * 1024;
 /**
  * The request's bytes, at most `max` of them: the cap is enforced while streaming
  * (and before, from Content-Length), so an endless body costs `max` bytes at most.
+ * What the caller does with a large body (decoding, parsing, encoding it) starts a
+ * turn of its own: the reading of its last chunks has had one.
  */
 export async function readBodyBytes(request: BodySource, max: number): Promise<Buffer> {
   const declared = Number(request.headers.get('content-length') ?? NaN);
@@ -66,6 +66,7 @@ export async function readBodyBytes(request: BodySource, max: number): Promise<B
       sinceYield = 0;
     }
   }
+  if (size >= YIELD_EVERY_CHARS && sinceYield > 0) await letOthersIn();
   return Buffer.concat(chunks, size);
 }
 

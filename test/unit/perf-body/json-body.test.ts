@@ -173,6 +173,23 @@ describe('a large body lets other requests in', () => {
     expect(during.length).toBeGreaterThanOrEqual(3);
     for (const [i, n] of during.entries()) expect(n - (during[i - 1] ?? 0)).toBeLessThanOrEqual(YIELD_EVERY_BYTES / chunk.byteLength + 1);
   });
+
+  it('lets others in once a large body is read, before its reader goes on with it', async () => {
+    const bytes = new Uint8Array(2 * YIELD_EVERY_CHARS).fill(0x20);
+    expect(bytes.byteLength).toBeLessThan(YIELD_EVERY_BYTES);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(bytes);
+        controller.close();
+      },
+    });
+    let othersRan = false;
+    setImmediate(() => {
+      othersRan = true;
+    });
+    await readBodyBytes({ headers: new Headers(), body }, 10 * YIELD_EVERY_BYTES);
+    expect(othersRan).toBe(true);
+  });
 });
 
 describe('scanJson', () => {
