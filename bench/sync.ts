@@ -19,7 +19,7 @@ import { storeAttachment } from '../src-main/core/silo/attachments.ts';
 import { importEntries } from '../src-main/core/silo/import.ts';
 import { patchEntry } from '../src-main/core/silo/patch.ts';
 import { hashBytes } from '../src-main/core/files/hashed-bytes.ts';
-import { storeBlobs } from '../src-main/core/sync/blob-writes.ts';
+import { storeBlobs } from '../src-main/core/files/blob-writes.ts';
 import { loadEnvelopes } from '../test/fixtures/gobl/load.ts';
 import { EntryFactory } from './lib/entries.ts';
 import type { Benchmark, BenchOutput, Figure } from './lib/report.ts';

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ApiError, fieldsOf, notFound } from './errors.ts';
+import { receiveBytesMembers } from './bytes-members.ts';
 import type { Ctx, Handler } from './handler.ts';
 import type { OperationContract } from './operation.ts';
 import { handlers } from './registry.ts';
@@ -20,8 +21,8 @@ const checkOutputs = process.env.SILODESK_CHECK_OUTPUT === '1';
 
 /**
  * Runs one operation for a caller: access check, then params, query and the
- * headers it declares (a bad URL or header is 400), then body (a bad document is
- * 422 with fields by JSON path), then the handler. Both adapters, HTTP and IPC, come through here.
+ * headers it declares (a bad URL or header is 400), then body (its long base64 members
+ * decoded a part at a time; a bad document is 422 with fields by JSON path), then the handler. Both adapters, HTTP and IPC, come through here.
  */
 export async function invokeOperation(ctx: Ctx, name: string, raw: RawInput): Promise<unknown> {
   if (!Object.hasOwn(operations, name)) throw notFound(`operation ${name}`);
@@ -34,7 +35,7 @@ export async function invokeOperation(ctx: Ctx, name: string, raw: RawInput): Pr
   const params = parsePart(contract.params, raw.params ?? {}, 'bad-request', '');
   const query = parsePart(contract.query, raw.query ?? {}, 'bad-request', '');
   const headers = parsePart(contract.headers, raw.headers ?? {}, 'bad-request', '');
-  const body = contract.body ? parsePart(contract.body, raw.body, 'validation', '$') : undefined;
+  const body = contract.body ? parsePart(contract.body, await receiveBytesMembers(contract, raw.body), 'validation', '$') : undefined;
 
   // The caller and operation are known to every change the handler makes (history, audit log); settings and tokens are put on record here.
   const result = await withCall(ctx.service.db, ctx.caller, name, () => handler(ctx, { params, query, body, headers } as never));

@@ -8,7 +8,8 @@ import type { BinaryResult, ParsedInput } from '../api/operation.ts';
 import { nowIso } from '../clock.ts';
 import { companyHolds } from '../sync/blobs.ts';
 import { LOCAL } from '../db/write-scopes.ts';
-import { hashBytes, type HashedBytes } from '../files/hashed-bytes.ts';
+import { bytesOf, type HashedBytes } from '../files/hashed-bytes.ts';
+import { storeBlobs } from '../files/blob-writes.ts';
 import { attachmentView, type AttachmentRow } from './entry-view.ts';
 import { requireEntryRow } from './entries.ts';
 import { announceUpload, findAnnouncedUpload, type AnnouncedFile } from './file-upload.ts';
@@ -41,8 +42,9 @@ export type AttachmentView = ReturnType<typeof attachmentView>;
  */
 export async function createFile(ctx: Ctx, entryId: string, input: FileInput): Promise<AttachmentView> {
   const { db } = ctx.service;
+  const content = await storeSentBytes(ctx, entryId, input);
   const key = input.key;
-  if (key === undefined) return putAttachment(ctx, entryId, uuidv7(), input);
+  if (key === undefined) return putFile(ctx, entryId, uuidv7(), input, content);
   return db.tx(async () => {
     await requireEntryRow(ctx, entryId, 'for-update');
     const held = await db.first(
@@ -51,14 +53,15 @@ export async function createFile(ctx: Ctx, entryId: string, input: FileInput): P
     );
     const pending = held ? undefined : await findAnnouncedUpload(ctx, entryId, { key });
     const id = held?.id ?? pending?.id;
-    return putAttachment(ctx, entryId, id ?? uuidv7(), input);
+    return putFile(ctx, entryId, id ?? uuidv7(), input, content);
   }, { origin: db.origin ?? LOCAL });
 }
 
 /**
  * PUT: a file of the entry under the client's id. With `data`, the bytes go to the
- * content-addressed store first (atomic, fsynced) and only then is the row written,
- * so a crash or a dropped upload never leaves a row pointing at missing bytes.
+ * content-addressed store first (atomic, fsynced, before any transaction begins, so no
+ * other write waits on the disk) and only then is the row written, so a crash or a
+ * dropped upload never leaves a row pointing at missing bytes.
  * Without `data`, the file is announced by its hash: when the company holds those
  * bytes already it is stored at once; otherwise it answers `stored: false` with the
  * `url` to PUT the bytes to. The same file again is a replay (the same answer);
@@ -67,29 +70,43 @@ export async function createFile(ctx: Ctx, entryId: string, input: FileInput): P
  * is seen before this one is announced.
  */
 export async function putAttachment(ctx: Ctx, entryId: string, id: string, input: FileInput): Promise<AttachmentView> {
-  const { db } = ctx.service;
-  return db.tx(() => putAttachmentNow(ctx, entryId, id, input), { origin: db.origin ?? LOCAL });
+  return putFile(ctx, entryId, id, input, await storeSentBytes(ctx, entryId, input));
 }
 
-async function putAttachmentNow(ctx: Ctx, entryId: string, id: string, input: FileInput): Promise<AttachmentView> {
+/**
+ * The bytes a file was sent with (none when it is announced by its hash), checked and in
+ * the content store. The entry is looked for first, so bytes for an entry that is not
+ * there are never written; its row is locked later, in the transaction that links them.
+ */
+async function storeSentBytes(ctx: Ctx, entryId: string, input: FileInput): Promise<HashedBytes | undefined> {
+  if (input.data === undefined) return undefined;
+  await requireEntryRow(ctx, entryId);
+  checkName(input.name);
+  const content = bytesOf(input.data);
+  if (input.size !== undefined && input.size !== content.bytes.byteLength) {
+    throw validationError('size does not match the data', { '$.size': `the data is ${content.bytes.byteLength} bytes` });
+  }
+  checkContent(content, input.sha256 ?? input.hash);
+  await storeBlobs(ctx.service.blobs, [content]);
+  return content;
+}
+
+function putFile(ctx: Ctx, entryId: string, id: string, input: FileInput, content: HashedBytes | undefined): Promise<AttachmentView> {
+  const { db } = ctx.service;
+  return db.tx(() => putFileNow(ctx, entryId, id, input, content), { origin: db.origin ?? LOCAL });
+}
+
+async function putFileNow(ctx: Ctx, entryId: string, id: string, input: FileInput, content: HashedBytes | undefined): Promise<AttachmentView> {
   // Locked (on PostgreSQL) so files written to one entry at once take turns: the second sees the first's id and key.
   await requireEntryRow(ctx, entryId, 'for-update');
-  const reason = unsafeDisplayNameReason(input.name);
-  if (reason) throw validationError(`attachment name ${reason}`, { '$.name': reason });
+  checkName(input.name);
   const members: FileMembers = {
     id, name: input.name, desc: input.desc, mime: input.mime, meta: input.meta,
     key: input.key, category: input.category, embeddable: input.embeddable, private: input.private,
   };
+  if (content) return attachmentView(await linkAttachment(ctx, entryId, members, { hash: content.hash, size: content.bytes.byteLength }));
+
   const announced = input.sha256 ?? input.hash;
-
-  if (input.data !== undefined) {
-    const bytes = Buffer.from(input.data, 'base64');
-    if (input.size !== undefined && input.size !== bytes.byteLength) {
-      throw validationError('size does not match the data', { '$.size': `the data is ${bytes.byteLength} bytes` });
-    }
-    return attachmentView(await storeAttachment(ctx, entryId, members, hashBytes(bytes), announced));
-  }
-
   const size = input.size!;
   if (size > MAX_ATTACHMENT_BYTES) throw tooLarge(size);
   const file = fileRecordOf(members, announced!, size, input.mime!);
@@ -105,6 +122,19 @@ async function putAttachmentNow(ctx: Ctx, entryId: string, id: string, input: Fi
   return announceUpload(ctx, entryId, id, file);
 }
 
+function checkName(name: string): void {
+  const reason = unsafeDisplayNameReason(name);
+  if (reason) throw validationError(`attachment name ${reason}`, { '$.name': reason });
+}
+
+/** Bytes that are too large, or not what `expectedHash` names, are refused before anything is written. */
+function checkContent(content: HashedBytes, expectedHash?: string): void {
+  if (content.bytes.byteLength > MAX_ATTACHMENT_BYTES) throw tooLarge(content.bytes.byteLength);
+  if (expectedHash && expectedHash !== content.hash) {
+    throw validationError('the bytes do not match the given hash', { '$.sha256': `the bytes hash to ${content.hash}` });
+  }
+}
+
 /**
  * Stores bytes and links them to the entry. The file is written (atomically) before
  * the row exists; the row and the entry's version bump are one transaction. Bytes
@@ -117,11 +147,9 @@ export async function storeAttachment(
   content: HashedBytes,
   expectedHash?: string,
 ): Promise<AttachmentRow> {
-  if (content.bytes.byteLength > MAX_ATTACHMENT_BYTES) throw tooLarge(content.bytes.byteLength);
-  if (expectedHash && expectedHash !== content.hash) {
-    throw validationError('the bytes do not match the given hash', { '$.sha256': `the bytes hash to ${content.hash}` });
-  }
-  return linkAttachment(ctx, entryId, file, ctx.service.blobs.put(content));
+  checkContent(content, expectedHash);
+  await storeBlobs(ctx.service.blobs, [content]);
+  return linkAttachment(ctx, entryId, file, { hash: content.hash, size: content.bytes.byteLength });
 }
 
 /**

@@ -9,7 +9,8 @@ import { nowIso } from '../clock.ts';
 import { attachmentView } from './entry-view.ts';
 import { linkAttachment, type AttachmentView } from './attachments.ts';
 import { LOCAL } from '../db/write-scopes.ts';
-import { hashBytes } from '../files/hashed-bytes.ts';
+import { bytesOf, type HashedBytes } from '../files/hashed-bytes.ts';
+import { storeBlobs } from '../files/blob-writes.ts';
 import { companyIdOf } from '../access/company-key.ts';
 
 /** A file's members as announced, before its bytes come (and as compared on a replay). */
@@ -85,7 +86,7 @@ export async function findAnnouncedUpload(ctx: Ctx, entryId: string, by: { key: 
  * The url is the credential, as the hosted service's upload urls are: it names one
  * file, acts for the company that announced it, and expires after a day.
  */
-export async function uploadFile(ctx: Ctx, token: string, data: string): Promise<AttachmentView> {
+export async function uploadFile(ctx: Ctx, token: string, data: string | HashedBytes): Promise<AttachmentView> {
   const { db, blobs } = ctx.service;
   const row = await db.first(db.q.selectFrom('attachment_uploads').selectAll().where('token_hash', '=', sha256Hex(token)));
   if (!row) throw notFound('upload');
@@ -94,17 +95,17 @@ export async function uploadFile(ctx: Ctx, token: string, data: string): Promise
     throw new ApiError('gone', 'this upload url has expired; announce the file again');
   }
   const file = JSON.parse(row.file) as AnnouncedFile;
-  const bytes = Buffer.from(data, 'base64');
-  if (bytes.byteLength !== file.size) {
-    throw validationError(`the file was announced as ${file.size} bytes; ${bytes.byteLength} came`, { size: `must be ${file.size} bytes` });
+  const content = bytesOf(data);
+  const size = content.bytes.byteLength;
+  if (size !== file.size) {
+    throw validationError(`the file was announced as ${file.size} bytes; ${size} came`, { size: `must be ${file.size} bytes` });
   }
-  const content = hashBytes(bytes);
   const { hash } = content;
   if (hash !== file.hash) throw validationError('the bytes do not match the announced sha256', { sha256: `the bytes hash to ${hash}` });
-  blobs.put(content);
+  await storeBlobs(blobs, [content]);
   const owner: Ctx = { ...ctx, caller: { ...ctx.caller, companyKey: row.company_id, companyId: await companyIdOf(db, row.company_id) } };
   const stored = await db.tx(async () => {
-    const linked = await linkAttachment(owner, row.entry_id, { id: row.id, ...file, key: file.key ?? undefined, meta: file.meta }, { hash, size: bytes.byteLength });
+    const linked = await linkAttachment(owner, row.entry_id, { id: row.id, ...file, key: file.key ?? undefined, meta: file.meta }, { hash, size });
     await db.run(db.q.deleteFrom('attachment_uploads').where('token_hash', '=', row.token_hash));
     return linked;
   }, { origin: LOCAL });

@@ -4,8 +4,8 @@ import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';
 import type { Db } from '../db/engine.ts';
 import { MAX_ATTACHMENT_BYTES } from '../silo/attachments.ts';
-import { storeBlobs } from './blob-writes.ts';
-import { hashBytes } from '../files/hashed-bytes.ts';
+import { storeBlobs } from '../files/blob-writes.ts';
+import { bytesOf, type HashedBytes } from '../files/hashed-bytes.ts';
 import { applyInSlices } from '../db/time-slices.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import type { CompanyKey } from '../access/company-key.ts';
@@ -63,13 +63,13 @@ export async function findMissingBlobs(ctx: Ctx, hashes: string[]): Promise<{ mi
 }
 
 /** Stores bytes ahead of their records. Every hash is checked before anything is written. */
-export async function putBlobs(ctx: Ctx, blobs: Array<{ hash: string; data: string }>): Promise<{ stored: number }> {
+export async function putBlobs(ctx: Ctx, blobs: Array<{ hash: string; data: string | HashedBytes }>): Promise<{ stored: number }> {
   const decoded = blobs.map((blob, i) => {
-    const bytes = Buffer.from(blob.data, 'base64');
-    if (bytes.byteLength > MAX_ATTACHMENT_BYTES) {
-      throw new ApiError('too-large', `blob ${i} is ${bytes.byteLength} bytes; the limit is ${MAX_ATTACHMENT_BYTES}`);
+    const hashed = bytesOf(blob.data);
+    const size = hashed.bytes.byteLength;
+    if (size > MAX_ATTACHMENT_BYTES) {
+      throw new ApiError('too-large', `blob ${i} is ${size} bytes; the limit is ${MAX_ATTACHMENT_BYTES}`);
     }
-    const hashed = hashBytes(bytes);
     if (hashed.hash !== blob.hash) throw validationError('the bytes do not match their hash', { [`$.blobs[${i}].hash`]: `the bytes hash to ${hashed.hash}` });
     return hashed;
   });

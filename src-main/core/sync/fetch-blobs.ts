@@ -1,5 +1,5 @@
 import type { SyncChange } from '../api/contract/sync.ts';
-import { storeBlobs } from './blob-writes.ts';
+import { storeBlobs } from '../files/blob-writes.ts';
 import { hashBytes, type HashedBytes } from '../files/hashed-bytes.ts';
 import { companyHolds, grantBlobs, READ_BUDGET_BYTES } from './blobs.ts';
 import { RemoteTooLarge } from './remote-client.ts';

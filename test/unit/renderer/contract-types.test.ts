@@ -1,5 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { EntrySort } from '../../../src-main/core/api/contract/silo.ts';
+import type { HashedBytes } from '../../../src-main/core/files/hashed-bytes.ts';
 import type { IssueInput } from '../../../src-main/core/sequence/issue.ts';
 import type { SeriesInput, SeriesPatch } from '../../../src-main/core/sequence/series.ts';
 import type { FileInput } from '../../../src-main/core/silo/attachments.ts';
@@ -65,7 +66,8 @@ describe('input types derived from the contract', () => {
       sha256?: string;
       hash?: string;
       size?: number;
-      data?: string;
+      /** a large one arrives decoded already (bytes-members.ts) */
+      data?: string | HashedBytes;
     }>();
     type Filters = { folder?: string; state?: string; tag?: string; date_from?: string; date_to?: string };
     type Page = { created_at?: string; cursor?: string; limit: number; ascending: boolean };

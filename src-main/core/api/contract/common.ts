@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { HashedBytes } from '../../files/hashed-bytes.ts';
+import { isHashedBytes } from '../../files/hashed-bytes-mark.ts';
 
 // Any 8-4-4-4-12 hex: GOBL documents in the wild carry ids of no RFC version.
 export const uuid = z.guid({ message: 'must be a UUID' }).transform((v) => v.toLowerCase());
@@ -78,5 +80,12 @@ export function isBase64(text: string): boolean {
   }
 }
 
-/** Bytes written as base64 in a JSON body. */
-export const base64 = z.string().refine(isBase64, 'must be base64').meta({ contentEncoding: 'base64' });
+/**
+ * Bytes written as base64 in a JSON body (the handler reads them with bytesOf). A large one
+ * reaches the schema decoded already, as HashedBytes: the HTTP adapter takes it from the
+ * body's bytes, and both adapters decode a long text a part at a time (bytes-members.ts),
+ * which one check here and one decode in the handler would each do in one long block.
+ */
+export const base64 = z
+  .custom<string | HashedBytes>((value) => isHashedBytes(value) || (typeof value === 'string' && isBase64(value)), 'must be base64')
+  .meta({ type: 'string', contentEncoding: 'base64' });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../operation.ts';
-import { fault, queryBool, timestamp, uuid } from './common.ts';
+import { base64, fault, queryBool, timestamp, uuid } from './common.ts';
 import { attachmentSchema, entryPageSchema, fileBody, fileBodyForms } from './silo.ts';
 import { hostedLimit } from './transform-query.ts';
 
@@ -95,7 +95,7 @@ export const siloHostedOperations = {
     area: 'silo',
     access: 'public',
     params: z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be an upload token') }),
-    body: z.object({ data: z.string() }),
+    body: z.object({ data: base64 }),
     bodyForms: { raw: { file: 'data' } },
     maxBody: 50 * 1024 * 1024,
     output: attachmentSchema,
