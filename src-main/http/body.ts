@@ -1,6 +1,9 @@
 import { ApiError } from '../core/api/errors.ts';
 import { letOthersIn } from '../core/let-others-in.ts';
+import type { BytesPath } from '../core/api/bytes-members.ts';
 import { parseJsonBody, YIELD_EVERY_CHARS } from './json-body.ts';
+import { parseJsonLifting } from './json-lift.ts';
+import { GrowingBuffer } from './growing-buffer.ts';
 import { scanJson } from './json-scan.ts';
 
 /** What a body is read from: a web Request, or a Node request seen the same way (node-front.ts). */
@@ -12,19 +15,20 @@ export interface BodySource {
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 /**
- * Reads and parses a JSON request body with a hard size cap. The cap is enforced
+ * Reads and parses a JSON request body with a hard size cap; the files of an operation that
+ * takes them (`bytesPaths`) come decoded (json-lift.ts). The cap is enforced
  * while streaming, so a huge or endless body costs at most `max` bytes of memory,
  * and a client that disconnects mid-upload leaves nothing behind (the handler
  * never runs).
  */
-export async function readJsonBody(request: BodySource, max: number): Promise<unknown> {
+export async function readJsonBody(request: BodySource, max: number, bytesPaths: readonly BytesPath[] = []): Promise<unknown> {
   const type = request.headers.get('content-type') ?? '';
   if (!JSON_TYPE.test(type)) {
     throw new ApiError('unsupported-media-type', `Content-Type must be application/json (got ${type ? JSON.stringify(type.slice(0, 100)) : 'none'})`);
   }
   const bytes = await readBodyBytes(request, max);
   if (bytes.byteLength === 0) throw new ApiError('bad-request', 'request body is empty');
-  return parseJsonBody(bytes.toString('utf8'));
+  return bytesPaths.length > 0 ? parseJsonLifting(bytes, bytesPaths) : parseJsonBody(bytes.toString('utf8'));
 }
 
 /**
@@ -45,8 +49,7 @@ export async function readBodyBytes(request: BodySource, max: number): Promise<B
   if (Number.isFinite(declared) && declared > max) throw tooLarge(max);
   if (!request.body) return Buffer.alloc(0);
 
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  const bytes = new GrowingBuffer(declared);
   let sinceYield = 0;
   const reader = request.body.getReader();
   for (;;) {
@@ -54,20 +57,19 @@ export async function readBodyBytes(request: BodySource, max: number): Promise<B
       throw new ApiError('bad-request', 'the request body was cut off');
     });
     if (done) break;
-    size += value.byteLength;
-    if (size > max) {
+    if (bytes.size + value.byteLength > max) {
       await reader.cancel().catch(() => undefined);
       throw tooLarge(max);
     }
-    chunks.push(value);
+    bytes.append(value);
     sinceYield += value.byteLength;
     if (sinceYield >= YIELD_EVERY_BYTES) {
       await letOthersIn();
       sinceYield = 0;
     }
   }
-  if (size >= YIELD_EVERY_CHARS && sinceYield > 0) await letOthersIn();
-  return Buffer.concat(chunks, size);
+  if (bytes.size >= YIELD_EVERY_CHARS && sinceYield > 0) await letOthersIn();
+  return bytes.bytes();
 }
 
 const tooLarge = (max: number) => new ApiError('too-large', `request body is larger than ${max} bytes`);

@@ -43,9 +43,10 @@ export interface OperationContract {
   /**
    * Forms the body may take over HTTP besides JSON, read into the same body object
    * (so `body` validates it either way): `multipart` takes multipart/form-data, its
-   * text fields as members and its one file part as the base64 member `file` (with its
+   * text fields as members and its one file part as the bytes member `file` (with its
    * file name and type filling `filename` and `mediaType` when the form leaves them
-   * out); `raw` takes the request's bytes, whatever their type, as the base64 member `file`.
+   * out); `raw` takes the request's bytes, whatever their type, as the bytes member `file`.
+   * The bytes come decoded and hashed, as a base64 member's do (bytes-members.ts).
    */
   bodyForms?: {
     multipart?: { file: string; filename?: string; mediaType?: string };
