@@ -28,6 +28,7 @@ const BENCHMARKS: Array<() => Promise<{ default: Benchmark }>> = [
   () => import('./sequence.ts'),
   () => import('./transform.ts'),
   () => import('./sync.ts'),
+  () => import('./uploads.ts'),
   () => import('./engines.ts'),
 ];
 
