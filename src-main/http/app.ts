@@ -131,7 +131,10 @@ const marked = new WeakSet<Response>();
  */
 function responseOf(answer: Answer): Response {
   const { body } = answer;
-  const payload = typeof body === 'string' || body instanceof Uint8Array ? body : (Readable.toWeb(createReadStream(body.file)) as ReadableStream);
+  const payload =
+    typeof body === 'string' || body instanceof Uint8Array ? body
+    : 'chunks' in body ? (Readable.toWeb(Readable.from(body.chunks())) as ReadableStream)
+    : (Readable.toWeb(createReadStream(body.file)) as ReadableStream);
   const res = new Response(payload as BodyInit, { status: answer.status, headers: answer.headers });
   marked.add(res);
   return res;

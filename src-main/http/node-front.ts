@@ -6,7 +6,7 @@
 // Origin the guard refuses) goes to the app, which answers it as before.
 import { createReadStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pipeline } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { getQueryParam } from 'hono/utils/url';
 import type { RegisteredOperation } from '../core/api/registry.ts';
 import type { HttpEndpoints } from './app.ts';
@@ -150,6 +150,11 @@ function send(res: ServerResponse, answer: Answer): void {
   if (typeof body === 'string' || body instanceof Uint8Array) {
     res.writeHead(answer.status, { ...answer.headers, 'Content-Length': typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength });
     res.end(body);
+    return;
+  }
+  if ('chunks' in body) {
+    res.writeHead(answer.status, { ...answer.headers, 'Content-Length': body.length });
+    pipeline(Readable.from(body.chunks()), res, () => undefined);
     return;
   }
   res.writeHead(answer.status, answer.headers);

@@ -74,6 +74,23 @@ describe('large files', () => {
     for (const b of blobs) expect(t.service.blobs.has(sha256(b))).toBe(true);
   });
 
+  it('a sync read answers a large file whole, written out as it is encoded, and the same over IPC', async () => {
+    const bytes = randomBytes(BIG);
+    await t.call('PUT', `${files()}/to-read`, { name: 'r.bin', data: bytes.toString('base64') });
+    const small = randomBytes(100);
+    await t.call('PUT', `${files()}/to-read-small`, { name: 's.bin', data: small.toString('base64') });
+    const res = await t.fetch(`${t.url}/sync/v1/blobs/read`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: JSON.stringify({ hashes: [sha256(bytes), sha256(small)] }) });
+    const text = await res.text();
+    expect(res.status).toBe(200);
+    expect(Number(res.headers.get('content-length'))).toBe(Buffer.byteLength(text));
+    const answer = JSON.parse(text) as { blobs: Array<{ hash: string; data: string }>; missing: string[] };
+    expect(answer.blobs.map((b) => b.hash)).toEqual([sha256(bytes), sha256(small)]);
+    expect(Buffer.from(answer.blobs[0].data, 'base64').equals(bytes)).toBe(true);
+    expect(answer.blobs[1].data).toBe(small.toString('base64'));
+    const ipc = (await callService(t.service, desktop, 'readSyncBlobs', { body: { hashes: [sha256(small)] } })) as typeof answer;
+    expect(ipc.blobs).toEqual([{ hash: sha256(small), data: small.toString('base64') }]);
+  });
+
   it('refuses a long text that is not base64 by its field, over HTTP and IPC, and writes nothing', async () => {
     const before = storedFiles();
     const text = `${randomBytes(BIG).toString('base64')}-`;

@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { JsonText, writeJson } from '../../src-main/core/api/json-text.ts';
+import { turnsDuring } from '../support/event-loop-turns.ts';
+import { Base64Bytes, BASE64_BYTES_PER_PART, JsonText, writeAnswer, writeJson } from '../../src-main/core/api/json-text.ts';
 
 describe('JsonText and writeJson', () => {
   it('puts each text into the answer byte for byte, where it stands', () => {
@@ -26,5 +28,42 @@ describe('JsonText and writeJson', () => {
     cyclic.self = cyclic;
     expect(() => writeJson(cyclic)).toThrow(TypeError);
     expect(JSON.stringify({ data: new JsonText('{"a":1}') })).toBe('{"data":{"a":1}}');
+  });
+});
+
+describe('Base64Bytes and writeAnswer', () => {
+  const read = async (answer: ReturnType<typeof writeAnswer>) => {
+    if (typeof answer === 'string') throw new Error('expected an answer in parts');
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of answer.chunks()) chunks.push(chunk);
+    const bytes = Buffer.concat(chunks);
+    expect(bytes.byteLength).toBe(answer.length);
+    return { text: bytes.toString('utf8'), parts: chunks.length };
+  };
+
+  it('writes each file’s base64 a part at a time, the rest as writeJson does, and says its length first', async () => {
+    const files = [randomBytes(BASE64_BYTES_PER_PART * 2 + 5), randomBytes(0), randomBytes(7)];
+    const value = { blobs: files.map((f, i) => ({ hash: `h${i}`, data: new Base64Bytes(f) })), doc: new JsonText('{"n":1.10}'), note: 'ñ €', missing: [] };
+    const { text, parts } = await read(writeAnswer(value));
+    const expected = `{"blobs":[${files.map((f, i) => `{"hash":"h${i}","data":"${f.toString('base64')}"}`).join(',')}],"doc":{"n":1.10},"note":"ñ €","missing":[]}`;
+    expect(text).toBe(expected);
+    // The first file in three parts, each in a turn of its own.
+    expect(parts).toBeGreaterThanOrEqual(3 + 2 * files.length);
+    // Anything else that writes one gets the same text in one piece.
+    expect(writeJson(value)).toBe(expected);
+    expect(JSON.parse(JSON.stringify(value)).blobs[2].data).toBe(files[2].toString('base64'));
+  });
+
+  it('lets others in between the parts of a file', async () => {
+    const answer = writeAnswer({ data: new Base64Bytes(randomBytes(BASE64_BYTES_PER_PART * 4)) });
+    if (typeof answer === 'string') throw new Error('expected an answer in parts');
+    const { turns } = await turnsDuring(async () => {
+      for await (const chunk of answer.chunks()) expect(chunk.byteLength).toBeGreaterThan(0);
+    });
+    expect(turns).toBeGreaterThanOrEqual(4);
+  });
+
+  it('is plain writeJson text without files', () => {
+    expect(writeAnswer({ a: new JsonText('[1.0]') })).toBe('{"a":[1.0]}');
   });
 });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { letOthersIn } from '../let-others-in.ts';
 
 /**
  * A value that is already JSON text (a stored document), put into an answer as it
@@ -23,29 +24,103 @@ export class JsonText {
   }
 }
 
+/**
+ * Bytes an answer carries as base64 (a sync read's files). Written by writeAnswer a part at a
+ * time into the answer as it streams out: a 50 MiB file made into one base64 string, then one
+ * JSON string, then bytes for the socket, held the event loop for over 100 ms. Anything else
+ * that serialises one gets the base64 text.
+ */
+export class Base64Bytes {
+  readonly bytes: Uint8Array;
+  constructor(bytes: Uint8Array) {
+    this.bytes = bytes;
+  }
+
+  toJSON(): unknown {
+    if (!spliced) return Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength).toString('base64');
+    spliced.push(this);
+    return MARKER;
+  }
+}
+
 // A string no answer holds by chance: JSON.stringify writes the NUL as `\u0000`,
 // and the rest is random per process, so no client can send it to be replaced.
 const MARKER = `\u0000${randomBytes(18).toString('base64url')}`;
 const WRITTEN_MARKER = JSON.stringify(MARKER);
 
-// The texts met while writeJson's JSON.stringify runs (synchronously, so one at a time).
-let spliced: string[] | undefined;
+// The values met while writeJson's JSON.stringify runs (synchronously, so one at a time).
+let spliced: Array<string | Base64Bytes> | undefined;
 
-/** JSON.stringify(value), with each JsonText written as its own text. */
-export function writeJson(value: unknown): string {
-  const texts: string[] = [];
-  spliced = texts;
+/** JSON.stringify's text split where each JsonText or Base64Bytes goes, or undefined when the marker turned up where it should not. */
+function splitAtSpliced(value: unknown): { json: string; parts?: string[]; items: Array<string | Base64Bytes> } | undefined {
+  const items: Array<string | Base64Bytes> = [];
+  spliced = items;
   let json: string;
   try {
     json = JSON.stringify(value);
   } finally {
     spliced = undefined;
   }
-  if (texts.length === 0) return json;
+  if (items.length === 0) return { json, items };
   const parts = json.split(WRITTEN_MARKER);
-  // One part more than texts, or the marker turned up where it should not: written the slow way.
-  if (parts.length !== texts.length + 1) return JSON.stringify(value);
-  let out = parts[0];
-  for (let i = 0; i < texts.length; i++) out += texts[i] + parts[i + 1];
+  // One part more than items, or the marker turned up where it should not: written the slow way.
+  return parts.length === items.length + 1 ? { json, parts, items } : undefined;
+}
+
+const textOf = (item: string | Base64Bytes) => (typeof item === 'string' ? item : JSON.stringify(item));
+
+/** JSON.stringify(value), with each JsonText written as its own text. */
+export function writeJson(value: unknown): string {
+  const split = splitAtSpliced(value);
+  if (!split) return JSON.stringify(value);
+  if (!split.parts) return split.json;
+  let out = split.parts[0];
+  for (let i = 0; i < split.items.length; i++) out += textOf(split.items[i]) + split.parts[i + 1];
   return out;
+}
+
+/** An answer written out a part at a time: its length first, for Content-Length. */
+export interface JsonInParts {
+  length: number;
+  chunks(): AsyncIterable<Uint8Array>;
+}
+
+/** Bytes encoded per part (a multiple of 3, so the parts' base64 joins up): about 2 ms of encoding here. */
+export const BASE64_BYTES_PER_PART = 3 * 1024 * 1024;
+
+/** writeJson's text, or, when the value holds Base64Bytes, the same text in parts, each file encoded a part at a time. */
+export function writeAnswer(value: unknown): string | JsonInParts {
+  const split = splitAtSpliced(value);
+  if (!split?.parts || !split.items.some((item) => item instanceof Base64Bytes)) return writeJson(value);
+  const { parts, items } = split;
+  // The text around the files, JsonTexts spliced in: segments[i] goes before files[i], the last one after them all.
+  const segments: string[] = [parts[0]];
+  const files: Base64Bytes[] = [];
+  items.forEach((item, i) => {
+    if (item instanceof Base64Bytes) {
+      files.push(item);
+      segments.push(parts[i + 1]);
+    } else {
+      segments[segments.length - 1] += item + parts[i + 1];
+    }
+  });
+  const length =
+    segments.reduce((n, text) => n + Buffer.byteLength(text), 0) + files.reduce((n, file) => n + 2 + Math.ceil(file.bytes.byteLength / 3) * 4, 0);
+  return {
+    length,
+    async *chunks() {
+      for (let i = 0; i < files.length; i++) {
+        yield Buffer.from(`${segments[i]}"`);
+        const { bytes } = files[i];
+        const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        for (let at = 0; at < buffer.byteLength; at += BASE64_BYTES_PER_PART) {
+          // Each part in a turn of its own: the stream may ask for the next at once.
+          await letOthersIn();
+          yield Buffer.from(buffer.toString('base64', at, Math.min(at + BASE64_BYTES_PER_PART, buffer.byteLength)), 'latin1');
+        }
+        yield Buffer.from('"');
+      }
+      yield Buffer.from(segments[files.length]);
+    },
+  };
 }

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { Base64Bytes } from '../api/json-text.ts';
 import { ApiError, validationError } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';
@@ -79,6 +80,11 @@ export async function putBlobs(ctx: Ctx, blobs: Array<{ hash: string; data: stri
   return { stored: decoded.length };
 }
 
+/**
+ * The files asked for, as many as READ_BUDGET_BYTES holds (one at least, whatever its size). For an
+ * answer writeJson writes (HTTP), each file's base64 is written a part at a time as the answer goes
+ * out (Base64Bytes, typed as the text it stands for); read from disk asynchronously either way.
+ */
 export async function readBlobs(ctx: Ctx, hashes: string[]): Promise<{ blobs: Array<{ hash: string; data: string }>; missing: string[] }> {
   const unique = [...new Set(hashes)];
   const held = await heldHashes(ctx, unique);
@@ -86,10 +92,11 @@ export async function readBlobs(ctx: Ctx, hashes: string[]): Promise<{ blobs: Ar
   let budget = READ_BUDGET_BYTES;
   for (const hash of unique) {
     if (!held.has(hash)) continue;
-    const bytes = readFileSync(ctx.service.blobs.pathOf(hash));
-    if (out.length > 0 && bytes.byteLength > budget) break;
+    const path = ctx.service.blobs.pathOf(hash);
+    if (out.length > 0 && (await stat(path)).size > budget) break;
+    const bytes = await readFile(path);
     budget -= bytes.byteLength;
-    out.push({ hash, data: bytes.toString('base64') });
+    out.push({ hash, data: ctx.writesJson ? (new Base64Bytes(bytes) as unknown as string) : bytes.toString('base64') });
   }
   return { blobs: out, missing: unique.filter((h) => !held.has(h)) };
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { turnsDuring } from '../../support/event-loop-turns.ts';
 import { isBase64 } from '../../../src-main/core/api/contract/common.ts';
 import { decodeBase64InTurns } from '../../../src-main/core/files/base64-in-turns.ts';
 import { bytesOf, hashBytes, hashBytesInTurns } from '../../../src-main/core/files/hashed-bytes.ts';
@@ -54,15 +55,7 @@ describe('decodeBase64InTurns', () => {
 
   it('lets others in between parts of a large text, and decodes it whole', async () => {
     const bytes = randomBytes(300_000);
-    let interleaved = 0;
-    let running = true;
-    const other = () => {
-      interleaved++;
-      if (running) setImmediate(other);
-    };
-    setImmediate(other);
-    const out = await decodeBase64InTurns(bytes.toString('base64'), new TurnBudget(16 * 1024));
-    running = false;
+    const { result: out, turns: interleaved } = await turnsDuring(() => decodeBase64InTurns(bytes.toString('base64'), new TurnBudget(16 * 1024)));
     expect(Buffer.from(out!.bytes)).toEqual(bytes);
     expect(out!.hash).toBe(sha256(bytes));
     // 400 kB of text and 300 kB of hashing in 16 KiB turns: some 40 of them.
