@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { turnsDuring } from '../support/event-loop-turns.ts';
 import { Base64Bytes, BASE64_BYTES_PER_PART, JsonText, writeAnswer, writeJson } from '../../src-main/core/api/json-text.ts';
 
@@ -63,7 +63,15 @@ describe('Base64Bytes and writeAnswer', () => {
     expect(turns).toBeGreaterThanOrEqual(4);
   });
 
-  it('is plain writeJson text without files', () => {
-    expect(writeAnswer({ a: new JsonText('[1.0]') })).toBe('{"a":[1.0]}');
+  it('is plain writeJson text without files, written once', () => {
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      expect(writeAnswer({ a: new JsonText('[1.0]') })).toBe('{"a":[1.0]}');
+      expect(writeAnswer({ page: [{ id: 1 }, { id: 2 }] })).toBe('{"page":[{"id":1},{"id":2}]}');
+      // Every JSON answer comes through writeAnswer: one JSON.stringify each, not one to look and one to write.
+      expect(stringify).toHaveBeenCalledTimes(2);
+    } finally {
+      stringify.mockRestore();
+    }
   });
 });

@@ -69,14 +69,18 @@ function splitAtSpliced(value: unknown): { json: string; parts?: string[]; items
 
 const textOf = (item: string | Base64Bytes) => (typeof item === 'string' ? item : JSON.stringify(item));
 
-/** JSON.stringify(value), with each JsonText written as its own text. */
-export function writeJson(value: unknown): string {
-  const split = splitAtSpliced(value);
+/** The answer's text in one piece from its split (writeJson's, and writeAnswer's without files). */
+function joined(value: unknown, split: ReturnType<typeof splitAtSpliced>): string {
   if (!split) return JSON.stringify(value);
   if (!split.parts) return split.json;
   let out = split.parts[0];
   for (let i = 0; i < split.items.length; i++) out += textOf(split.items[i]) + split.parts[i + 1];
   return out;
+}
+
+/** JSON.stringify(value), with each JsonText written as its own text. */
+export function writeJson(value: unknown): string {
+  return joined(value, splitAtSpliced(value));
 }
 
 /** An answer written out a part at a time: its length first, for Content-Length. */
@@ -91,7 +95,8 @@ export const BASE64_BYTES_PER_PART = 3 * 1024 * 1024;
 /** writeJson's text, or, when the value holds Base64Bytes, the same text in parts, each file encoded a part at a time. */
 export function writeAnswer(value: unknown): string | JsonInParts {
   const split = splitAtSpliced(value);
-  if (!split?.parts || !split.items.some((item) => item instanceof Base64Bytes)) return writeJson(value);
+  // Without files, the text already written: every JSON answer comes through here.
+  if (!split?.parts || !split.items.some((item) => item instanceof Base64Bytes)) return joined(value, split);
   const { parts, items } = split;
   // The text around the files, JsonTexts spliced in: segments[i] goes before files[i], the last one after them all.
   const segments: string[] = [parts[0]];
