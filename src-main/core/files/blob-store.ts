@@ -1,21 +1,21 @@
-import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic-write.ts';
-import type { HashedBytes } from './hashed-bytes.ts';
 
 /**
  * Content-addressed file storage: `files/ab/abcdef…` named by SHA-256. A file is
- * written to a temp name, fsynced and renamed into place, so a crash leaves either
- * the whole file or nothing; rows reference a hash only after its file exists.
+ * written to a temp name, fsynced and renamed into place (storeBlobs, blob-writes.ts),
+ * so a crash leaves either the whole file or nothing; rows reference a hash only
+ * after its file exists.
  */
 export class BlobStore {
   readonly root: string;
-  readonly #tmp: string;
+  /** where files are written before they are renamed into place (storeBlobs), so a crash's leftovers are swept at the next start */
+  readonly tempDir: string;
 
   constructor(root: string) {
     this.root = root;
-    this.#tmp = join(root, 'tmp');
-    mkdirSync(this.#tmp, { recursive: true });
+    this.tempDir = join(root, 'tmp');
+    mkdirSync(this.tempDir, { recursive: true });
   }
 
   pathOf(hash: string): string {
@@ -27,19 +27,9 @@ export class BlobStore {
     return existsSync(this.pathOf(hash));
   }
 
-  put({ bytes, hash }: HashedBytes): { hash: string; size: number } {
-    const target = this.pathOf(hash);
-    if (existsSync(target) && statSync(target).size === bytes.byteLength) return { hash, size: bytes.byteLength };
-
-    mkdirSync(join(this.root, hash.slice(0, 2)), { recursive: true });
-    // Temp files live in tmp/, so a crash's leftovers are swept at the next start.
-    writeFileAtomic(target, bytes, { tempDir: this.#tmp });
-    return { hash, size: bytes.byteLength };
-  }
-
   /** Leftovers of writes interrupted by a crash; safe because nothing references a temp file. */
   sweepTemp(): void {
-    rmSync(this.#tmp, { recursive: true, force: true });
-    mkdirSync(this.#tmp, { recursive: true });
+    rmSync(this.tempDir, { recursive: true, force: true });
+    mkdirSync(this.tempDir, { recursive: true });
   }
 }

@@ -25,7 +25,7 @@ export async function storeBlobs(blobs: BlobStore, items: HashedBytes[], concurr
       const target = blobs.pathOf(hash);
       if (existsSync(target) && statSync(target).size === bytes.byteLength) continue;
       await mkdir(dirname(target), { recursive: true });
-      await writeDurably(join(blobs.root, 'tmp'), target, bytes);
+      await writeDurably(blobs.tempDir, target, bytes);
       folders.add(dirname(target));
     }
   };

@@ -137,17 +137,10 @@ function checkContent(content: HashedBytes, expectedHash?: string): void {
 
 /**
  * Stores bytes and links them to the entry. The file is written (atomically) before
- * the row exists; the row and the entry's version bump are one transaction. Bytes
- * that are not what `expectedHash` names are refused before anything is written.
+ * the row exists; the row and the entry's version bump are one transaction.
  */
-export async function storeAttachment(
-  ctx: Ctx,
-  entryId: string,
-  file: FileMembers,
-  content: HashedBytes,
-  expectedHash?: string,
-): Promise<AttachmentRow> {
-  checkContent(content, expectedHash);
+export async function storeAttachment(ctx: Ctx, entryId: string, file: FileMembers, content: HashedBytes): Promise<AttachmentRow> {
+  checkContent(content);
   await storeBlobs(ctx.service.blobs, [content]);
   return linkAttachment(ctx, entryId, file, { hash: content.hash, size: content.bytes.byteLength });
 }

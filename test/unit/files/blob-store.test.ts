@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BlobStore } from '../../../src-main/core/files/blob-store.ts';
+import { storeBlobs } from '../../../src-main/core/files/blob-writes.ts';
 import { hashBytes } from '../../../src-main/core/files/hashed-bytes.ts';
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -25,28 +26,31 @@ describe('hashBytes', () => {
   });
 });
 
-describe('BlobStore.put', () => {
-  it('files the bytes under their hash, whole, and leaves no temp file', () => {
+describe('storeBlobs', () => {
+  it('files the bytes under their hash, whole, and leaves no temp file', async () => {
     const bytes = randomBytes(70_000);
-    const stored = store.put(hashBytes(bytes));
-    expect(stored).toEqual({ hash: sha256(bytes), size: bytes.byteLength });
-    const path = join(root, stored.hash.slice(0, 2), stored.hash);
-    expect(store.pathOf(stored.hash)).toBe(path);
+    const content = hashBytes(bytes);
+    await storeBlobs(store, [content]);
+    expect(content.hash).toBe(sha256(bytes));
+    const path = join(root, content.hash.slice(0, 2), content.hash);
+    expect(store.pathOf(content.hash)).toBe(path);
     expect(readFileSync(path).equals(bytes)).toBe(true);
-    expect(store.has(stored.hash)).toBe(true);
+    expect(statSync(path).size).toBe(bytes.byteLength);
+    expect(store.has(content.hash)).toBe(true);
     expect(readdirSync(join(root, 'tmp'))).toEqual([]);
   });
 
-  it('keeps a whole file it already holds, and replaces one cut short', () => {
+  it('keeps a whole file it already holds, and replaces one cut short', async () => {
     const bytes = randomBytes(5_000);
-    const { hash } = store.put(hashBytes(bytes));
+    const { hash } = hashBytes(bytes);
+    await storeBlobs(store, [hashBytes(bytes)]);
     const path = store.pathOf(hash);
     const firstWrite = statSync(path).ino;
-    store.put(hashBytes(bytes));
+    await storeBlobs(store, [hashBytes(bytes)]);
     expect(statSync(path).ino).toBe(firstWrite);
 
     writeFileSync(path, bytes.subarray(0, 100));
-    store.put(hashBytes(bytes));
+    await storeBlobs(store, [hashBytes(bytes)]);
     expect(readFileSync(path).equals(bytes)).toBe(true);
   });
 });
