@@ -11,11 +11,12 @@ export const TEMP_SUFFIX = '.tmp';
  * Puts `bytes` at `target` so that a reader (or a crash) sees the old file or the
  * whole new one, never a part: a temp file (created with `mode`, so a secret is
  * never readable by others), fsync, rename over the target, fsync the folder so
- * the rename itself survives a power cut. The one way this project writes files.
+ * the rename itself survives a power cut. Attachment bytes take its asynchronous
+ * twin, storeBlobs (blob-writes.ts); everything else written to disk takes this.
  */
-export function writeFileAtomic(target: string, bytes: Uint8Array, opts: { mode?: number; tempDir?: string } = {}): void {
+export function writeFileAtomic(target: string, bytes: Uint8Array, opts: { mode?: number } = {}): void {
   const dir = dirname(target);
-  const temp = join(opts.tempDir ?? dir, `${TEMP_PREFIX}${randomBytes(8).toString('hex')}${TEMP_SUFFIX}`);
+  const temp = join(dir, `${TEMP_PREFIX}${randomBytes(8).toString('hex')}${TEMP_SUFFIX}`);
   try {
     const fd = openSync(temp, 'wx', opts.mode ?? 0o600);
     try {
