@@ -1,7 +1,7 @@
 import { ApiError } from '../core/api/errors.ts';
 import { letOthersIn } from '../core/let-others-in.ts';
 import type { BytesPath } from '../core/api/bytes-members.ts';
-import { parseJsonBody, YIELD_EVERY_CHARS } from './json-body.ts';
+import { YIELD_EVERY_CHARS } from './json-body.ts';
 import { parseJsonLifting } from './json-lift.ts';
 import { GrowingBuffer } from './growing-buffer.ts';
 import { scanJson } from './json-scan.ts';
@@ -28,7 +28,7 @@ export async function readJsonBody(request: BodySource, max: number, bytesPaths:
   }
   const bytes = await readBodyBytes(request, max);
   if (bytes.byteLength === 0) throw new ApiError('bad-request', 'request body is empty');
-  return bytesPaths.length > 0 ? parseJsonLifting(bytes, bytesPaths) : parseJsonBody(bytes.toString('utf8'));
+  return parseJsonLifting(bytes, bytesPaths);
 }
 
 /**

@@ -31,7 +31,7 @@ interface Lifted {
 const MARKER = `\u0000silodesk-lift:${randomBytes(12).toString('hex')}:`;
 const MARKER_JSON = JSON.stringify(MARKER).slice(1, -1);
 
-/** The body's value, with its bytes members decoded (HashedBytes, or NOT_BASE64) when it has long ones. */
+/** The body's value, with its bytes members decoded (HashedBytes, or NOT_BASE64) when it has long ones; without bytes paths, parsed as any body. */
 export async function parseJsonLifting(body: Buffer, paths: readonly BytesPath[]): Promise<unknown> {
   const lifted = paths.length > 0 ? longStrings(body) : [];
   if (lifted.length === 0) return parseJsonBody(body.toString('utf8'));

@@ -40,11 +40,6 @@ export const BYTES_PER_TURN = 4 * 1024 * 1024;
  * ones are hashed a part at a time. A budget shared with other work lets others in across it.
  */
 export async function hashBytesInTurns(bytes: Uint8Array, budget = new TurnBudget(BYTES_PER_TURN)): Promise<HashedBytes> {
-  if (bytes.byteLength <= budget.perTurn) {
-    const value = hashBytes(bytes);
-    await budget.spend(bytes.byteLength);
-    return value;
-  }
   const hash = createHash('sha256');
   for (let at = 0; at < bytes.byteLength; at += budget.perTurn) {
     const part = bytes.subarray(at, at + budget.perTurn);
