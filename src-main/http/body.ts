@@ -1,9 +1,8 @@
 import { ApiError } from '../core/api/errors.ts';
-import { letOthersIn } from '../core/let-others-in.ts';
 import type { BytesPath } from '../core/api/bytes-members.ts';
-import { YIELD_EVERY_CHARS } from './json-body.ts';
-import { parseJsonLifting } from './json-lift.ts';
-import { GrowingBuffer } from './growing-buffer.ts';
+import { parseJsonLifting } from '../core/api/json-lift.ts';
+import { readCapped, TooManyBytes } from '../core/files/read-capped.ts';
+import { parseJsonBody } from './json-body.ts';
 import { scanJson } from './json-scan.ts';
 
 /** What a body is read from: a web Request, or a Node request seen the same way (node-front.ts). */
@@ -28,48 +27,20 @@ export async function readJsonBody(request: BodySource, max: number, bytesPaths:
   }
   const bytes = await readBodyBytes(request, max);
   if (bytes.byteLength === 0) throw new ApiError('bad-request', 'request body is empty');
-  return parseJsonLifting(bytes, bytesPaths);
+  return parseJsonLifting(bytes, bytesPaths, parseJsonBody);
 }
 
 /**
- * How many bytes of a body are taken in between two chances for other requests to run. A
- * client that sends a large body at once has it all waiting in the socket, and its chunks
- * would otherwise be read one after another in a single turn (a 1.6 MB import: 10-22 ms).
- */
-export const YIELD_EVERY_BYTES = 512 * 1024;
-
-/**
- * The request's bytes, at most `max` of them: the cap is enforced while streaming
- * (and before, from Content-Length), so an endless body costs `max` bytes at most.
- * What the caller does with a large body (decoding, parsing, encoding it) starts a
- * turn of its own: the reading of its last chunks has had one.
+ * The request's bytes, at most `max` of them (read-capped.ts): a declared length over the cap is
+ * refused before anything is read, and an endless body costs `max` bytes at most.
  */
 export async function readBodyBytes(request: BodySource, max: number): Promise<Buffer> {
-  const declared = Number(request.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > max) throw tooLarge(max);
-  if (!request.body) return Buffer.alloc(0);
-
-  const bytes = new GrowingBuffer(declared);
-  let sinceYield = 0;
-  const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read().catch(() => {
-      throw new ApiError('bad-request', 'the request body was cut off');
-    });
-    if (done) break;
-    if (bytes.size + value.byteLength > max) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge(max);
-    }
-    bytes.append(value);
-    sinceYield += value.byteLength;
-    if (sinceYield >= YIELD_EVERY_BYTES) {
-      await letOthersIn();
-      sinceYield = 0;
-    }
+  try {
+    return await readCapped(request.body, max, Number(request.headers.get('content-length') ?? NaN));
+  } catch (err) {
+    if (err instanceof TooManyBytes) throw tooLarge(max);
+    throw new ApiError('bad-request', 'the request body was cut off');
   }
-  if (bytes.size >= YIELD_EVERY_CHARS && sinceYield > 0) await letOthersIn();
-  return bytes.bytes();
 }
 
 const tooLarge = (max: number) => new ApiError('too-large', `request body is larger than ${max} bytes`);

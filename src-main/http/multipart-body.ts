@@ -9,7 +9,7 @@ import { BYTES_PER_TURN, hashBytesInTurns } from '../core/files/hashed-bytes.ts'
 import { letOthersIn } from '../core/let-others-in.ts';
 import { unsafeDisplayNameReason } from '../core/silo/file-name.ts';
 import { readBodyBytes, type BodySource } from './body.ts';
-import { GrowingBuffer } from './growing-buffer.ts';
+import { GrowingBuffer } from '../core/files/growing-buffer.ts';
 
 type MultipartForm = NonNullable<NonNullable<OperationContract['bodyForms']>['multipart']>;
 

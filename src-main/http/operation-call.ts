@@ -5,7 +5,7 @@
 import { resolveToken, type Caller } from '../core/access/tokens.ts';
 import { ApiError, toApiError } from '../core/api/errors.ts';
 import { invokeOperation } from '../core/api/invoke.ts';
-import { writeAnswer, type JsonInParts } from '../core/api/json-text.ts';
+import { writeJsonBody, type JsonInParts } from '../core/api/json-text.ts';
 import { declaredHeaders, type BinaryResult, type OperationContract } from '../core/api/operation.ts';
 import type { RegisteredOperation } from '../core/api/registry.ts';
 import type { Service } from '../core/service.ts';
@@ -77,7 +77,7 @@ export function operationCaller(service: Service, limits: CallLimits): Operation
         headers: headersOf(request, contract),
       });
       if (contract.output === 'binary') return binaryAnswer(result as BinaryResult);
-      return { status: 200, headers: JSON_HEADERS, body: writeAnswer(result) };
+      return { status: 200, headers: JSON_HEADERS, body: writeJsonBody(result) };
     } catch (err) {
       // An unread body would be taken for the next request on a kept-alive socket.
       return errorAnswer(err, request.label, limits.log, !bodyRead);

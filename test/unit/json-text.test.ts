@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { turnsDuring } from '../support/event-loop-turns.ts';
-import { Base64Bytes, BASE64_BYTES_PER_PART, JsonText, writeAnswer, writeJson } from '../../src-main/core/api/json-text.ts';
+import { Base64Bytes, BASE64_BYTES_PER_PART, JsonText, writeJsonBody, writeJson } from '../../src-main/core/api/json-text.ts';
 
 describe('JsonText and writeJson', () => {
   it('puts each text into the answer byte for byte, where it stands', () => {
@@ -31,8 +31,8 @@ describe('JsonText and writeJson', () => {
   });
 });
 
-describe('Base64Bytes and writeAnswer', () => {
-  const read = async (answer: ReturnType<typeof writeAnswer>) => {
+describe('Base64Bytes and writeJsonBody', () => {
+  const read = async (answer: ReturnType<typeof writeJsonBody>) => {
     if (typeof answer === 'string') throw new Error('expected an answer in parts');
     const chunks: Uint8Array[] = [];
     for await (const chunk of answer.chunks()) chunks.push(chunk);
@@ -44,7 +44,7 @@ describe('Base64Bytes and writeAnswer', () => {
   it('writes each file’s base64 a part at a time, the rest as writeJson does, and says its length first', async () => {
     const files = [randomBytes(BASE64_BYTES_PER_PART * 2 + 5), randomBytes(0), randomBytes(7)];
     const value = { blobs: files.map((f, i) => ({ hash: `h${i}`, data: new Base64Bytes(f) })), doc: new JsonText('{"n":1.10}'), note: 'ñ €', missing: [] };
-    const { text, parts } = await read(writeAnswer(value));
+    const { text, parts } = await read(writeJsonBody(value));
     const expected = `{"blobs":[${files.map((f, i) => `{"hash":"h${i}","data":"${f.toString('base64')}"}`).join(',')}],"doc":{"n":1.10},"note":"ñ €","missing":[]}`;
     expect(text).toBe(expected);
     // The first file in three parts, each in a turn of its own.
@@ -55,7 +55,7 @@ describe('Base64Bytes and writeAnswer', () => {
   });
 
   it('lets others in between the parts of a file', async () => {
-    const answer = writeAnswer({ data: new Base64Bytes(randomBytes(BASE64_BYTES_PER_PART * 4)) });
+    const answer = writeJsonBody({ data: new Base64Bytes(randomBytes(BASE64_BYTES_PER_PART * 4)) });
     if (typeof answer === 'string') throw new Error('expected an answer in parts');
     const { turns } = await turnsDuring(async () => {
       for await (const chunk of answer.chunks()) expect(chunk.byteLength).toBeGreaterThan(0);
@@ -66,9 +66,9 @@ describe('Base64Bytes and writeAnswer', () => {
   it('is plain writeJson text without files, written once', () => {
     const stringify = vi.spyOn(JSON, 'stringify');
     try {
-      expect(writeAnswer({ a: new JsonText('[1.0]') })).toBe('{"a":[1.0]}');
-      expect(writeAnswer({ page: [{ id: 1 }, { id: 2 }] })).toBe('{"page":[{"id":1},{"id":2}]}');
-      // Every JSON answer comes through writeAnswer: one JSON.stringify each, not one to look and one to write.
+      expect(writeJsonBody({ a: new JsonText('[1.0]') })).toBe('{"a":[1.0]}');
+      expect(writeJsonBody({ page: [{ id: 1 }, { id: 2 }] })).toBe('{"page":[{"id":1},{"id":2}]}');
+      // Every JSON answer comes through writeJsonBody: one JSON.stringify each, not one to look and one to write.
       expect(stringify).toHaveBeenCalledTimes(2);
     } finally {
       stringify.mockRestore();

@@ -1,10 +1,14 @@
 // The members of a request body that carry a file's bytes as base64 (contract/common.ts's
 // `base64`: an attachment's `data`, a sync push's `blobs[].data`), found from the body's own
-// schema, and their texts decoded a part at a time before the schema sees the body.
-// Checking and decoding 50 MiB of base64 at once holds the event loop for about 160 ms.
+// schema, and their texts decoded a part at a time before the schema sees the body; likewise
+// the members of an answer (a sync read's files) for sync's client, and the bytes a client
+// sends, encoded a part at a time. Checking and decoding 50 MiB of base64 at once holds the
+// event loop for about 160 ms.
 import { z } from 'zod';
 import { decodeBase64InTurns } from '../files/base64-in-turns.ts';
-import { BYTES_PER_TURN } from '../files/hashed-bytes.ts';
+import { BYTES_PER_TURN, type HashedBytes } from '../files/hashed-bytes.ts';
+import { isHashedBytes } from '../files/hashed-bytes-mark.ts';
+import { Base64Bytes } from './json-text.ts';
 import { TurnBudget } from '../turn-budget.ts';
 import type { OperationContract } from './operation.ts';
 
@@ -19,17 +23,24 @@ export const EVERY_ELEMENT = '[]';
  */
 export const NOT_BASE64 = Object.freeze({ notBase64: true });
 
-const pathCache = new WeakMap<z.ZodType, BytesPath[]>();
+const pathCache = { input: new WeakMap<z.ZodType, BytesPath[]>(), output: new WeakMap<z.ZodType, BytesPath[]>() };
 
 /** The paths of the members the body's schema takes base64 bytes in. */
 export function bytesPaths(contract: OperationContract): BytesPath[] {
-  const body = contract.body;
-  if (!body) return [];
-  let paths = pathCache.get(body);
+  return contract.body ? pathsIn(contract.body, 'input') : [];
+}
+
+/** The paths of the members the answer carries base64 bytes in (a sync read's files), for a client reading it. */
+export function answerBytesPaths(contract: OperationContract): BytesPath[] {
+  return contract.output === 'binary' ? [] : pathsIn(contract.output, 'output');
+}
+
+function pathsIn(schema: z.ZodType, io: 'input' | 'output'): BytesPath[] {
+  let paths = pathCache[io].get(schema);
   if (!paths) {
     paths = [];
-    collect(z.toJSONSchema(body, { io: 'input', unrepresentable: 'any' }) as JsonSchemaNode, [], paths);
-    pathCache.set(body, paths);
+    collect(z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchemaNode, [], paths);
+    pathCache[io].set(schema, paths);
   }
   return paths;
 }
@@ -61,6 +72,17 @@ export async function receiveBytesMembers(contract: OperationContract, body: unk
   const budget = new TurnBudget(BYTES_PER_TURN);
   const decode = async (value: unknown) => (typeof value === 'string' ? ((await decodeBase64InTurns(value, budget)) ?? NOT_BASE64) : value);
   for (const path of bytesPaths(contract)) out = await replaceAlong(out, path, 0, decode);
+  return out;
+}
+
+/**
+ * The body a client sends, with the HashedBytes at its bytes paths as Base64Bytes: written by
+ * writeJsonBody a part at a time as the request streams out (a sync push of a large file).
+ */
+export async function sendBytesMembers(contract: OperationContract, body: unknown): Promise<unknown> {
+  let out = body;
+  const encode = async (value: unknown) => (isHashedBytes(value) ? new Base64Bytes((value as HashedBytes).bytes) : value);
+  for (const path of bytesPaths(contract)) out = await replaceAlong(out, path, 0, encode);
   return out;
 }
 

@@ -25,10 +25,10 @@ export class JsonText {
 }
 
 /**
- * Bytes an answer carries as base64 (a sync read's files). Written by writeAnswer a part at a
- * time into the answer as it streams out: a 50 MiB file made into one base64 string, then one
- * JSON string, then bytes for the socket, held the event loop for over 100 ms. Anything else
- * that serialises one gets the base64 text.
+ * Bytes a body carries as base64 (a sync read's answer, a sync push's request). Written by
+ * writeJsonBody a part at a time into the body as it streams out: a 50 MiB file made into one
+ * base64 string, then one JSON string, then bytes for the socket, held the event loop for over
+ * 100 ms. Anything else that serialises one gets the base64 text.
  */
 export class Base64Bytes {
   readonly bytes: Uint8Array;
@@ -69,7 +69,7 @@ function splitAtSpliced(value: unknown): { json: string; parts?: string[]; items
 
 const textOf = (item: string | Base64Bytes) => (typeof item === 'string' ? item : JSON.stringify(item));
 
-/** The answer's text in one piece from its split (writeJson's, and writeAnswer's without files). */
+/** The answer's text in one piece from its split (writeJson's, and writeJsonBody's without files). */
 function joined(value: unknown, split: ReturnType<typeof splitAtSpliced>): string {
   if (!split) return JSON.stringify(value);
   if (!split.parts) return split.json;
@@ -83,7 +83,7 @@ export function writeJson(value: unknown): string {
   return joined(value, splitAtSpliced(value));
 }
 
-/** An answer written out a part at a time: its length first, for Content-Length. */
+/** A body written out a part at a time: its length first, for Content-Length; chunks() may be read again (a retried request). */
 export interface JsonInParts {
   length: number;
   chunks(): AsyncIterable<Uint8Array>;
@@ -92,8 +92,11 @@ export interface JsonInParts {
 /** Bytes encoded per part (a multiple of 3, so the parts' base64 joins up): about 2 ms of encoding here. */
 export const BASE64_BYTES_PER_PART = 3 * 1024 * 1024;
 
-/** writeJson's text, or, when the value holds Base64Bytes, the same text in parts, each file encoded a part at a time. */
-export function writeAnswer(value: unknown): string | JsonInParts {
+/**
+ * The text of a JSON body (an answer; a request sync sends its peer): writeJson's, or, when the
+ * value holds Base64Bytes, the same text in parts, each file encoded a part at a time.
+ */
+export function writeJsonBody(value: unknown): string | JsonInParts {
   const split = splitAtSpliced(value);
   // Without files, the text already written: every JSON answer comes through here.
   if (!split?.parts || !split.items.some((item) => item instanceof Base64Bytes)) return joined(value, split);

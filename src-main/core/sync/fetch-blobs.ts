@@ -1,6 +1,6 @@
 import type { SyncChange } from '../api/contract/sync.ts';
 import { storeBlobs } from '../files/blob-writes.ts';
-import { hashBytes, type HashedBytes } from '../files/hashed-bytes.ts';
+import { bytesOf, type HashedBytes } from '../files/hashed-bytes.ts';
 import { companyHolds, grantBlobs, READ_BUDGET_BYTES } from './blobs.ts';
 import { RemoteTooLarge } from './remote-client.ts';
 import type { SyncRun } from './run-context.ts';
@@ -37,7 +37,7 @@ export async function fetchBlobs(run: SyncRun, items: SyncChange[]): Promise<voi
   }
   while (wanted.length > 0) {
     const group = wanted.slice(0, 200);
-    let answer: { blobs: Array<{ hash: string; data: string }>; missing: string[] };
+    let answer: { blobs: Array<{ hash: string; data: string | HashedBytes }>; missing: string[] };
     try {
       answer = await run.remote.readSyncBlobs({ body: { hashes: group } }, { maxResponseBytes: answerCap(maxBytes) });
     } catch (err) {
@@ -68,20 +68,24 @@ async function fetchOne(run: SyncRun, hash: string): Promise<void> {
   }
 }
 
-/** Stores what is within the cap and hashes to its name; answers the hashes dealt with. */
-async function keep(run: SyncRun, blobs: Array<{ hash: string; data: string }>): Promise<Set<string>> {
+/**
+ * Stores what is within the cap and hashes to its name; answers the hashes dealt with. A large
+ * file comes decoded and hashed already, a part at a time (remote-client.ts); a small one is
+ * decoded here.
+ */
+async function keep(run: SyncRun, blobs: Array<{ hash: string; data: string | HashedBytes }>): Promise<Set<string>> {
   const { ctx, options } = run;
   const done = new Set<string>();
   const good: HashedBytes[] = [];
   for (const b of blobs) {
     done.add(b.hash);
-    const bytes = Buffer.from(b.data, 'base64');
-    if (bytes.byteLength > options.maxBlobBytes) {
-      refuse(run, b.hash, `refused: the remote sent ${bytes.byteLength} bytes for this file; the limit is ${options.maxBlobBytes}`);
+    const hashed = bytesOf(b.data);
+    const size = hashed.bytes.byteLength;
+    if (size > options.maxBlobBytes) {
+      refuse(run, b.hash, `refused: the remote sent ${size} bytes for this file; the limit is ${options.maxBlobBytes}`);
       continue;
     }
     // Never stored under a name they do not hash to.
-    const hashed = hashBytes(bytes);
     if (hashed.hash === b.hash) good.push(hashed);
   }
   await storeBlobs(ctx.service.blobs, good);

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import type { PushResult } from '../api/contract/sync.ts';
 import type { ErrorBody } from '../api/errors.ts';
+import { BYTES_PER_TURN, hashBytesInTurns, type HashedBytes } from '../files/hashed-bytes.ts';
+import { TurnBudget } from '../turn-budget.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import type { SyncKind } from './change-log.ts';
 import { changeRow, isPending, pendingRows, type ChangeRow } from './change-rows.ts';
@@ -179,7 +181,13 @@ function cutToSize(items: Outgoing[], max: number): Outgoing[] {
   return out;
 }
 
-/** Sends the bytes of the batch's attachments that the remote does not hold yet. */
+/**
+ * Sends the bytes of the batch's attachments that the remote does not hold yet. Each file is
+ * hashed again first, a part at a time: one damaged on this disk is not sent under a name it
+ * does not hash to (the remote would refuse the whole request, at every try); its record is
+ * then refused by the remote for want of its bytes, and parked with the reason. The files go
+ * out encoded a part at a time as the request streams (remote-client.ts).
+ */
 async function uploadBlobs(run: SyncRun, batch: Outgoing[]): Promise<void> {
   const { remote, ctx, options } = run;
   const hashes = [
@@ -191,7 +199,7 @@ async function uploadBlobs(run: SyncRun, batch: Outgoing[]): Promise<void> {
   ];
   if (hashes.length === 0) return;
   const { missing } = await remote.findMissingSyncBlobs({ body: { hashes } });
-  let group: Array<{ hash: string; data: string }> = [];
+  let group: Array<{ hash: string; data: HashedBytes }> = [];
   let size = 0;
   const flush = async () => {
     if (group.length === 0) return;
@@ -199,11 +207,16 @@ async function uploadBlobs(run: SyncRun, batch: Outgoing[]): Promise<void> {
     group = [];
     size = 0;
   };
+  const budget = new TurnBudget(BYTES_PER_TURN);
   for (const hash of missing) {
-    const bytes = await readFile(ctx.service.blobs.pathOf(hash));
-    if (size > 0 && size + bytes.byteLength > options.blobBatchBytes) await flush();
-    group.push({ hash, data: bytes.toString('base64') });
-    size += bytes.byteLength;
+    const bytes = await hashBytesInTurns(await readFile(ctx.service.blobs.pathOf(hash)), budget);
+    if (bytes.hash !== hash) {
+      ctx.service.log?.(`sync ${ctx.caller.companyId}: file ${hash.slice(0, 12)}… is damaged on this computer (its bytes hash to ${bytes.hash.slice(0, 12)}…): not sent`);
+      continue;
+    }
+    if (size > 0 && size + bytes.bytes.byteLength > options.blobBatchBytes) await flush();
+    group.push({ hash, data: bytes });
+    size += bytes.bytes.byteLength;
   }
   await flush();
 }

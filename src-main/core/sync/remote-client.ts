@@ -1,8 +1,12 @@
+import { answerBytesPaths, sendBytesMembers, type BytesPath } from '../api/bytes-members.ts';
 import { AnswerMismatch, parseAnswer } from '../api/client/answer-schema.ts';
 import { contractOf, createClient, type ApiClient, type Transport } from '../api/client/client.ts';
 import { requestPath } from '../api/client/request-path.ts';
-import type { ErrorBody } from '../api/errors.ts';
+import { ApiError, type ErrorBody } from '../api/errors.ts';
+import { parseJsonLifting } from '../api/json-lift.ts';
+import { writeJsonBody, type JsonInParts } from '../api/json-text.ts';
 import { declaredHeaders, type HttpMethod } from '../api/operation.ts';
+import { readCapped, TooManyBytes } from '../files/read-capped.ts';
 import { nextDelayMs, retryAfterMs, type RetryPolicy } from './backoff.ts';
 
 /** The remote answered with an error that retrying will not fix (4xx other than 429). */
@@ -58,9 +62,10 @@ export interface RemoteCallOptions {
   maxResponseBytes?: number;
 }
 
-/** What the transport adds to a request: the operation's declared headers, already picked. */
+/** What the transport adds to a request: the operation's declared headers, already picked, and where its answer carries files. */
 interface RequestOptions extends RemoteCallOptions {
   headers?: Record<string, string>;
+  answerBytes?: readonly BytesPath[];
 }
 
 /** The typed client sync talks to its peer with: one method per operation of the registry. */
@@ -85,7 +90,9 @@ function remoteTransport(http: RemoteClient): Transport<RemoteCallOptions> {
       if (contract.output === 'binary') throw new Error(`${name} answers a file, which sync does not fetch this way`);
       // Only the headers the operation declares: nothing a caller passes can replace the token.
       const headers = Object.fromEntries(declaredHeaders(contract).flatMap((h) => (input.headers?.[h] ? [[h, input.headers[h]!]] : [])));
-      const answer = await http.json(contract.method, requestPath(contract, input), input.body, { ...options, headers });
+      // Files go out and come in a part at a time (bytes-members.ts): the answer's arrive as HashedBytes.
+      const body = input.body === undefined ? undefined : await sendBytesMembers(contract, input.body);
+      const answer = await http.json(contract.method, requestPath(contract, input), body, { ...options, headers, answerBytes: answerBytesPaths(contract) });
       try {
         return parseAnswer(name, answer);
       } catch (err) {
@@ -112,7 +119,8 @@ export class RemoteClient {
 
   async json(method: HttpMethod, path: string, body?: unknown, opts: RequestOptions = {}): Promise<unknown> {
     const { retry, signal } = this.#o;
-    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const payload = body === undefined ? undefined : writeJsonBody(body);
+    const sent = payload === undefined ? 0 : typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
     const what = `${method} ${path.split('?')[0]}`;
     const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     const maxTimeouts = retry.maxTimeouts ?? 2;
@@ -129,14 +137,15 @@ export class RemoteClient {
             authorization: `Bearer ${this.#o.token}`,
             accept: 'application/json',
             ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
+            ...(typeof payload === 'object' ? { 'content-length': String(payload.length) } : {}),
           },
-          body: payload,
+          ...requestBody(payload),
           signal: AbortSignal.any([signal, AbortSignal.timeout(retry.timeoutMs)]),
         });
-        const text = await readCapped(res, maxBytes, what);
-        this.#o.onBytes?.(payload === undefined ? 0 : Buffer.byteLength(payload), Buffer.byteLength(text));
-        if (res.ok) return parseJson(text, what);
-        if (res.status !== 429 && res.status < 500) throw new RemoteError(res.status, parseError(text), what);
+        const bytes = await readAnswer(res, maxBytes, what);
+        this.#o.onBytes?.(sent, bytes.byteLength);
+        if (res.ok) return await parseJson(bytes, opts.answerBytes ?? [], what);
+        if (res.status !== 429 && res.status < 500) throw new RemoteError(res.status, parseError(bytes.toString('utf8')), what);
         lastProblem = `${what}: the remote answered ${res.status}`;
         retryAfter = retryAfterMs(res.headers.get('retry-after'));
       } catch (err) {
@@ -160,38 +169,45 @@ export class RemoteClient {
   }
 }
 
+/** A body written in parts goes out as a stream, made anew for each try. */
+function requestBody(payload: string | JsonInParts | undefined): { body?: string | ReadableStream<Uint8Array>; duplex?: 'half' } {
+  if (typeof payload !== 'object') return { body: payload };
+  const parts = payload.chunks()[Symbol.asyncIterator]();
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await parts.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    async cancel() {
+      await parts.return?.();
+    },
+  });
+  return { body: stream, duplex: 'half' };
+}
+
 /**
- * The answer's text, read while counting: a remote cannot make this instance hold
- * more than `max` bytes of one answer (a lie in Content-Length changes nothing).
+ * The answer's bytes, read while counting (read-capped.ts): a remote cannot make this instance
+ * hold more than `max` bytes of one answer (a lie in Content-Length changes nothing).
  */
-async function readCapped(res: Response, max: number, what: string): Promise<string> {
-  const declared = Number(res.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > max) {
+async function readAnswer(res: Response, max: number, what: string): Promise<Buffer> {
+  try {
+    return await readCapped(res.body, max, Number(res.headers.get('content-length') ?? NaN));
+  } catch (err) {
+    if (!(err instanceof TooManyBytes)) throw err;
     await res.body?.cancel().catch(() => undefined);
     throw new RemoteTooLarge(what, max);
   }
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => undefined);
-      throw new RemoteTooLarge(what, max);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, size).toString('utf8');
 }
 
-function parseJson(text: string, what: string): unknown {
+/** The answer's value; its files (at `paths`) decoded a part at a time, as HashedBytes (json-lift.ts). */
+async function parseJson(bytes: Buffer, paths: readonly BytesPath[], what: string): Promise<unknown> {
+  const notJson = () => new RemoteError(200, { key: 'bad-request', code: 'bad-request', message: 'its answer is not JSON' }, what);
   try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new RemoteError(200, { key: 'bad-request', code: 'bad-request', message: 'its answer is not JSON' }, what);
+    return await parseJsonLifting(bytes, paths, (text) => JSON.parse(text) as unknown);
+  } catch (err) {
+    if (err instanceof SyntaxError || err instanceof ApiError) throw notJson();
+    throw err;
   }
 }
 

@@ -1,9 +1,14 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createClient, type Transport } from '../../../src-main/core/api/client/client.ts';
 import { AnswerMismatch, parseAnswer } from '../../../src-main/core/api/client/answer-schema.ts';
+import { BASE64_BYTES_PER_PART } from '../../../src-main/core/api/json-text.ts';
+import { bytesOf, hashBytes, type HashedBytes } from '../../../src-main/core/files/hashed-bytes.ts';
+import { isHashedBytes } from '../../../src-main/core/files/hashed-bytes-mark.ts';
 import { RemoteError, RemoteTooLarge, remoteApi } from '../../../src-main/core/sync/remote-client.ts';
+import { turnsDuring } from '../../support/event-loop-turns.ts';
 
 let server: Server | undefined;
 afterEach(() => server?.close());
@@ -12,6 +17,8 @@ interface Seen {
   line: string;
   auth?: string;
   body: string;
+  /** the Content-Length it was sent with */
+  length?: string;
 }
 
 /** A server that answers each request with the next of `answers` (status, headers, body). */
@@ -21,7 +28,7 @@ async function scripted(answers: Array<[number, Record<string, string>, string]>
     let body = '';
     req.on('data', (d) => (body += d));
     req.on('end', () => {
-      seen.push({ line: `${req.method} ${req.url}`, auth: req.headers.authorization, body });
+      seen.push({ line: `${req.method} ${req.url}`, auth: req.headers.authorization, body, length: req.headers['content-length'] });
       const [status, headers, text] = answers[Math.min(i++, answers.length - 1)];
       res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(text);
     });
@@ -34,6 +41,7 @@ const retry = { baseMs: 1, maxMs: 5, maxAttempts: 4, maxRetryAfterMs: 10_000, ti
 const remote = (baseUrl: string, sleeps: number[] = []) =>
   remoteApi({ baseUrl, token: 'sd_secret', retry, signal: new AbortController().signal, sleep: async (ms) => void sleeps.push(ms) });
 
+const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 const ORIGIN = '0190a4c2-1234-7000-8000-00000000abcd';
 const page = { instance_id: 'i', company_id: 'c', changes: [{ seq: 1, kind: 'entry', id: 'e', version: 2, origin: 'o', record: { any: 'thing' } }], next_cursor: 'n', has_more: false };
 
@@ -102,7 +110,47 @@ describe("sync's typed client for its peer", () => {
     const large = await scripted([[200, {}, big]]);
     await expect(remote(large).readSyncBlobs({ body: { hashes: ['ab'.repeat(32)] } }, { maxResponseBytes: 100_000 })).rejects.toBeInstanceOf(RemoteTooLarge);
     const blobs = await remote(large).readSyncBlobs({ body: { hashes: ['ab'.repeat(32)] } }, { maxResponseBytes: 300_000 });
-    expect(blobs.blobs[0].data).toHaveLength(200_000);
+    expect(bytesOf(blobs.blobs[0].data).bytes.byteLength).toBe(150_000);
+  });
+
+  it('reads the files of an answer decoded and hashed a part at a time, and refuses one that is not base64', async () => {
+    const large = randomBytes(9 * 1024 * 1024);
+    const small = randomBytes(100);
+    const answer = { blobs: [{ hash: sha256(large), data: large.toString('base64') }, { hash: sha256(small), data: small.toString('base64') }], missing: [] };
+    const url = await scripted([[200, {}, JSON.stringify(answer)]]);
+    const { result, turns } = await turnsDuring(() => remote(url).readSyncBlobs({ body: { hashes: [sha256(large), sha256(small)] } }));
+    const [file, short] = result.blobs.map((b) => b.data);
+    expect(isHashedBytes(file)).toBe(true);
+    expect(Buffer.from((file as HashedBytes).bytes).equals(large)).toBe(true);
+    expect((file as HashedBytes).hash).toBe(sha256(large));
+    // A short one is text, as the contract allows: decoded where it is kept.
+    expect(short).toBe(small.toString('base64'));
+    // 12 MiB of base64 decoded and hashed in parts of BYTES_PER_TURN, others let in between.
+    expect(turns).toBeGreaterThanOrEqual(4);
+    server!.close();
+
+    const bad = await scripted([[200, {}, JSON.stringify({ blobs: [{ hash: sha256(large), data: `${large.toString('base64')}-` }], missing: [] })]]);
+    const err = await remote(bad).readSyncBlobs({ body: { hashes: [sha256(large)] } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RemoteError);
+    expect((err as RemoteError).body?.fields).toEqual({ '$.blobs[0].data': 'must be base64' });
+  });
+
+  it('sends the files of a body encoded a part at a time, with their length, and all of them again on a retry', async () => {
+    const seen: Seen[] = [];
+    const url = await scripted([[503, {}, '{}'], [200, {}, '{"stored":2}']], seen);
+    const blobs = [randomBytes(7 * 1024 * 1024 + 1), randomBytes(10)].map((b) => ({ hash: sha256(b), data: hashBytes(b) }));
+    const stringify = vi.spyOn(JSON, 'stringify');
+    const { result, turns } = await turnsDuring(() => remote(url).putSyncBlobs({ body: { blobs } }));
+    const longest = Math.max(...stringify.mock.results.map((r) => (typeof r.value === 'string' ? r.value.length : 0)));
+    stringify.mockRestore();
+    expect(result).toEqual({ stored: 2 });
+    const expected = JSON.stringify({ blobs: blobs.map((b) => ({ hash: b.hash, data: Buffer.from(b.data.bytes).toString('base64') })) });
+    expect(seen.map((s) => s.body === expected)).toEqual([true, true]);
+    expect(seen.map((s) => s.length)).toEqual([String(expected.length), String(expected.length)]);
+    // Never one string of the whole body: the file is written into the request as it is encoded.
+    expect(longest).toBeLessThan(BASE64_BYTES_PER_PART);
+    // Encoded in parts of BASE64_BYTES_PER_PART, each in a turn of its own, twice over.
+    expect(turns).toBeGreaterThanOrEqual(2 * Math.floor((7 * 1024 * 1024) / BASE64_BYTES_PER_PART));
   });
 });
 

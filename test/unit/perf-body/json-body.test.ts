@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../src-main/core/api/errors.ts';
 import { parseJsonText, RawNumber } from '../../../src-main/core/gobl/shape/parse.ts';
-import { readBodyBytes, YIELD_EVERY_BYTES } from '../../../src-main/http/body.ts';
+import { readBodyBytes } from '../../../src-main/http/body.ts';
+import { YIELD_EVERY_BYTES } from '../../../src-main/core/files/read-capped.ts';
 import { MAX_JSON_DEPTH, parseJsonBody, YIELD_EVERY_CHARS } from '../../../src-main/http/json-body.ts';
 import { floatKeepsText, scanJson } from '../../../src-main/http/json-scan.ts';
 

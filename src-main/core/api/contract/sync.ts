@@ -412,7 +412,7 @@ export const syncOperations = {
     access: peers,
     body: z.object({ hashes: z.array(sha256).min(1).max(200) }),
     output: z.object({
-      blobs: z.array(z.object({ hash: z.string(), data: z.string() })),
+      blobs: z.array(z.object({ hash: z.string(), data: base64 })),
       missing: z.array(z.string()),
     }),
   }),

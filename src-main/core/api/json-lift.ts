@@ -1,17 +1,16 @@
 // A JSON body whose operation takes files as base64 (bytes-members.ts: an attachment's `data`,
-// a sync push's `blobs[].data`) is mostly those texts. Made into one string and parsed, a
-// 50 MiB file costs four blocks of the event loop of 40-105 ms each (the body as text, the
+// a sync push's `blobs[].data`, and a sync read's answer as its client reads it) is mostly those
+// texts. Made into one string and parsed, a 50 MiB file costs four blocks of the event loop of 40-105 ms each (the body as text, the
 // parse, the base64 check, the decode). So its long strings are lifted out of the bytes first:
 // the rest of the body, a few hundred bytes, is parsed as any body is, and each lifted string
 // is decoded from the body's own bytes a part at a time when it sits where the schema takes
 // bytes, or put back as the text it is anywhere else.
 import { randomBytes } from 'node:crypto';
-import { ApiError } from '../core/api/errors.ts';
-import { NOT_BASE64, replaceAlong, type BytesPath } from '../core/api/bytes-members.ts';
-import { decodeBase64InTurns } from '../core/files/base64-in-turns.ts';
-import { BYTES_PER_TURN } from '../core/files/hashed-bytes.ts';
-import { TurnBudget } from '../core/turn-budget.ts';
-import { parseJsonBody } from './json-body.ts';
+import { ApiError } from './errors.ts';
+import { NOT_BASE64, replaceAlong, type BytesPath } from './bytes-members.ts';
+import { decodeBase64InTurns } from '../files/base64-in-turns.ts';
+import { BYTES_PER_TURN } from '../files/hashed-bytes.ts';
+import { TurnBudget } from '../turn-budget.ts';
 
 /** Strings at least this long (in bytes, between the quotes) are lifted; shorter ones cost less as they are. */
 export const LIFT_MIN_BYTES = 4 * 1024;
@@ -31,10 +30,17 @@ interface Lifted {
 const MARKER = `\u0000silodesk-lift:${randomBytes(12).toString('hex')}:`;
 const MARKER_JSON = JSON.stringify(MARKER).slice(1, -1);
 
-/** The body's value, with its bytes members decoded (HashedBytes, or NOT_BASE64) when it has long ones; without bytes paths, parsed as any body. */
-export async function parseJsonLifting(body: Buffer, paths: readonly BytesPath[]): Promise<unknown> {
+/** How the rest of the text is parsed: a request body's parser (its errors are 400s), or a sync client's. */
+export type ParseJson = (text: string) => unknown;
+
+/**
+ * The body's value, with its bytes members decoded (HashedBytes, or NOT_BASE64) when it has long
+ * ones; without bytes paths, parsed by `parse` as any body. A long string holding a control
+ * character, which JSON.parse refuses, is a bad-request ApiError.
+ */
+export async function parseJsonLifting(body: Buffer, paths: readonly BytesPath[], parse: ParseJson): Promise<unknown> {
   const lifted = paths.length > 0 ? longStrings(body) : [];
-  if (lifted.length === 0) return parseJsonBody(body.toString('utf8'));
+  if (lifted.length === 0) return parse(body.toString('utf8'));
 
   let text = '';
   let from = 0;
@@ -42,7 +48,7 @@ export async function parseJsonLifting(body: Buffer, paths: readonly BytesPath[]
     text += `${body.toString('utf8', from, l.start)}${MARKER_JSON}${i}`;
     from = l.end;
   });
-  let value = await parseJsonBody(text + body.toString('utf8', from));
+  let value = await parse(text + body.toString('utf8', from));
 
   const budget = new TurnBudget(BYTES_PER_TURN);
   const placed = new Set<number>();
