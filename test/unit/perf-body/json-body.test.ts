@@ -78,21 +78,36 @@ describe('parseJsonBody', () => {
   });
 
   it.each(['{"data": {', '', ' ', '[1] 2', '{"a": 01}', '{"a": 1.}', '{"a": -}', '{"a": "x}', "{'a': 1}", '[1,]', '{"a" 1}', 'nul', '"\\x"', '1.50 x'])(
-    'refuses %j with the message parseJsonText gives',
+    'refuses %j with the message JSON.parse gives, which parseJsonText gives too',
     async (text) => {
-      let expected = '';
-      try {
-        parseJsonText(text);
-      } catch (err) {
-        expected = `request body is not valid JSON: ${(err as Error).message.slice(0, 200)}`;
-      }
+      const messageOf = (parse: () => unknown) => {
+        try {
+          parse();
+        } catch (err) {
+          return `request body is not valid JSON: ${(err as Error).message.slice(0, 200)}`;
+        }
+        return '';
+      };
+      const expected = messageOf(() => JSON.parse(text));
       expect(expected).not.toBe('');
+      expect(messageOf(() => parseJsonText(text))).toBe(expected);
       const refused = await parseJsonBody(text).catch((err: unknown) => err);
       expect(refused).toBeInstanceOf(ApiError);
       expect((refused as ApiError).key).toBe('bad-request');
       expect((refused as ApiError).message).toBe(expected);
     },
   );
+
+  it('parses a large body it refuses once, not again to word the refusal', async () => {
+    const item = JSON.stringify({ id: 'x', data: { total: '1.00', lines: [1, 2, 3] } });
+    const text = `{"items":[${Array(20_000).fill(item).join(',')}],}`;
+    const parse = vi.spyOn(JSON, 'parse');
+    const refused = await parseJsonBody(text).catch((err: unknown) => err);
+    const calls = parse.mock.calls.length;
+    parse.mockRestore();
+    expect((refused as ApiError).message).toMatch(/^request body is not valid JSON: Expected double-quoted property name in JSON at position \d+/);
+    expect(calls).toBe(1);
+  });
 
   it(`refuses nesting deeper than ${MAX_JSON_DEPTH} before parsing, and takes ${MAX_JSON_DEPTH}`, async () => {
     const nested = (n: number) => '['.repeat(n) + ']'.repeat(n);
