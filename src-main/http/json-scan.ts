@@ -6,6 +6,8 @@
 // The text is not checked here: JSON.parse does that, and what this pass reports of a text
 // JSON.parse refuses is never used.
 
+import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, floatKeepsText, isNumberChar, MINUS, NINE, OPEN_BRACE, OPEN_BRACKET, QUOTE, stringEnd, ZERO } from '../core/api/json-tokens.ts';
+
 /** A part of the body that holds a number a float would change: the root's member or element, or an element of its array. */
 export interface JsonUnit {
   /** the position of the root's member (object) or element (array) */
@@ -25,53 +27,6 @@ export interface JsonScan {
   /** the root's object keys by member position, as written (quotes included); empty for an array root */
   keys: Array<[number, number]>;
   units: JsonUnit[];
-}
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const MINUS = 0x2d;
-const ZERO = 0x30;
-const NINE = 0x39;
-
-/** The end of the string whose opening quote is at `at` (the position after its closing quote), or -1. */
-function stringEnd(text: string, at: number): number {
-  let quote = text.indexOf('"', at + 1);
-  while (quote !== -1) {
-    // A quote preceded by an odd run of backslashes is escaped.
-    let slashes = 0;
-    for (let k = quote - 1; text.charCodeAt(k) === BACKSLASH; k--) slashes++;
-    if (slashes % 2 === 0) return quote + 1;
-    quote = text.indexOf('"', quote + 1);
-  }
-  return -1;
-}
-
-function isNumberChar(c: number): boolean {
-  // digits, `-`, `+`, `.`, `e`, `E`
-  return (c >= ZERO && c <= NINE) || c === MINUS || c === 0x2b || c === 0x2e || c === 0x65 || c === 0x45;
-}
-
-/** Whether the float of a JSON number token prints back as the token (what the reviver keeps as it is). */
-export function floatKeepsText(token: string): boolean {
-  // Plain integers of up to 15 digits are exact; only `-0` prints otherwise.
-  if (token.length <= 15) {
-    let plain = true;
-    for (let k = token.charCodeAt(0) === MINUS ? 1 : 0; k < token.length; k++) {
-      const c = token.charCodeAt(k);
-      if (c < ZERO || c > NINE) {
-        plain = false;
-        break;
-      }
-    }
-    if (plain) return token !== '-0';
-  }
-  return String(Number(token)) === token;
 }
 
 /** Scans JSON text (see the file's comment); stops early once it nests deeper than `limit`. */

@@ -3,6 +3,7 @@ import { AnswerMismatch, parseAnswer } from '../api/client/answer-schema.ts';
 import { contractOf, createClient, type ApiClient, type Transport } from '../api/client/client.ts';
 import { requestPath } from '../api/client/request-path.ts';
 import { ApiError, type ErrorBody } from '../api/errors.ts';
+import { JsonTooDeep, MAX_JSON_DEPTH, NotJson, parseJsonInTurns } from '../api/json-in-turns.ts';
 import { parseJsonLifting } from '../api/json-lift.ts';
 import { writeJsonBody, type JsonInParts } from '../api/json-text.ts';
 import { declaredHeaders, type HttpMethod } from '../api/operation.ts';
@@ -200,13 +201,22 @@ async function readAnswer(res: Response, max: number, what: string): Promise<Buf
   }
 }
 
-/** The answer's value; its files (at `paths`) decoded a part at a time, as HashedBytes (json-lift.ts). */
+/** Answers from this length on are parsed a piece at a time (json-in-turns.ts), as request bodies are, held to the same depth (its walk needs one). */
+const IN_TURNS_FROM = 1024 * 1024;
+
+/**
+ * The answer's value; its files (at `paths`) decoded a part at a time, as HashedBytes
+ * (json-lift.ts), and a large one parsed a piece at a time: a feed page of large documents, or a
+ * peer that sends an answer of 80 MB, would otherwise hold this instance's event loop.
+ */
 async function parseJson(bytes: Buffer, paths: readonly BytesPath[], what: string): Promise<unknown> {
-  const notJson = () => new RemoteError(200, { key: 'bad-request', code: 'bad-request', message: 'its answer is not JSON' }, what);
+  const refused = (message: string) => new RemoteError(200, { key: 'bad-request', code: 'bad-request', message }, what);
+  const parse = (text: string) => (text.length < IN_TURNS_FROM ? JSON.parse(text) : parseJsonInTurns(text, { maxDepth: MAX_JSON_DEPTH }));
   try {
-    return await parseJsonLifting(bytes, paths, (text) => JSON.parse(text) as unknown);
+    return await parseJsonLifting(bytes, paths, parse);
   } catch (err) {
-    if (err instanceof SyntaxError || err instanceof ApiError) throw notJson();
+    if (err instanceof JsonTooDeep) throw refused(`its answer nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`);
+    if (err instanceof SyntaxError || err instanceof NotJson || err instanceof ApiError) throw refused('its answer is not JSON');
     throw err;
   }
 }

@@ -135,6 +135,22 @@ describe("sync's typed client for its peer", () => {
     expect((err as RemoteError).body?.fields).toEqual({ '$.blobs[0].data': 'must be base64' });
   });
 
+  it('parses a large answer a piece at a time, to the same value, and refuses one nested too deep', async () => {
+    const changes = Array.from({ length: 3000 }, (_, i) => ({ seq: i + 1, kind: 'entry', id: `e${i}`, version: 1, origin: 'o', record: { doc: { lines: [{ n: 'x'.repeat(900) }] } } }));
+    const large = { ...page, changes };
+    const url = await scripted([[200, {}, JSON.stringify(large)]]);
+    const { result, turns } = await turnsDuring(() => remote(url).listSyncChanges());
+    expect(result).toEqual(large);
+    expect(turns).toBeGreaterThanOrEqual(3);
+    server!.close();
+
+    const deep = JSON.stringify({ ...page, changes: [{ ...page.changes[0], record: { doc: JSON.parse('['.repeat(300) + ']'.repeat(300)), pad: 'x'.repeat(2_000_000) } }] });
+    const refusing = await scripted([[200, {}, deep]]);
+    const err = await remote(refusing).listSyncChanges().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RemoteError);
+    expect((err as Error).message).toMatch(/nests objects and arrays more than 256 levels deep/);
+  });
+
   it('sends the files of a body encoded a part at a time, with their length, and all of them again on a retry', async () => {
     const seen: Seen[] = [];
     const url = await scripted([[503, {}, '{}'], [200, {}, '{"stored":2}']], seen);

@@ -4,8 +4,9 @@ import { ApiError } from '../../../src-main/core/api/errors.ts';
 import { parseJsonText, RawNumber } from '../../../src-main/core/gobl/shape/parse.ts';
 import { readBodyBytes } from '../../../src-main/http/body.ts';
 import { YIELD_EVERY_BYTES } from '../../../src-main/core/files/read-capped.ts';
-import { MAX_JSON_DEPTH, parseJsonBody, YIELD_EVERY_CHARS } from '../../../src-main/http/json-body.ts';
-import { floatKeepsText, scanJson } from '../../../src-main/http/json-scan.ts';
+import { IN_TURNS_FROM, MAX_JSON_DEPTH, parseJsonBody, YIELD_EVERY_CHARS } from '../../../src-main/http/json-body.ts';
+import { scanJson } from '../../../src-main/http/json-scan.ts';
+import { floatKeepsText } from '../../../src-main/core/api/json-tokens.ts';
 
 /**
  * A request body is parsed plainly and only its parts holding numbers a float would change are
@@ -107,6 +108,21 @@ describe('parseJsonBody', () => {
     parse.mockRestore();
     expect((refused as ApiError).message).toMatch(/^request body is not valid JSON: Expected double-quoted property name in JSON at position \d+/);
     expect(calls).toBe(1);
+  });
+
+  it(`parses a body of ${IN_TURNS_FROM} characters or more a piece at a time: the same values, the same refusals`, async () => {
+    const row = (i: number) => `{"id": ${i}, "price": 10.50, "qty": 1, "name": "${'n'.repeat(100)}"}`;
+    const text = `{"rows": [${Array.from({ length: 12_000 }, (_, i) => row(i)).join(',')}], "total": 1e5}`;
+    expect(text.length).toBeGreaterThan(IN_TURNS_FROM);
+    const value = (await parseJsonBody(text)) as { rows: Array<{ price: unknown; qty: unknown }>; total: unknown };
+    expect(value).toEqual(parseJsonText(text));
+    expect(value.rows[11_999].price).toEqual(new RawNumber('10.50'));
+    expect(value.total).toEqual(new RawNumber('1e5'));
+
+    const cut = await parseJsonBody(text.slice(0, -40)).catch((err: unknown) => err);
+    expect(cut).toMatchObject({ key: 'bad-request', message: expect.stringMatching(/^request body is not valid JSON: /) });
+    const deep = await parseJsonBody(`[${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}, "${'x'.repeat(IN_TURNS_FROM)}"]`).catch((err: unknown) => err);
+    expect(deep).toMatchObject({ key: 'bad-request', message: `request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep` });
   });
 
   it(`refuses nesting deeper than ${MAX_JSON_DEPTH} before parsing, and takes ${MAX_JSON_DEPTH}`, async () => {
