@@ -64,7 +64,8 @@ describe('parseJsonInTurns', () => {
 
   it('keeps the numbers a float would change as the number-keeping parser does', async () => {
     const numbers = fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom('1.50', '1e5', '-0', '0.10', '12345678901234567890'));
-    const withNumbers = fc.array(fc.dictionary(fc.string({ maxLength: 4 }), fc.array(numbers, { maxLength: 4 }), { maxKeys: 3 }), { maxLength: 6 }).map((rows) =>
+    // Keys from a set none of the number texts below is in: those are written bare wherever they are quoted.
+    const withNumbers = fc.array(fc.dictionary(fc.constantFrom('a', 'b', 'n1', '__proto__', ''), fc.array(numbers, { maxLength: 4 }), { maxKeys: 3 }), { maxLength: 6 }).map((rows) =>
       JSON.stringify(rows).replace(/"(1\.50|1e5|-0|0\.10|12345678901234567890)"/g, '$1'),
     );
     await fc.assert(
