@@ -6,7 +6,7 @@
 // requests in while it is read, before and after its parse, and between its parts; one of a
 // megabyte or more is parsed a piece at a time (json-in-turns.ts).
 import { ApiError } from '../core/api/errors.ts';
-import { JsonTooDeep, MAX_JSON_DEPTH, NotJson, parseJsonInTurns } from '../core/api/json-in-turns.ts';
+import { IN_TURNS_FROM, JsonTooDeep, MAX_JSON_DEPTH, NotJson, parseJsonInTurns } from '../core/api/json-in-turns.ts';
 import { letOthersIn } from '../core/let-others-in.ts';
 import { parseJsonPreservingNumbers as parseJsonText } from '../core/gobl/shape/json-text.ts';
 import { scanJson, type JsonScan } from './json-scan.ts';
@@ -20,16 +20,11 @@ export { MAX_JSON_DEPTH };
  */
 export const YIELD_EVERY_CHARS = 128 * 1024;
 
-/**
- * From this length on a body is parsed a piece at a time: a 50 MB import held the event loop
- * 130 ms for the scan below and 350 ms for JSON.parse, each in one block.
- */
-export const IN_TURNS_FROM = 1024 * 1024;
-
 const tooDeep = () => new ApiError('bad-request', `request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`);
 
 /** Parses a request body's text; bad JSON and too deep nesting are 400s. */
 export async function parseJsonBody(text: string): Promise<unknown> {
+  // A 50 MB import held the event loop 130 ms for the scan below and 350 ms for JSON.parse, each in one block.
   if (text.length >= IN_TURNS_FROM) return parseLargeBody(text);
   const scan = scanJson(text, MAX_JSON_DEPTH);
   if (scan.depth > MAX_JSON_DEPTH) throw tooDeep();

@@ -6,7 +6,7 @@
 // The text is not checked here: JSON.parse does that, and what this pass reports of a text
 // JSON.parse refuses is never used.
 
-import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, floatKeepsText, isNumberChar, MINUS, NINE, OPEN_BRACE, OPEN_BRACKET, QUOTE, stringEnd, ZERO } from '../core/api/json-tokens.ts';
+import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, floatKeepsText, numberEnd, OPEN_BRACE, OPEN_BRACKET, QUOTE, startsNumber, stringEnd } from '../core/api/json-tokens.ts';
 
 /** A part of the body that holds a number a float would change: the root's member or element, or an element of its array. */
 export interface JsonUnit {
@@ -99,9 +99,8 @@ export function scanJson(text: string, limit: number): JsonScan {
     } else if (c === COLON) {
       // A member's value starts after its key's colon.
       if (depth === 1) memberStart = i + 1;
-    } else if ((c >= ZERO && c <= NINE) || c === MINUS) {
-      let end = i + 1;
-      while (end < n && isNumberChar(text.charCodeAt(end))) end++;
+    } else if (startsNumber(c)) {
+      const end = numberEnd(text, i, n);
       if (!floatKeepsText(text.slice(i, end))) {
         if (depth === 0) out.rootNumber = true;
         else if (depth >= 2 && level2) elementFlagged = true;

@@ -6,7 +6,7 @@
 // colons), and a child larger than a piece is taken apart the same way. The value is the one
 // JSON.parse gives, and a text JSON.parse refuses is refused; where that is decided here (the
 // commas and brackets between pieces), the message is written in the words V8 uses.
-import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, floatKeepsText, isNumberChar, MINUS, NINE, OPEN_BRACE, OPEN_BRACKET, QUOTE, stringEnd, ZERO } from './json-tokens.ts';
+import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, floatKeepsText, numberEnd, OPEN_BRACE, OPEN_BRACKET, QUOTE, startsNumber, stringEnd } from './json-tokens.ts';
 import { TurnBudget } from '../turn-budget.ts';
 
 /**
@@ -30,6 +30,9 @@ export interface JsonInTurnsOptions {
   /** the most characters parsed in one piece */
   pieceChars?: number;
 }
+
+/** From this length on a text is worth parsing a piece at a time (a request body, a sync answer): below it, JSON.parse takes a few ms. */
+export const IN_TURNS_FROM = 1024 * 1024;
 
 /** Characters a piece holds at most: about 2 ms of JSON.parse here. */
 export const PIECE_CHARS = 256 * 1024;
@@ -66,12 +69,14 @@ class Parser {
 
   /** The value written in text[start, end) (no space around it), at `depth` containers deep. */
   async #value(start: number, end: number, depth: number): Promise<unknown> {
-    const open = this.#text.charCodeAt(start);
-    if (end - start <= this.#piece || (open !== OPEN_BRACKET && open !== OPEN_BRACE)) {
-      // A small value (or a long string) is parsed whole. Inside a container, the container's walk counted its depth.
-      if (open === OPEN_BRACKET || open === OPEN_BRACE) this.#checkDepth(start, end, depth);
-      return this.#parse(start, end, '', '', this.#mayKeep(start, end));
+    const text = this.#text;
+    const open = text.charCodeAt(start);
+    if (open !== OPEN_BRACKET && open !== OPEN_BRACE) {
+      // A string (a long one), a number or a literal: parsed whole.
+      const keep = this.#options.keepNumbers !== undefined && startsNumber(open) && !floatKeepsText(text.slice(start, end));
+      return this.#parse(start, end, '', '', keep);
     }
+    // A container, however small (the root of a text of mostly space): its walk counts its depth and kept numbers.
     const segments = await this.#children(start, end, depth);
     return open === OPEN_BRACKET ? this.#array(segments, depth) : this.#object(segments, depth);
   }
@@ -195,9 +200,8 @@ class Parser {
         // Closed before its end: what follows is more than one value (or a bracket too many).
         if (nested === 0) throw this.#unexpected(i);
         nested--;
-      } else if (keep && ((c >= ZERO && c <= NINE) || c === MINUS)) {
-        let to = i + 1;
-        while (to < end && isNumberChar(text.charCodeAt(to))) to++;
+      } else if (keep && startsNumber(c)) {
+        const to = numberEnd(text, i, end);
         if (!floatKeepsText(text.slice(i, to))) childKeeps = true;
         i = to - 1;
       }
@@ -207,42 +211,6 @@ class Parser {
     await this.#budget.spend((end - walked) / 3);
     flush();
     return segments;
-  }
-
-  /** Whether text[start, end) may hold a number a float would change (then the number-keeping parser reads it). */
-  #mayKeep(start: number, end: number): boolean {
-    if (!this.#options.keepNumbers) return false;
-    const text = this.#text;
-    for (let i = start; i < end; i++) {
-      const c = text.charCodeAt(i);
-      if (c === QUOTE) {
-        const after = stringEnd(text, i);
-        if (after === -1) return false;
-        i = after - 1;
-      } else if ((c >= ZERO && c <= NINE) || c === MINUS) {
-        let to = i + 1;
-        while (to < end && isNumberChar(text.charCodeAt(to))) to++;
-        if (!floatKeepsText(text.slice(i, to))) return true;
-        i = to - 1;
-      }
-    }
-    return false;
-  }
-
-  /** A small value at the root, walked for its depth. */
-  #checkDepth(start: number, end: number, depth: number): void {
-    const text = this.#text;
-    let nested = depth;
-    for (let i = start; i < end; i++) {
-      const c = text.charCodeAt(i);
-      if (c === QUOTE) {
-        const after = stringEnd(text, i);
-        if (after === -1) return;
-        i = after - 1;
-      } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-        if (++nested > this.#options.maxDepth) throw new JsonTooDeep(`nests objects and arrays more than ${this.#options.maxDepth} levels deep`);
-      } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) nested--;
-    }
   }
 
   /** text[start, end) inside `before` and `after`, parsed; others are let in when the budget says. */

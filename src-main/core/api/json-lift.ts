@@ -8,16 +8,13 @@
 import { randomBytes } from 'node:crypto';
 import { ApiError } from './errors.ts';
 import { NOT_BASE64, replaceAlong, type BytesPath } from './bytes-members.ts';
+import { BACKSLASH, COLON, QUOTE } from './json-tokens.ts';
 import { decodeBase64InTurns } from '../files/base64-in-turns.ts';
 import { BYTES_PER_TURN } from '../files/hashed-bytes.ts';
 import { TurnBudget } from '../turn-budget.ts';
 
 /** Strings at least this long (in bytes, between the quotes) are lifted; shorter ones cost less as they are. */
 export const LIFT_MIN_BYTES = 4 * 1024;
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COLON = 0x3a;
 
 /** A string value written between body[start - 1] and body[end] (its quotes), with no escapes. */
 interface Lifted {

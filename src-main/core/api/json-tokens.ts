@@ -8,9 +8,9 @@ export const OPEN_BRACKET = 0x5b;
 export const CLOSE_BRACKET = 0x5d;
 export const COMMA = 0x2c;
 export const COLON = 0x3a;
-export const MINUS = 0x2d;
-export const ZERO = 0x30;
-export const NINE = 0x39;
+const MINUS = 0x2d;
+const ZERO = 0x30;
+const NINE = 0x39;
 
 /** The end of the string whose opening quote is at `at` (the position after its closing quote), or -1. */
 export function stringEnd(text: string, at: number): number {
@@ -25,9 +25,19 @@ export function stringEnd(text: string, at: number): number {
   return -1;
 }
 
-export function isNumberChar(c: number): boolean {
+function isNumberChar(c: number): boolean {
   // digits, `-`, `+`, `.`, `e`, `E`
   return (c >= ZERO && c <= NINE) || c === MINUS || c === 0x2b || c === 0x2e || c === 0x65 || c === 0x45;
+}
+
+/** Whether a number token starts with this character (outside strings). */
+export const startsNumber = (c: number): boolean => (c >= ZERO && c <= NINE) || c === MINUS;
+
+/** The end of the number token that starts at `at`, looking no further than `limit`. */
+export function numberEnd(text: string, at: number, limit: number): number {
+  let end = at + 1;
+  while (end < limit && isNumberChar(text.charCodeAt(end))) end++;
+  return end;
 }
 
 /** Whether the float of a JSON number token prints back as the token (what the reviver keeps as it is). */

@@ -3,7 +3,7 @@ import { AnswerMismatch, parseAnswer } from '../api/client/answer-schema.ts';
 import { contractOf, createClient, type ApiClient, type Transport } from '../api/client/client.ts';
 import { requestPath } from '../api/client/request-path.ts';
 import { ApiError, type ErrorBody } from '../api/errors.ts';
-import { JsonTooDeep, MAX_JSON_DEPTH, NotJson, parseJsonInTurns } from '../api/json-in-turns.ts';
+import { IN_TURNS_FROM, JsonTooDeep, MAX_JSON_DEPTH, NotJson, parseJsonInTurns } from '../api/json-in-turns.ts';
 import { parseJsonLifting } from '../api/json-lift.ts';
 import { writeJsonBody, type JsonInParts } from '../api/json-text.ts';
 import { declaredHeaders, type HttpMethod } from '../api/operation.ts';
@@ -201,9 +201,6 @@ async function readAnswer(res: Response, max: number, what: string): Promise<Buf
   }
 }
 
-/** Answers from this length on are parsed a piece at a time (json-in-turns.ts), as request bodies are, held to the same depth (its walk needs one). */
-const IN_TURNS_FROM = 1024 * 1024;
-
 /**
  * The answer's value; its files (at `paths`) decoded a part at a time, as HashedBytes
  * (json-lift.ts), and a large one parsed a piece at a time: a feed page of large documents, or a
@@ -211,6 +208,7 @@ const IN_TURNS_FROM = 1024 * 1024;
  */
 async function parseJson(bytes: Buffer, paths: readonly BytesPath[], what: string): Promise<unknown> {
   const refused = (message: string) => new RemoteError(200, { key: 'bad-request', code: 'bad-request', message }, what);
+  // From IN_TURNS_FROM on as request bodies are, held to the same depth (the walk needs one).
   const parse = (text: string) => (text.length < IN_TURNS_FROM ? JSON.parse(text) : parseJsonInTurns(text, { maxDepth: MAX_JSON_DEPTH }));
   try {
     return await parseJsonLifting(bytes, paths, parse);

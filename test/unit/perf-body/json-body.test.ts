@@ -4,7 +4,8 @@ import { ApiError } from '../../../src-main/core/api/errors.ts';
 import { parseJsonText, RawNumber } from '../../../src-main/core/gobl/shape/parse.ts';
 import { readBodyBytes } from '../../../src-main/http/body.ts';
 import { YIELD_EVERY_BYTES } from '../../../src-main/core/files/read-capped.ts';
-import { IN_TURNS_FROM, MAX_JSON_DEPTH, parseJsonBody, YIELD_EVERY_CHARS } from '../../../src-main/http/json-body.ts';
+import { MAX_JSON_DEPTH, parseJsonBody, YIELD_EVERY_CHARS } from '../../../src-main/http/json-body.ts';
+import { IN_TURNS_FROM } from '../../../src-main/core/api/json-in-turns.ts';
 import { scanJson } from '../../../src-main/http/json-scan.ts';
 import { floatKeepsText } from '../../../src-main/core/api/json-tokens.ts';
 
