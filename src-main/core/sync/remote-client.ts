@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { answerBytesPaths, sendBytesMembers, type BytesPath } from '../api/bytes-members.ts';
 import { AnswerMismatch, parseAnswer } from '../api/client/answer-schema.ts';
 import { contractOf, createClient, type ApiClient, type Transport } from '../api/client/client.ts';
@@ -173,18 +174,8 @@ export class RemoteClient {
 /** A body written in parts goes out as a stream, made anew for each try. */
 function requestBody(payload: string | JsonInParts | undefined): { body?: string | ReadableStream<Uint8Array>; duplex?: 'half' } {
   if (typeof payload !== 'object') return { body: payload };
-  const parts = payload.chunks()[Symbol.asyncIterator]();
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await parts.next();
-      if (next.done) controller.close();
-      else controller.enqueue(next.value);
-    },
-    async cancel() {
-      await parts.return?.();
-    },
-  });
-  return { body: stream, duplex: 'half' };
+  // As the HTTP adapter streams such an answer (app.ts).
+  return { body: Readable.toWeb(Readable.from(payload.chunks())) as ReadableStream<Uint8Array>, duplex: 'half' };
 }
 
 /**
