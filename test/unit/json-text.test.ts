@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { turnsDuring } from '../support/event-loop-turns.ts';
-import { Base64Bytes, BASE64_BYTES_PER_PART, JsonText, writeJsonBody, writeJson } from '../../src-main/core/api/json-text.ts';
+import { Base64Bytes, BASE64_BYTES_PER_PART, JsonText, TEXT_IN_PARTS_FROM, writeJsonBody, writeJson } from '../../src-main/core/api/json-text.ts';
 
 describe('JsonText and writeJson', () => {
   it('puts each text into the answer byte for byte, where it stands', () => {
@@ -61,6 +61,20 @@ describe('Base64Bytes and writeJsonBody', () => {
       for await (const chunk of answer.chunks()) expect(chunk.byteLength).toBeGreaterThan(0);
     });
     expect(turns).toBeGreaterThanOrEqual(4);
+  });
+
+  it('writes a large text a part at a time, others let in between, never splitting a character', async () => {
+    // Pairs (😀) and three-byte characters across every part boundary.
+    const note = 'a€😀'.repeat(300_000);
+    const value = { id: 'x', data: new JsonText(JSON.stringify({ note })) };
+    const answer = writeJsonBody(value);
+    const { result, turns } = await turnsDuring(() => read(answer));
+    expect(result.text).toBe(writeJson(value));
+    expect(JSON.parse(result.text).data.note).toBe(note);
+    expect(result.parts).toBeGreaterThanOrEqual(4);
+    expect(turns).toBeGreaterThanOrEqual(4);
+    // Under TEXT_IN_PARTS_FROM, one string as before.
+    expect(typeof writeJsonBody({ note: 'x'.repeat(TEXT_IN_PARTS_FROM - 20) })).toBe('string');
   });
 
   it('is plain writeJson text without files, written once', () => {

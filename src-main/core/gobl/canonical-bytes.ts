@@ -246,3 +246,8 @@ export function canonicalSha256Parts(v: unknown, part: object): { whole: Buffer;
   const whole = hash('sha256', bytes, 'buffer');
   return { whole, part: partStart < 0 ? undefined : hash('sha256', bytes.subarray(partStart, partEnd), 'hex') };
 }
+
+/** `v`'s canonical JSON as UTF-8 bytes of its own (canonical-in-turns.ts writes a large value from such pieces). */
+export function canonicalBytesOf(v: unknown): Buffer {
+  return Buffer.from(written(v, undefined));
+}
