@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
-import { SERVICE_EXTERNALS } from './scripts/service-externals.ts';
+import { ENGINE_THREAD_ENTRY, ENGINE_THREAD_SOURCE, SERVICE_EXTERNALS } from './scripts/service-externals.ts';
 
 const root = import.meta.dirname;
 const at = (path: string) => resolve(root, path);
@@ -55,9 +55,14 @@ export default defineConfig({
       // modules cost the service process more of its start than Silodesk's own code.
       externalizeDeps: { exclude: bundled },
       rolldownOptions: {
-        // Two entries: the shell (Electron's main process) and the service it starts
-        // in a utility process (src-main/service-process/entry.ts), as out/main/service.js.
-        input: { index: at('src-main/index.ts'), service: at('src-main/service-process/entry.ts') },
+        // The shell (Electron's main process), the service it starts in a utility process
+        // (src-main/service-process/entry.ts, as out/main/service.js), and the thread the service
+        // runs the GOBL engine on for large documents (core/gobl/engine-thread/thread.ts finds it).
+        input: {
+          index: at('src-main/index.ts'),
+          service: at('src-main/service-process/entry.ts'),
+          [ENGINE_THREAD_ENTRY]: at(ENGINE_THREAD_SOURCE),
+        },
         // Shared chunks beside the entries, so paths relative to a module (out/main/gobl-data) hold in any of them.
         output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
       },

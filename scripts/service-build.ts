@@ -11,7 +11,7 @@ import { cpSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildStatus, discard, hostBuildFs, inputsRecord, pathsUnder, swapIn, type BuildFs, type BuildStatus } from './build-freshness.ts';
-import { isServiceExternal } from './service-externals.ts';
+import { ENGINE_THREAD_ENTRY, ENGINE_THREAD_SOURCE, isServiceExternal } from './service-externals.ts';
 import { PROJECT_ROOT } from './web-build.ts';
 
 export const serviceOutDir = (root: string) => join(root, 'out', 'serve');
@@ -46,7 +46,7 @@ export async function ensureServiceBuild(options: { root?: string; rebuild?: boo
   const startedAt = new Date();
   try {
     const output = await build({
-      input: join(root, 'src-main/serve.ts'),
+      input: { serve: join(root, 'src-main/serve.ts'), [ENGINE_THREAD_ENTRY]: join(root, ENGINE_THREAD_SOURCE) },
       platform: 'node',
       external: isServiceExternal,
       logLevel: 'warn',

@@ -16,3 +16,10 @@ export const SERVICE_EXTERNALS = [
 
 /** Whether `id` (an import as written) names one of SERVICE_EXTERNALS or a file of one. */
 export const isServiceExternal = (id: string): boolean => SERVICE_EXTERNALS.some((name) => id === name || id.startsWith(`${name}/`));
+
+/**
+ * The GOBL engine's thread (core/gobl/engine-thread/worker.ts) is an entry of every build of
+ * the service, written beside its other chunks under this name, where thread.ts looks for it.
+ */
+export const ENGINE_THREAD_ENTRY = 'gobl-engine-thread';
+export const ENGINE_THREAD_SOURCE = 'src-main/core/gobl/engine-thread/worker.ts';

@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureServiceBuild, serviceEntry } from '../../scripts/service-build.ts';
+import { ensureServiceBuild, serviceEntry, serviceOutDir } from '../../scripts/service-build.ts';
+import { ENGINE_THREAD_ENTRY } from '../../scripts/service-externals.ts';
 import { PROJECT_ROOT } from '../../scripts/web-build.ts';
 import { served, spawnServe, type ServedProcess } from './serve-process.ts';
 
@@ -34,6 +35,21 @@ describe('the service build', () => {
     const entry = await serve.call('GET', `/silo/v1/entries/${created.body.id}`);
     expect(entry.body.data.doc.totals).toEqual(example('out').doc.totals);
     expect(entry.body.faults ?? []).toEqual([]);
+  });
+
+  it('builds a large document on the GOBL engine thread it carries', async () => {
+    const input = JSON.parse(readFileSync(join(PROJECT_ROOT, 'test/fixtures/gobl/examples/in/es-invoice-es-es.json'), 'utf8'));
+    const line = input.doc?.lines?.[0] ?? input.lines[0];
+    const doc = input.doc ?? input;
+    doc.lines = Array.from({ length: 400 }, () => structuredClone(line));
+    const created = await serve.call('POST', '/silo/v1/entries', { data: input });
+    expect(created.status, JSON.stringify(created.body).slice(0, 500)).toBe(200);
+    const entry = (await serve.call('GET', `/silo/v1/entries/${created.body.id}`)).body;
+    expect(entry.data.doc.lines).toHaveLength(400);
+    expect(entry.data.doc.lines[399].i).toBe(400);
+    expect(entry.data.doc.totals.sum).toBeDefined();
+    // Where the engine thread looks for its code in a build (without it, large documents would be built inline).
+    expect(existsSync(join(serviceOutDir(PROJECT_ROOT), `${ENGINE_THREAD_ENTRY}.js`))).toBe(true);
   });
 
   it('renders a PDF with PDFKit and its fonts', async () => {

@@ -3,13 +3,13 @@
 // when GOBL finds nothing wrong; a signed envelope is never rebuilt, only checked. A document
 // with faults is refused (422 with its faults) unless the caller allows invalid documents,
 // which are then stored as given, flagged with their faults.
-import { BuildError, buildDocument, checkDocument, examineDocument } from '../gobl/engine/index.ts';
+import { BuildError, checkDocument } from '../gobl/engine/index.ts';
 import type { EngineFault } from '../gobl/engine/index.ts';
+import { runOffLoop, type DerivedAhead } from '../gobl/engine-thread/index.ts';
 import { faultOf, type Fault } from '../gobl/fault.ts';
 import { signEnvelope } from '../gobl/sign/index.ts';
-import { validateDocument } from '../gobl/validate/index.ts';
 import type { InstanceKeys } from '../keys/instance-keys.ts';
-import { checkedFaults, isForeignDocument, isSigned, toEnvelope, type Envelope } from './document.ts';
+import { checkedFaultsOffLoop, isForeignDocument, isSigned, toEnvelope, type Envelope } from './document.ts';
 import { pathsFor, refuseFaults, underData, type RequestPathOf } from './faults-error.ts';
 import type { SigsCheck } from './signatures.ts';
 
@@ -34,6 +34,8 @@ export interface Admitted {
   faults: Fault[];
   /** `faults` are the engine's verdict on `envelope` as stored (check-mark.ts): false when carried over, assumed, or when it was signed here */
   checked: boolean;
+  /** `envelope`'s text and derived parts, when the engine thread worked them out (a large document) */
+  ahead?: DerivedAhead;
 }
 
 // The member a document's calculation fills in: without it the document is partial data.
@@ -61,11 +63,14 @@ export function isPartial(doc: unknown): boolean {
 // Engine faults are already rooted at the envelope (`$.doc…`, `$.head…`, `$.options…`).
 const atEnvelope = (faults: EngineFault[]): Fault[] => faults.map((f) => faultOf(f));
 
-/** Builds an envelope (partial or complete, unsigned): the built envelope and its faults, or the faults that stop the build. */
-export function buildFaulted(envelope: Envelope, options: { headUuid?: string; now?: Date }): { built?: Envelope; faults: Fault[] } {
+/**
+ * Builds an envelope (partial or complete, unsigned): the built envelope and its faults, or the
+ * faults that stop the build. A large document is built off the event loop (engine-thread).
+ */
+export async function buildFaulted(envelope: Envelope, options: { headUuid?: string; now?: Date }): Promise<{ built?: Envelope; faults: Fault[]; ahead?: DerivedAhead }> {
   try {
-    const result = buildDocument(envelope, options);
-    return { built: result.envelope as Envelope, faults: result.faults.map((f) => faultOf(f)) };
+    const { outcome, ahead } = await runOffLoop({ op: 'build', data: envelope, headUuid: options.headUuid, now: options.now });
+    return { built: outcome.envelope as Envelope, faults: outcome.faults.map((f) => faultOf(f)), ahead };
   } catch (err) {
     if (err instanceof BuildError) return { faults: atEnvelope(err.faults) };
     throw err;
@@ -98,13 +103,13 @@ export async function admitDocument(id: string | undefined, data: Record<string,
   const now = options.now ?? new Date();
   const requestPath = pathsFor(data, options.requestPath ?? underData);
   const given = toEnvelope(id, data);
-  const asGiven = (faults: Fault[], checked: boolean): Admitted => {
+  const asGiven = (faults: Fault[], checked: boolean, ahead?: DerivedAhead): Admitted => {
     if (faults.length > 0 && (!options.allowInvalid || options.sign)) refuseFaults(faults, requestPath);
-    return { id: given.id, envelope: given.envelope, digest: given.digest, faults, checked };
+    return { id: given.id, envelope: given.envelope, digest: given.digest, faults, checked, ahead };
   };
-  // Only ever called with an envelope found clean a moment ago.
-  const signed = (envelope: Envelope, checked: boolean): Admitted => {
-    if (!options.sign) return { id: given.id, envelope, digest: envelope.head.dig ?? given.digest, faults: [], checked };
+  // Only ever called with an envelope found clean a moment ago. Signed here, it is another envelope than the one `ahead` is of.
+  const signed = (envelope: Envelope, checked: boolean, ahead?: DerivedAhead): Admitted => {
+    if (!options.sign) return { id: given.id, envelope, digest: envelope.head.dig ?? given.digest, faults: [], checked, ahead };
     const sealed = signWithInstanceKey(envelope, requireKeys(options), now, requestPath, true);
     return { id: given.id, envelope: sealed, digest: sealed.head.dig ?? given.digest, faults: [], checked: false };
   };
@@ -115,28 +120,27 @@ export async function admitDocument(id: string | undefined, data: Record<string,
   if (isForeignDocument(given.envelope.doc) && !options.sign) return asGiven([], false);
   // Its signatures cover the document as it is: checked, never rebuilt.
   if (isSigned(given.envelope)) {
-    const { faults, checked } = checkedFaults(given.envelope, given.digest);
-    return faults.length > 0 ? asGiven(faults, checked) : signed(given.envelope, checked);
+    const { faults, checked, ahead } = await checkedFaultsOffLoop(given.envelope, given.digest);
+    return faults.length > 0 ? asGiven(faults, checked, ahead) : signed(given.envelope, checked, ahead);
   }
   if (!isPartial(given.envelope.doc)) {
     // Examined once: its faults as it stands, and GOBL's build of it to store when it has none.
-    const { faults, rebuilt } = examineDocument(given.envelope, { headUuid: given.id, now });
+    // The same bytes as the clean document given need no second look; a normalised form gets one.
+    const examined = await runOffLoop({ op: 'examine', data: given.envelope, headUuid: given.id, now, givenDigest: given.digest.val });
+    const { faults, rebuilt, rebuiltFaults = [] } = examined.outcome;
     if (faults.length > 0) return asGiven(atEnvelope(faults), true);
     if (!rebuilt) return asGiven([noRebuild()], false);
-    // The same bytes as the clean document given need no second look; a normalised form gets one.
-    const sameDocument = rebuilt.head.dig.val === given.digest.val;
-    const rebuiltFaults = sameDocument ? [] : validateDocument(rebuilt, { trustDigest: true }).map((f) => faultOf(f));
-    if (rebuiltFaults.length > 0) return asGiven(rebuiltFaults, false);
+    if (rebuiltFaults.length > 0) return asGiven(atEnvelope(rebuiltFaults), false);
     // GOBL's build is its own fixed point: what it built, checked again, is found as the build found it.
-    return signed(rebuilt as Envelope, true);
+    return signed(rebuilt as Envelope, true, examined.ahead);
   }
-  const { built, faults } = buildFaulted(given.envelope, { headUuid: given.id, now });
+  const { built, faults, ahead } = await buildFaulted(given.envelope, { headUuid: given.id, now });
   if (!built) return asGiven(faults, false);
   if (faults.length > 0) {
     if (!options.allowInvalid || options.sign) refuseFaults(faults, requestPath);
-    return { id: given.id, envelope: built, digest: built.head.dig ?? given.digest, faults, checked: true };
+    return { id: given.id, envelope: built, digest: built.head.dig ?? given.digest, faults, checked: true, ahead };
   }
-  return signed(built, true);
+  return signed(built, true, ahead);
 }
 
 function noRebuild(): Fault {

@@ -2,7 +2,8 @@ import { digestOfRow } from './stored-schema.ts';
 import { newUuidV7 as uuidv7 } from '../new-uuid.ts';
 import { documentText, type StoredDocument } from './packed-document.ts';
 import { digestOf, isEnvelope, mentionsOf, searchTextOf, wrapDocument } from '../gobl/index.ts';
-import { checkDocument } from '../gobl/engine/index.ts';
+import { checkDocument, type EngineFault } from '../gobl/engine/index.ts';
+import { runOffLoop, type DerivedAhead } from '../gobl/engine-thread/index.ts';
 import { faultOf, parseFaults, SILO_PROVIDER, type Fault } from '../gobl/fault.ts';
 import { identityOf, referencesOf, type DocumentIdentity, type DocumentReference } from '../gobl/references.ts';
 import { validationError } from '../api/errors.ts';
@@ -33,7 +34,7 @@ export interface DerivedDocument {
   faults: Fault[];
   /** `faults` are what GOBL's engine found checking this envelope, nothing carried or assumed (check-mark.ts) */
   checked: boolean;
-  /** the stored text this envelope was read from, unchanged since: written back as it is */
+  /** the envelope's JSON text, when at hand: the stored text it was read from (unchanged since), or the engine thread's */
   text?: string;
   /** that text in the form its row holds it (packed-document.ts), so it is not packed again */
   stored?: StoredDocument;
@@ -104,13 +105,38 @@ export function documentFaults(envelope: Envelope, digest: { alg: string; val: s
 /** documentFaults, and whether they are the engine's verdict alone (check-mark.ts): no checker failure, no fault of the silo's own. */
 export function checkedFaults(envelope: Envelope, digest: { alg: string; val: string } = digestOf(envelope.doc ?? null)): { faults: Fault[]; checked: boolean } {
   if (isForeignDocument(envelope.doc)) return { faults: [], checked: false };
-  let faults: Fault[];
+  let found: EngineFault[] | Error;
   try {
-    faults = checkDocument(envelope).map((f) => faultOf(f));
+    found = checkDocument(envelope);
   } catch (err) {
-    const message = `GOBL could not check this document: ${(err as Error)?.message ?? err}`.slice(0, 500);
+    found = err as Error;
+  }
+  return verdictOf(envelope, digest, found);
+}
+
+/** checkedFaults, with a large document checked off the event loop (engine-thread). */
+export async function checkedFaultsOffLoop(
+  envelope: Envelope,
+  digest: { alg: string; val: string } = digestOf(envelope.doc ?? null),
+): Promise<{ faults: Fault[]; checked: boolean; ahead?: DerivedAhead }> {
+  if (isForeignDocument(envelope.doc)) return { faults: [], checked: false };
+  let found: EngineFault[] | Error;
+  let ahead: DerivedAhead | undefined;
+  try {
+    ({ outcome: found, ahead } = await runOffLoop({ op: 'check', data: envelope }));
+  } catch (err) {
+    found = err as Error;
+  }
+  return { ...verdictOf(envelope, digest, found), ahead };
+}
+
+/** The engine's faults (or why it found none), and for a signed envelope a digest its document no longer has. */
+function verdictOf(envelope: Envelope, digest: { alg: string; val: string }, found: EngineFault[] | Error): { faults: Fault[]; checked: boolean } {
+  if (!Array.isArray(found)) {
+    const message = `GOBL could not check this document: ${found?.message ?? found}`.slice(0, 500);
     return { faults: [{ code: 'check-failed', message, provider: SILO_PROVIDER, paths: ['$.doc'] }], checked: false };
   }
+  const faults = found.map((f) => faultOf(f));
   if (isSigned(envelope) && envelope.head?.dig && envelope.head.dig.val !== digest.val) {
     faults.push({
       code: 'digest-mismatch',
@@ -123,18 +149,33 @@ export function checkedFaults(envelope: Envelope, digest: { alg: string; val: st
   return { faults, checked: true };
 }
 
+/** deriveDocument of an envelope checked as it stands, a large one off the event loop. */
+export async function deriveCheckedDocument(envelope: Envelope, knownDigest?: { alg: string; val: string }): Promise<DerivedDocument> {
+  const digest = knownDigest ?? digestOf(envelope.doc ?? null);
+  const { faults, checked, ahead } = await checkedFaultsOffLoop(envelope, digest);
+  return deriveDocument(envelope, digest, faults, checked, ahead);
+}
+
 /**
  * Derives what the silo indexes from an envelope. `faults` are what the caller
  * already found (a build's), and `checked` whether they are the engine's verdict on
- * this very envelope; without them the envelope is checked as it stands.
+ * this very envelope; without them the envelope is checked as it stands. `ahead`: the
+ * envelope's text and derived parts, when the engine thread worked them out.
  */
-export function deriveDocument(envelope: Envelope, knownDigest?: { alg: string; val: string }, faults?: Fault[], checked = false): DerivedDocument {
+export function deriveDocument(
+  envelope: Envelope,
+  knownDigest?: { alg: string; val: string },
+  faults?: Fault[],
+  checked = false,
+  ahead?: DerivedAhead,
+): DerivedDocument {
   const doc = (typeof envelope.doc === 'object' && envelope.doc !== null ? envelope.doc : {}) as Record<string, unknown>;
   const digest = knownDigest ?? digestOf(envelope.doc ?? null);
   const docSchema = typeof doc.$schema === 'string' ? doc.$schema : '';
   const verdict = faults ? { faults, checked } : checkedFaults(envelope, digest);
-  const parts: Partial<Pick<DerivedDocument, 'mentions' | 'identity' | 'references' | 'searchText'>> = {};
+  const parts: Partial<Pick<DerivedDocument, 'mentions' | 'identity' | 'references' | 'searchText'>> = { ...ahead?.parts };
   return {
+    ...(ahead ? { text: ahead.text } : {}),
     envelope,
     digest,
     docSchema,

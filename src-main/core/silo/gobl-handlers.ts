@@ -12,18 +12,18 @@ import { optionsAt, pathsFor, refuseFaults } from './faults-error.ts';
 type Json = Record<string, unknown>;
 
 /** Builds, refusing (422) what GOBL refuses and, unless a draft is asked for, a result with faults. */
-function built(data: Json, draft: boolean, now: Date): Envelope {
-  const result = buildFaulted(data as Envelope, { now });
+async function built(data: Json, draft: boolean, now: Date): Promise<Envelope> {
+  const result = await buildFaulted(data as Envelope, { now });
   if (!result.built || (result.faults.length > 0 && !draft)) refuseFaults(result.faults, pathsFor(data), 'GOBL cannot build the document');
   return result.built;
 }
 
 export const goblHandlers: HandlersOf<typeof goblOperations> = {
-  buildGobl: (_ctx, { body }) => {
-    const envelope = built(body.data, body.draft === true, new Date());
+  buildGobl: async (_ctx, { body }) => {
+    const envelope = await built(body.data, body.draft === true, new Date());
     return { data: body.envelop ? envelope : envelope.doc };
   },
-  correctGobl: (_ctx, { body }) => {
+  correctGobl: async (_ctx, { body }) => {
     if (body.show_options) return { data: correctionOptionsSchema(body.data) };
     const now = new Date();
     let corrected: Json;
@@ -33,7 +33,7 @@ export const goblHandlers: HandlersOf<typeof goblOperations> = {
       if (!(err instanceof BuildError)) throw err;
       refuseFaults(err.faults.map((f) => faultOf(f)), optionsAt('options'), 'GOBL cannot correct the document');
     }
-    return { data: built(corrected, false, now) };
+    return { data: await built(corrected, false, now) };
   },
   signGobl: async (ctx, { body }) => {
     const { envelope } = await admitDocument(undefined, body.data, { sign: true, keys: ctx.service.keys });

@@ -4,7 +4,7 @@ import type { Ctx } from '../api/handler.ts';
 import type { Db } from '../db/engine.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import { asAction, type Actor } from './audit-actor.ts';
-import { deriveDocument, storedDocument, toEnvelope, type DerivedDocument } from './document.ts';
+import { deriveCheckedDocument, storedDocument, toEnvelope, type DerivedDocument } from './document.ts';
 import { entryViews, type EntryView } from './entry-view.ts';
 import { findAnyEntryRow, type RowLock } from './entries.ts';
 import { writeEntryChange } from './patch.ts';
@@ -145,7 +145,7 @@ export async function restoreVersion(ctx: Ctx, id: string, version: number): Pro
     }
     const doc: DerivedDocument = sameDocument
       ? storedDocument(row)
-      : deriveDocument(toEnvelope(id, data).envelope);
+      : await deriveCheckedDocument(toEnvelope(id, data).envelope);
     const updated = await asAction(db, `reverted:${version}`, () => writeEntryChange(ctx, row, doc, { state: target.state, folder: target.folder, tags }));
     return (await entryViews(db, [updated], true))[0];
   }, { origin: db.origin ?? LOCAL });

@@ -44,7 +44,7 @@ export async function patchEntry(ctx: Ctx, id: string, input: PatchEntryInput, p
     const admitted = await admitDocument(id, changed, {
       allowInvalid: input.allow_invalid, sign: input.sign, keys: ctx.service.keys, checkSigs: sigsCheckFor(ctx),
     });
-    doc = deriveDocument(admitted.envelope, admitted.digest, admitted.faults, admitted.checked);
+    doc = deriveDocument(admitted.envelope, admitted.digest, admitted.faults, admitted.checked, admitted.ahead);
   } else {
     // Only labels change: the document, and so what GOBL found in it, stays.
     doc = storedDocument(row, current);

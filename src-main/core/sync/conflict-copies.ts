@@ -46,7 +46,7 @@ function asCopyData(data: Record<string, unknown>, copyId: string): Record<strin
  */
 export async function makeCopy(ctx: Ctx, version: EntryRecord, folder: string, link: CopyLink, childrenFrom?: string): Promise<string> {
   const copyId = uuidv7();
-  await commitEntry(ctx, prepareEntry(copyId, { data: asCopyData(version.data, copyId), folder, tags: version.tags, state: version.state, allow_invalid: true }));
+  await commitEntry(ctx, await prepareEntry(copyId, { data: asCopyData(version.data, copyId), folder, tags: version.tags, state: version.state, allow_invalid: true }));
   if (childrenFrom) await copyChildren(ctx, childrenFrom, copyId);
   await writeLink(ctx, copyId, link);
   return copyId;

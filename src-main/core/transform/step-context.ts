@@ -3,7 +3,7 @@ import { signEnvelope } from '../gobl/sign/index.ts';
 import { storeAttachment } from '../silo/attachments.ts';
 import { standingVerdict } from '../silo/check-mark.ts';
 import { digestOfRow } from '../silo/stored-schema.ts';
-import { deriveDocument, isSigned, storedDocument, toEnvelope, type DerivedDocument, type Envelope } from '../silo/document.ts';
+import { deriveCheckedDocument, deriveDocument, isSigned, storedDocument, toEnvelope, type DerivedDocument, type Envelope } from '../silo/document.ts';
 import { requireEntryRow } from '../silo/entries.ts';
 import type { EntryRow } from '../silo/entry-view.ts';
 import { writeEntryChange } from '../silo/patch.ts';
@@ -82,7 +82,7 @@ export function makeStepContext(
     const { envelope } = toEnvelope(entryId, next as Record<string, unknown>);
     // A step (silo.modify's patch) can no more seal a document with a signature nobody checked than PATCH can.
     if (!sameSignatures(reads.envelopeOf(row), envelope)) await sigsCheckFor(ctx, '$.envelope')(envelope);
-    return deriveDocument(envelope);
+    return deriveCheckedDocument(envelope);
   };
 
   return {

@@ -1,7 +1,7 @@
 import { ApiError, validationError } from '../../api/errors.ts';
 import type { Ctx } from '../../api/handler.ts';
 import { entryRecord, type SyncRecordOf } from '../../api/contract/sync.ts';
-import { deriveDocument, toEnvelope, type Envelope } from '../../silo/document.ts';
+import { deriveCheckedDocument, toEnvelope, type Envelope } from '../../silo/document.ts';
 import { deleteEntry } from '../../silo/entry-delete.ts';
 import { commitEntry, findAnyEntryRow, prepareEntry } from '../../silo/entries.ts';
 import type { EntryRow } from '../../silo/entry-view.ts';
@@ -40,13 +40,13 @@ export const entryKind: RecordKind<EntryRecord, string> = {
     const trashed = record.trashed_at ? new Date(record.trashed_at).toISOString() : null;
     if (!row) {
       // The other instance accepted it; a document it stored flagged invalid stays flagged here.
-      const prepared = prepareEntry(id, { data: record.data, key: record.key, ...labels, allow_invalid: true });
+      const prepared = await prepareEntry(id, { data: record.data, key: record.key, ...labels, allow_invalid: true });
       const { row: created } = await commitEntry(ctx, { ...prepared, createdAt: new Date(record.created_at).toISOString() });
       // Pulled while in the trash there: it waits in the trash here too.
-      if (trashed) await writeEntryChange(ctx, { ...created, created_at: new Date(record.created_at).toISOString() }, deriveDocument(toEnvelope(id, record.data).envelope), { trashed });
+      if (trashed) await writeEntryChange(ctx, { ...created, created_at: new Date(record.created_at).toISOString() }, await deriveCheckedDocument(toEnvelope(id, record.data).envelope), { trashed });
       return;
     }
-    await writeEntryChange(ctx, row, deriveDocument(toEnvelope(id, record.data).envelope), { ...labels, trashed, key: record.key ?? null });
+    await writeEntryChange(ctx, row, await deriveCheckedDocument(toEnvelope(id, record.data).envelope), { ...labels, trashed, key: record.key ?? null });
   },
 };
 

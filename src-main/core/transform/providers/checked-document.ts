@@ -1,4 +1,5 @@
-import { checkDocument, type EngineFault } from '../../gobl/engine/index.ts';
+import type { EngineFault } from '../../gobl/engine/index.ts';
+import { runOffLoop } from '../../gobl/engine-thread/index.ts';
 import type { Envelope } from '../../silo/document.ts';
 
 /*
@@ -12,11 +13,11 @@ import type { Envelope } from '../../silo/document.ts';
  */
 const found = new WeakMap<object, EngineFault[]>();
 
-/** What GOBL finds in `envelope` as it stands (checkDocument), found once per envelope object. */
-export function documentCheck(envelope: Envelope): EngineFault[] {
+/** What GOBL finds in `envelope` as it stands (checkDocument; a large one off the event loop), found once per envelope object. */
+export async function documentCheck(envelope: Envelope): Promise<EngineFault[]> {
   let faults = found.get(envelope);
   if (!faults) {
-    faults = checkDocument(envelope);
+    ({ outcome: faults } = await runOffLoop({ op: 'check', data: envelope }));
     found.set(envelope, faults);
   }
   return faults;

@@ -16,7 +16,7 @@ export const goblBuild = defineProvider({
   async run(ctx) {
     const entry = await ctx.entry();
     if (entry.signed) return { status: 'SKIP', code: 'signed', message: 'the envelope is signed; its document cannot be rebuilt' };
-    const { built, faults } = buildFaulted(entry.envelope, { headUuid: ctx.job.silo_entry_id });
+    const { built, faults } = await buildFaulted(entry.envelope, { headUuid: ctx.job.silo_entry_id });
     if (!built || faults.length > 0) {
       const count = faults.length === 1 ? '1 fault' : `${faults.length} faults`;
       return {

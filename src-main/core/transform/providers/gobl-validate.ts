@@ -20,7 +20,7 @@ export const goblValidate = defineProvider({
   inline: true,
   async run(ctx, options): Promise<StepResult> {
     const { envelope } = await ctx.entry();
-    const found = documentCheck(envelope).filter((f) => options.arithmetic || f.code !== 'calculation');
+    const found = (await documentCheck(envelope)).filter((f) => options.arithmetic || f.code !== 'calculation');
     if (found.length === 0) return { status: 'OK', code: 'valid', message: 'no faults' };
     const faults = found.map((f) => faultOf(f, 'gobl.validate'));
     const [first] = faults;

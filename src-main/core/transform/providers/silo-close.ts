@@ -22,7 +22,7 @@ export const siloClose = defineProvider({
       return { status: 'KO', code: 'no-code', message: 'a document needs its code before it is signed (number it with sequence.enumerate)' };
     }
     // gobl.validate just before, in the same round, found these already (checked-document.ts).
-    const faults = documentCheck(envelope).map((f) => faultOf(f, 'silo.close'));
+    const faults = (await documentCheck(envelope)).map((f) => faultOf(f, 'silo.close'));
     if (faults.length > 0) {
       return { status: 'KO', code: 'invalid', message: `only a valid document is signed (${faults.length} faults)`, faults };
     }

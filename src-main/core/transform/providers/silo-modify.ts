@@ -2,7 +2,7 @@ import jsonpatch from 'fast-json-patch';
 import mergePatch from 'json-merge-patch';
 import { z } from 'zod';
 import { jsonObject } from '../../api/contract/common.ts';
-import { deriveDocument, toEnvelope, type Envelope } from '../../silo/document.ts';
+import { deriveCheckedDocument, toEnvelope, type Envelope } from '../../silo/document.ts';
 import { defineProvider } from '../provider.ts';
 
 const operation = z.object({
@@ -39,7 +39,7 @@ export const siloModify = defineProvider({
       return { status: 'KO', code: 'patch-failed', message: `the patch cannot apply: ${(err as Error).message.split('\n')[0]}` };
     }
     const { envelope } = toEnvelope(ctx.job.silo_entry_id, changed as Record<string, unknown>);
-    const doc = deriveDocument(envelope as Envelope);
+    const doc = await deriveCheckedDocument(envelope as Envelope);
     if (doc.faults.length > 0) {
       return { status: 'KO', code: 'invalid', message: `the patched document is not valid (${doc.faults.length} faults)`, faults: doc.faults };
     }

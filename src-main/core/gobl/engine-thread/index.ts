@@ -1,0 +1,29 @@
+// The GOBL engine off the event loop: a small document is built and checked here and now (a
+// round trip to another thread would cost it more than it saves), a large one on the engine's
+// own thread (thread.ts), so that no document holds the service up however many lines it has.
+import { runEngineJob, type EngineJob } from './jobs.ts';
+import { EngineThread, type OffLoop } from './thread.ts';
+import { ENGINE_THREAD_FROM, outweighs } from './weight.ts';
+
+export type { EngineJob, ExaminedToStore, OutcomeOf } from './jobs.ts';
+export type { OffLoop } from './thread.ts';
+export type { DerivedAhead, DerivedParts } from './ahead.ts';
+export { ENGINE_THREAD_FROM, outweighs } from './weight.ts';
+
+let thread: EngineThread | undefined;
+
+/** The process's engine thread (one for every service the process opens: the engine keeps no state of theirs). */
+export function engineThread(): EngineThread {
+  thread ??= new EngineThread();
+  return thread;
+}
+
+/**
+ * Runs a job of the GOBL engine: inline for a small document, on the engine thread for a large
+ * one, which comes back with the stored envelope's text and derived parts worked out there too.
+ * Throws BuildError as the engine does.
+ */
+export async function runOffLoop<J extends EngineJob>(job: J): Promise<OffLoop<J>> {
+  const onThread = outweighs(job.data, ENGINE_THREAD_FROM) && engineThread().available;
+  return onThread ? engineThread().run(job) : { outcome: runEngineJob(job) };
+}
