@@ -14,7 +14,7 @@ const POSTGRES_SUITES = [
   'hosted-silo-openapi-check', 'hosted-silo-states', 'hosted-silo', 'if-match', 'perf-node-front', 'perf-rate-limit',
   'perf-search', 'derived-rows', 'providers-silo', 'providers-workflows', 'sequence-chain', 'sequence-entries', 'sequence-series', 'trash',
   'transform', 'hosted-transform', 'perf-jobs', 'company-ids-silo', 'desk-list', 'related-refs', 'perf-counts', 'perf-import',
-  'fuzz', 'filtered-list', 'entry-sums', 'check-mark', 'sort-ties', 'large-files',
+  'fuzz', 'filtered-list', 'entry-sums', 'check-mark', 'sort-ties', 'large-files', 'large-documents',
   // sync, with the remote on PostgreSQL and the laptops on SQLite (sync-helpers.ts `remote: true`)
   'company-ids-sync', 'sync-conflicts', 'sync-feed', 'sync-meta-tombstone', 'sync-property', 'sync-resilience', 'sync-twoway',
   'trash-sync', 'trust-companies', 'trust-conflicts-serve', 'trust-conflicts', 'trust-identity', 'trust-key-clash', 'trust-remote',

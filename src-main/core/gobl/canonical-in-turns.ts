@@ -5,6 +5,7 @@
 // piece is written whole before anything else runs.
 import { createHash, type Hash } from 'node:crypto';
 import { canonicalBytesOf } from './canonical-bytes.ts';
+import type { Digest } from './canonical.ts';
 import { sortedKeys } from './canonical-keys.ts';
 import { RawNumber } from './shape/raw-number.ts';
 import { TurnBudget } from '../turn-budget.ts';
@@ -94,4 +95,10 @@ function containsPart(value: unknown, part: object | undefined): boolean {
   if (value instanceof RawNumber) return false;
   const members = Array.isArray(value) ? value : Object.values(value);
   return members.some((member) => containsPart(member, part));
+}
+
+/** digestOf(doc) for a large document, worked out a piece at a time. */
+export async function digestInTurns(doc: object): Promise<Digest> {
+  const { part } = await canonicalSha256PartsInTurns([doc], doc);
+  return { alg: 'sha256', val: part! };
 }

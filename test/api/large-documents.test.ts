@@ -1,0 +1,58 @@
+// A large document is built, checked and derived off the service's event loop (the GOBL engine
+// thread; its hashes and JSON a piece at a time), and stored exactly as one built inline.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { digestOf } from '../../src-main/core/gobl/canonical.ts';
+import { buildDocument } from '../../src-main/core/gobl/engine/index.ts';
+import { searchTextOf } from '../../src-main/core/gobl/search-text.ts';
+import { loadEnvelope } from '../fixtures/gobl/load.ts';
+import { turnsDuring } from '../support/event-loop-turns.ts';
+import { startTestServer, type TestServer } from './harness.ts';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(() => t.close());
+
+function invoiceWithLines(lines: number) {
+  const doc = loadEnvelope('es-invoice-es-es.json').doc;
+  delete doc.totals;
+  doc.lines = Array.from({ length: lines }, (_, i) => ({ ...structuredClone(doc.lines[0]), i: i + 1, item: { ...doc.lines[0].item, name: `Service ${i + 1}` } }));
+  return doc;
+}
+
+describe('a large document', () => {
+  it('is built off the event loop and stored as GOBL builds it', async () => {
+    const doc = invoiceWithLines(2_000);
+    // Warm: the first large document also starts the thread.
+    expect((await t.call('POST', '/silo/v1/entries', { data: invoiceWithLines(100) })).status).toBe(200);
+    const { result: created, turns } = await turnsDuring(() => t.call('POST', '/silo/v1/entries', { data: doc }));
+    expect(created.status, JSON.stringify(created.body).slice(0, 300)).toBe(200);
+    // Inline, the build alone was one block of some 300 ms: a handful of turns for the whole request.
+    expect(turns).toBeGreaterThan(40);
+    const inline = buildDocument({ ...structuredClone(doc), uuid: created.body.data.doc.uuid }, { headUuid: created.body.id }).envelope;
+    const stored = (await t.call('GET', `/silo/v1/entries/${created.body.id}`)).body;
+    expect(stored.data.doc).toEqual(inline.doc);
+    expect(stored.digest).toEqual(digestOf(inline.doc));
+    expect(stored.faults ?? []).toEqual([]);
+    // Its derived rows came from the thread: found by a word of its last line.
+    const found = (await t.call('GET', `/silo/v1/entries?q=${encodeURIComponent('Service 2000')}`)).body;
+    expect(found.list.map((e: { id: string }) => e.id)).toContain(created.body.id);
+    expect(searchTextOf(stored.data.doc)).toContain('Service 2000');
+  });
+
+  it('is patched off the event loop, a figure changed by hand refused with its faults', async () => {
+    const created = (await t.call('POST', '/silo/v1/entries', { data: invoiceWithLines(2_000) })).body;
+    const { result: patched, turns } = await turnsDuring(() =>
+      t.call('PATCH', `/silo/v1/entries/${created.id}`, {
+        data: [{ op: 'replace', path: '/doc/lines/1999/quantity', value: '3' }],
+        content_type: 'application/json-patch+json',
+      }),
+    );
+    expect(patched.status).toBe(422);
+    expect(Object.keys(patched.body.fields)).toContain('$.data.doc.lines[1999].sum');
+    expect(turns).toBeGreaterThan(20);
+    const replayed = (await t.call('POST', '/silo/v1/entries', { data: invoiceWithLines(2_000), allow_invalid: true })).body;
+    expect(replayed.invalid).toBe(false);
+  });
+});
