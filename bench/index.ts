@@ -29,6 +29,7 @@ const BENCHMARKS: Array<() => Promise<{ default: Benchmark }>> = [
   () => import('./transform.ts'),
   () => import('./sync.ts'),
   () => import('./uploads.ts'),
+  () => import('./large-documents.ts'),
   () => import('./engines.ts'),
 ];
 

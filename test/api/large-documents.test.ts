@@ -55,4 +55,17 @@ describe('a large document', () => {
     const replayed = (await t.call('POST', '/silo/v1/entries', { data: invoiceWithLines(2_000), allow_invalid: true })).body;
     expect(replayed.invalid).toBe(false);
   });
+
+  it('is answered as stored, its text not parsed and written again', async () => {
+    // Numbers as written: a float would make 10.50 10.5.
+    const body = '{"data":{"$schema":"https://example.com/draft-0/ledger-line","amount":10.50,"lines":[1.10,2.0]}}';
+    const created = await t.fetch(`${t.url}/silo/v1/entries`, { method: 'POST', headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' }, body });
+    expect(created.status).toBe(200);
+    const id = ((await created.json()) as { id: string }).id;
+    const read = await t.fetch(`${t.url}/silo/v1/entries/${id}`, { headers: { authorization: `Bearer ${t.token}` } });
+    const text = await read.text();
+    expect(text).toContain('"amount":10.50,"lines":[1.10,2.0]');
+    // The typed client reads the same document.
+    expect((await t.api.getEntry({ params: { id } })).data).toMatchObject({ doc: { amount: 10.5, lines: [1.1, 2] } });
+  });
 });

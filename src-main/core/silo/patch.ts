@@ -13,7 +13,7 @@ import { documentText, sameStored } from './packed-document.ts';
 import { dropDerivedIndexes } from './trash-index.ts';
 import { deriveDocument, storedDocument, type DerivedDocument, type Envelope } from './document.ts';
 import { writeDerivedIndexes } from './derived-index.ts';
-import { entryViews, type EntryRow, type EntryView } from './entry-view.ts';
+import { documentForAnswer, entryViews, type EntryRow, type EntryView } from './entry-view.ts';
 import { HISTORY_COLUMNS } from './version-keeping.ts';
 import { findAnyEntryRow, issueDateOf, requireEntryRow } from './entries.ts';
 import { checkIfMatch, type EntryPreconditions } from './if-match.ts';
@@ -52,7 +52,7 @@ export async function patchEntry(ctx: Ctx, id: string, input: PatchEntryInput, p
   }
   const state = input.state ?? (doc.signed && row.signed !== 1 && row.state === 'draft' ? 'completed' : undefined);
   const updated = await writeEntryChange(ctx, row, doc, { folder: input.folder, tags: input.tags, state }, preconditions);
-  return (await entryViews(db, [updated], true))[0];
+  return (await entryViews(db, [updated], true, undefined, new Map([[updated.id, documentForAnswer(doc, ctx.writesJson)]])))[0];
 }
 
 /**
