@@ -10,7 +10,8 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { BuildError } from '../../../src-main/core/gobl/engine/index.ts';
 import { derivedPartsOf } from '../../../src-main/core/gobl/engine-thread/ahead.ts';
 import { runEngineJob, type EngineJob } from '../../../src-main/core/gobl/engine-thread/jobs.ts';
-import { EngineThread } from '../../../src-main/core/gobl/engine-thread/thread.ts';
+import { EngineThread, EngineThreadUnavailable } from '../../../src-main/core/gobl/engine-thread/thread.ts';
+import { runOn } from '../../../src-main/core/gobl/engine-thread/index.ts';
 import { outweighs } from '../../../src-main/core/gobl/engine-thread/weight.ts';
 import { parseJsonText } from '../../../src-main/core/gobl/shape/parse.ts';
 import { RawNumber } from '../../../src-main/core/gobl/shape/raw-number.ts';
@@ -123,13 +124,27 @@ describe('the engine thread', () => {
   it('fails the jobs a dying thread held, and starts another for the next', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'engine-thread-'));
     const dies = join(dir, 'dies.mjs');
-    writeFileSync(dies, "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => process.exit(3));\n");
+    writeFileSync(dies, "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => process.exit(3));\nparentPort.postMessage('ready');\n");
     const dying = new EngineThread({ file: dies });
     const job: EngineJob = { op: 'check', data: loadEnvelope('es-invoice-es-es.json') };
     await expect(dying.run(job)).rejects.toThrow(/GOBL engine thread stopped \(exit code 3\)/);
     expect(dying.running).toBe(false);
     expect(dying.pending).toBe(0);
     await expect(dying.run(job)).rejects.toThrow(/exit code 3/);
+    expect(dying.available).toBe(true);
+  });
+
+  it('leaves its jobs to be run inline when it cannot start', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engine-thread-'));
+    const broken = join(dir, 'broken.mjs');
+    writeFileSync(broken, "import './no-such-module.mjs';\n");
+    const thread = new EngineThread({ file: broken });
+    const data = invoiceWithLines(100);
+    await expect(thread.run({ op: 'check', data })).rejects.toBeInstanceOf(EngineThreadUnavailable);
+    expect(thread.available).toBe(false);
+    const inline = await outcome(() => runEngineJob({ op: 'build', data, headUuid: HEAD, now: NOW }));
+    const { outcome: fallen } = await runOn(thread, { op: 'build', data, headUuid: HEAD, now: NOW });
+    expect(JSON.parse(JSON.stringify(fallen))).toEqual(inline);
   });
 
   it('stops when idle, and starts again for the next job', async () => {

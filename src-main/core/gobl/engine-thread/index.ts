@@ -2,7 +2,7 @@
 // round trip to another thread would cost it more than it saves), a large one on the engine's
 // own thread (thread.ts), so that no document holds the service up however many lines it has.
 import { runEngineJob, type EngineJob } from './jobs.ts';
-import { EngineThread, type OffLoop } from './thread.ts';
+import { EngineThread, EngineThreadUnavailable, type OffLoop } from './thread.ts';
 import { ENGINE_THREAD_FROM, outweighs } from './weight.ts';
 
 export type { EngineJob, ExaminedToStore, OutcomeOf } from './jobs.ts';
@@ -23,7 +23,18 @@ export function engineThread(): EngineThread {
  * one, which comes back with the stored envelope's text and derived parts worked out there too.
  * Throws BuildError as the engine does.
  */
-export async function runOffLoop<J extends EngineJob>(job: J): Promise<OffLoop<J>> {
-  const onThread = outweighs(job.data, ENGINE_THREAD_FROM) && engineThread().available;
-  return onThread ? engineThread().run(job) : { outcome: runEngineJob(job) };
+export function runOffLoop<J extends EngineJob>(job: J): Promise<OffLoop<J>> {
+  return runOn(engineThread(), job);
+}
+
+/** runOffLoop on `thread`: a thread that cannot start leaves its jobs to be run inline. */
+export async function runOn<J extends EngineJob>(thread: EngineThread, job: J): Promise<OffLoop<J>> {
+  if (outweighs(job.data, ENGINE_THREAD_FROM) && thread.available) {
+    try {
+      return await thread.run(job);
+    } catch (error) {
+      if (!(error instanceof EngineThreadUnavailable)) throw error;
+    }
+  }
+  return { outcome: runEngineJob(job) };
 }

@@ -6,7 +6,7 @@ import { BuildError } from '../engine/types.ts';
 import { parseJsonPreservingNumbers } from '../shape/json-text.ts';
 import type { DerivedAhead } from './ahead.ts';
 import type { EngineJob, OutcomeOf } from './jobs.ts';
-import { toWire, type WireAnswer } from './wire.ts';
+import { READY, toWire, type WireAnswer } from './wire.ts';
 
 /** A thread with nothing to do for this long is stopped (its memory given back); the next large document starts another. */
 export const ENGINE_THREAD_IDLE_MS = 30_000;
@@ -29,6 +29,14 @@ export interface OffLoop<J extends EngineJob> {
   ahead?: DerivedAhead;
 }
 
+/**
+ * The thread could not start (its code fails to load in this build): the job never ran, and
+ * no later one is sent to it. runOffLoop works such a job inline; a thread that dies after it
+ * started (out of memory on a hostile document) fails its jobs instead, since the same
+ * document inline would take the service down with it.
+ */
+export class EngineThreadUnavailable extends Error {}
+
 interface Waiting {
   resolve: (outcome: unknown) => void;
   reject: (error: Error) => void;
@@ -45,6 +53,9 @@ export class EngineThread {
   readonly #waiting = new Map<number, Waiting>();
   #nextId = 1;
   #idleTimer: NodeJS.Timeout | undefined;
+  /** the running thread said it is ready (its code loaded, GOBL's data read) */
+  #ready = false;
+  #broken = false;
   readonly #file: string | undefined;
   readonly #idleMs: number;
 
@@ -53,9 +64,9 @@ export class EngineThread {
     this.#idleMs = options.idleMs ?? ENGINE_THREAD_IDLE_MS;
   }
 
-  /** Whether this build has the thread's code (a bundle without it runs every job inline). */
+  /** Whether this build has the thread's code and it started when asked (otherwise every job runs inline). */
   get available(): boolean {
-    return this.#file !== undefined;
+    return this.#file !== undefined && !this.#broken;
   }
 
   /** How many jobs are sent and not answered yet. */
@@ -73,6 +84,7 @@ export class EngineThread {
    * a clean rebuild, or the envelope checked).
    */
   async run<J extends EngineJob>(job: J): Promise<OffLoop<J>> {
+    if (this.#broken) throw new EngineThreadUnavailable('the GOBL engine thread could not start');
     const id = this.#nextId++;
     const wire = await toWire(id, job);
     const worker = this.#start();
@@ -100,7 +112,7 @@ export class EngineThread {
   async stop(): Promise<void> {
     const worker = this.#worker;
     if (!worker) return;
-    this.#lost(worker, new Error('the GOBL engine thread was stopped'));
+    this.#lost(worker, new Error('the GOBL engine thread was stopped'), true);
     await worker.terminate();
   }
 
@@ -108,9 +120,14 @@ export class EngineThread {
     if (this.#worker) return this.#worker;
     if (!this.#file) throw new Error('the GOBL engine thread is not part of this build');
     const worker = new Worker(this.#file);
-    worker.on('message', (answer: WireAnswer) => {
-      const waiting = this.#settled(answer.id);
-      waiting?.resolve(answer);
+    this.#ready = false;
+    worker.on('message', (message: WireAnswer | typeof READY) => {
+      if (message === READY) {
+        this.#ready = true;
+        return;
+      }
+      const waiting = this.#settled(message.id);
+      waiting?.resolve(message);
     });
     worker.on('error', (error: Error) => this.#lost(worker, new Error(`the GOBL engine thread failed: ${error.message}`)));
     worker.on('exit', (code) => this.#lost(worker, new Error(`the GOBL engine thread stopped (exit code ${code})`)));
@@ -134,9 +151,13 @@ export class EngineThread {
     return waiting;
   }
 
-  #lost(worker: Worker, error: Error): void {
+  #lost(worker: Worker, error: Error, stopped = false): void {
     if (this.#worker !== worker) return;
     this.#worker = undefined;
+    if (!this.#ready && !stopped) {
+      this.#broken = true;
+      error = new EngineThreadUnavailable(`the GOBL engine thread could not start: ${error.message}`);
+    }
     clearTimeout(this.#idleTimer);
     const waiting = [...this.#waiting.values()];
     this.#waiting.clear();

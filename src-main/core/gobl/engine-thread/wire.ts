@@ -18,6 +18,9 @@ export interface WireJob {
   givenDigest?: string;
 }
 
+/** What the thread posts once its code is loaded and GOBL's data read, before any answer. */
+export const READY = 'ready';
+
 export type WireAnswer =
   /** `output`: the outcome as JSON, but for the envelope the job stores (a build's, a clean rebuild), which is `text` */
   | { id: number; output: string; text?: string; parts?: DerivedParts }

@@ -3,7 +3,7 @@
 import { parentPort } from 'node:worker_threads';
 import { buildDocument, examineDocument } from '../engine/index.ts';
 import { WARM_UP_SAMPLE } from '../warm-up.ts';
-import { answerJob, type WireJob } from './wire.ts';
+import { answerJob, READY, type WireJob } from './wire.ts';
 
 if (!parentPort) throw new Error('the GOBL engine thread runs as a worker');
 const port = parentPort;
@@ -12,3 +12,4 @@ const port = parentPort;
 examineDocument(buildDocument(structuredClone(WARM_UP_SAMPLE)).envelope);
 
 port.on('message', (job: WireJob) => port.postMessage(answerJob(job)));
+port.postMessage(READY);
