@@ -1,6 +1,7 @@
 import { digestOfRow } from './stored-schema.ts';
 import { newUuidV7 as uuidv7 } from '../new-uuid.ts';
-import { documentText, type StoredDocument } from './packed-document.ts';
+import { documentText, packDocumentOffLoop, type StoredDocument } from './packed-document.ts';
+import type { Dialect } from '../db/engine.ts';
 import { digestOf, isEnvelope, mentionsOf, searchTextOf, wrapDocument } from '../gobl/index.ts';
 import { checkDocument, type EngineFault } from '../gobl/engine/index.ts';
 import { runOffLoop, type DerivedAhead } from '../gobl/engine-thread/index.ts';
@@ -215,6 +216,15 @@ export function storedDocument(
   doc.text = text;
   doc.stored = row.data;
   return doc;
+}
+
+/** From this length on, a document whose text is at hand is packed off the event loop before its write (packDocumentOffLoop). */
+export const PACK_OFF_LOOP_FROM = 256 * 1024;
+
+/** Packs a large document for entry `entryId` ahead of its write, when its text is at hand (the engine thread's): its write then keeps these bytes. */
+export async function packAhead(doc: DerivedDocument, dialect: Dialect, entryId: string): Promise<void> {
+  if (doc.text === undefined || doc.stored !== undefined || doc.text.length < PACK_OFF_LOOP_FROM) return;
+  doc.stored = await packDocumentOffLoop(dialect, doc.text, entryId);
 }
 
 /** A document that fails validation is refused (422) with its faults, and `fields` by JSON path under `data`. */

@@ -11,7 +11,7 @@ import { LOCAL } from '../db/write-scopes.ts';
 import { admitDocument } from './admit.ts';
 import { asWriter } from './audit-actor.ts';
 import { correctionOf } from './correction.ts';
-import { deriveCheckedDocument, deriveDocument, refuseInvalid, toEnvelope, type DerivedDocument } from './document.ts';
+import { deriveCheckedDocument, deriveDocument, packAhead, refuseInvalid, toEnvelope, type DerivedDocument } from './document.ts';
 import { writeDerivedIndexes } from './derived-index.ts';
 import { documentForAnswer, entryView, entryViews, type EntryRow, type EntryView } from './entry-view.ts';
 import { optionsAt, underData } from './faults-error.ts';
@@ -180,6 +180,7 @@ export async function prepareNewEntry(ctx: Ctx, id: string | undefined, input: C
   });
   const admitted = hashed?.doc && hashed.digest ? await withKnownDigest(hashed.doc, hashed.digest, admit) : await admit();
   const doc = deriveDocument(admitted.envelope, admitted.digest, admitted.faults, admitted.checked, admitted.ahead);
+  await packAhead(doc, ctx.service.db.dialect, admitted.id);
   return { id: admitted.id, doc, input, requestHash: hashed?.requestHash ?? requestHashOf(input) };
 }
 

@@ -1,4 +1,5 @@
-import { crc32, deflateRawSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { crc32, deflateRaw, deflateRawSync } from 'node:zlib';
 import { inflateSync } from 'fflate';
 import type { Dialect } from '../db/engine.ts';
 import { DOCUMENT_DICTIONARY_1 } from './document-dictionary.ts';
@@ -70,10 +71,28 @@ const ownerCheck = (entryId: string): number => crc32(entryId) & 0xffff;
 export function packDocument(dialect: Dialect, text: string, entryId: string): StoredDocument {
   if (dialect !== 'sqlite') return text;
   const bytes = Buffer.from(text, 'utf8');
-  const packed = deflateRawSync(bytes, { ...PACKING, dictionary: dictionaryOf(entryId) });
+  return framed(bytes.length, deflateRawSync(bytes, { ...PACKING, dictionary: dictionaryOf(entryId) }), entryId, text);
+}
+
+const deflateRawOnPool = promisify(deflateRaw);
+
+/**
+ * packDocument, deflated on libuv's threads: the same bytes, without holding the event loop
+ * (a 4.4 MB document took 15–20 ms of it). For a large text, before its write's transaction.
+ */
+export async function packDocumentOffLoop(dialect: Dialect, text: string, entryId: string): Promise<StoredDocument> {
+  if (dialect !== 'sqlite') return text;
+  const bytes = Buffer.from(text, 'utf8');
+  // A dictionary of its own: the shared one is rewritten by the next call while this one is under way.
+  const dictionary = Buffer.concat([DICTIONARY_2, Buffer.from(entryId, 'utf8')]);
+  return framed(bytes.length, await deflateRawOnPool(bytes, { ...PACKING, dictionary }), entryId, text);
+}
+
+/** Format 2's header, then the deflated text. */
+function framed(textBytes: number, packed: Buffer, entryId: string, text: string): Buffer {
   const stored = Buffer.allocUnsafe(HEADER_2 + packed.length);
   stored[0] = PACKED_FORMAT;
-  stored.writeUInt32BE(bytes.length, 1);
+  stored.writeUInt32BE(textBytes, 1);
   stored.writeUInt16BE(ownerCheck(entryId), 5);
   packed.copy(stored, HEADER_2);
   remember(Buffer.from(stored), entryId, text);

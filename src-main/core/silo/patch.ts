@@ -11,7 +11,7 @@ import { documentColumns } from './check-mark.ts';
 import { digestAlgFromStored, storedDigestAlg } from './stored-schema.ts';
 import { documentText, sameStored } from './packed-document.ts';
 import { dropDerivedIndexes } from './trash-index.ts';
-import { deriveDocument, storedDocument, type DerivedDocument, type Envelope } from './document.ts';
+import { deriveDocument, packAhead, storedDocument, type DerivedDocument, type Envelope } from './document.ts';
 import { writeDerivedIndexes } from './derived-index.ts';
 import { documentForAnswer, entryViews, type EntryRow, type EntryView } from './entry-view.ts';
 import { HISTORY_COLUMNS } from './version-keeping.ts';
@@ -46,6 +46,7 @@ export async function patchEntry(ctx: Ctx, id: string, input: PatchEntryInput, p
       allowInvalid: input.allow_invalid, sign: input.sign, keys: ctx.service.keys, checkSigs: sigsCheckFor(ctx),
     });
     doc = deriveDocument(admitted.envelope, admitted.digest, admitted.faults, admitted.checked, admitted.ahead);
+    await packAhead(doc, db.dialect, id);
   } else {
     // Only labels change: the document, and so what GOBL found in it, stays.
     doc = storedDocument(row, current);

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { DOCUMENT_DICTIONARY_1 } from '../../../src-main/core/silo/document-dictionary.ts';
 import { DOCUMENT_DICTIONARY_2_TAIL } from '../../../src-main/core/silo/document-dictionary-2.ts';
-import { documentText, packDocument, packedTextBytes, readableAs, sameStored } from '../../../src-main/core/silo/packed-document.ts';
+import { documentText, packDocument, packDocumentOffLoop, packedTextBytes, readableAs, sameStored } from '../../../src-main/core/silo/packed-document.ts';
 import { loadEnvelopes } from '../../fixtures/gobl/load.ts';
 
 const envelopes = loadEnvelopes().map(({ envelope }) => envelope as { head?: { uuid?: string } });
@@ -23,6 +23,18 @@ function format1(text: string, windowBits = 13): Buffer {
 }
 
 describe('a stored document packed', () => {
+  it('packs the same bytes off the event loop as on it, many at once, each with its own entry id', async () => {
+    const large = JSON.stringify({ ...envelopes[0], notes: Array.from({ length: 20_000 }, (_, i) => `line ${i} ${ID}`) });
+    const cases: Array<[string, string]> = [...texts.map((t, i): [string, string] => [t, ids[i]]), [large, ID], [large, ids[0]]];
+    // All under way together: none may take another's dictionary (each holds its entry's id).
+    const offLoop = await Promise.all(cases.map(([t, id]) => packDocumentOffLoop('sqlite', t, id)));
+    cases.forEach(([t, id], i) => {
+      expect(Buffer.from(offLoop[i] as Uint8Array).equals(Buffer.from(packDocument('sqlite', t, id) as Uint8Array))).toBe(true);
+      expect(documentText(Buffer.from(offLoop[i] as Uint8Array), id)).toBe(t);
+    });
+    expect(await packDocumentOffLoop('postgres', large, ID)).toBe(large);
+  });
+
   it('reads back as the very text for every fixture, at about a third of its size, and smaller than format 1 made it', () => {
     let text = 0;
     let packed = 0;
