@@ -6,15 +6,10 @@
 // works on such a document for half a second), and how long each request took.
 //
 //   BENCH_LINES=4000 node bench/index.ts large-documents     a smaller invoice
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
-import { ensureDefaultCompany, ensureOwnerTokenFile } from '../src-main/core/access/bootstrap.ts';
-import { openService } from '../src-main/core/service.ts';
 import { loadEnvelope } from '../test/fixtures/gobl/load.ts';
+import { freshInstance } from './lib/instance.ts';
 import type { Benchmark, BenchOptions, BenchOutput, Figure } from './lib/report.ts';
-import { startServers } from './lib/servers.ts';
 import { median, spreadOf } from './lib/stats.ts';
 
 const LINES = Number(process.env.BENCH_LINES ?? 13_000);
@@ -39,14 +34,10 @@ function partialInvoice(): Record<string, unknown> {
 }
 
 async function run(options: BenchOptions): Promise<BenchOutput> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'silodesk-bench-large-documents-'));
+  const instance = await freshInstance('sqlite');
   try {
-    const setup = await openService(dataDir, { runJobs: false, autoSync: false });
-    await ensureOwnerTokenFile(setup.db, await ensureDefaultCompany(setup.db), join(dataDir, 'api-token'));
-    await setup.close();
-    const token = readFileSync(join(dataDir, 'api-token'), 'utf8').trim();
-    const servers = await startServers(dataDir);
-    const auth = { authorization: `Bearer ${token}` };
+    const servers = await instance.serve();
+    const auth = { authorization: `Bearer ${instance.token}` };
     const json = { ...auth, 'content-type': 'application/json' };
     const blocks = new Map<Way, number[]>(WAYS.map((w) => [w, []]));
     const times = new Map<Way, number[]>(WAYS.map((w) => [w, []]));
@@ -104,6 +95,6 @@ async function run(options: BenchOptions): Promise<BenchOutput> {
       setup: { lines: LINES, body_bytes: bodyBytes, runs: options.runs },
     };
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    await instance.remove();
   }
 }

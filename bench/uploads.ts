@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { ensureDefaultCompany, ensureOwnerTokenFile } from '../src-main/core/access/bootstrap.ts';
+import { ensureDefaultCompany } from '../src-main/core/access/bootstrap.ts';
 import type { Ctx } from '../src-main/core/api/handler.ts';
 import { storeBlobs } from '../src-main/core/files/blob-writes.ts';
 import { hashBytes } from '../src-main/core/files/hashed-bytes.ts';
@@ -23,7 +23,7 @@ import { importEntries } from '../src-main/core/silo/import.ts';
 import { loadEnvelopes } from '../test/fixtures/gobl/load.ts';
 import { EntryFactory } from './lib/entries.ts';
 import type { Benchmark, BenchOptions, BenchOutput, Figure } from './lib/report.ts';
-import { startServers } from './lib/servers.ts';
+import { freshInstance } from './lib/instance.ts';
 import { median, spreadOf } from './lib/stats.ts';
 
 const MIB = Number(process.env.BENCH_UPLOAD_MIB ?? 50);
@@ -44,15 +44,12 @@ type LaptopWay = 'laptop pulls the run’s 3 files (sync)' | 'laptop pushes a fi
 const LAPTOP_WAYS: LaptopWay[] = ['laptop pulls the run’s 3 files (sync)', 'laptop pushes a file of its own (sync)'];
 
 async function run(options: BenchOptions): Promise<BenchOutput> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'silodesk-bench-uploads-'));
+  const instance = await freshInstance('sqlite');
   const laptopDir = mkdtempSync(join(tmpdir(), 'silodesk-bench-uploads-laptop-'));
   let laptop: Service | undefined;
   try {
-    const setup = await openService(dataDir, { runJobs: false, autoSync: false });
-    await ensureOwnerTokenFile(setup.db, await ensureDefaultCompany(setup.db), join(dataDir, 'api-token'));
-    await setup.close();
-    const token = readFileSync(join(dataDir, 'api-token'), 'utf8').trim();
-    const servers = await startServers(dataDir);
+    const { token } = instance;
+    const servers = await instance.serve({ runJobs: true });
     const auth = { authorization: `Bearer ${token}` };
     const json = { ...auth, 'content-type': 'application/json' };
     const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -185,7 +182,7 @@ async function run(options: BenchOptions): Promise<BenchOutput> {
       setup: { file_bytes: FILE_BYTES, runs: options.runs },
     };
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    await instance.remove();
     rmSync(laptopDir, { recursive: true, force: true });
   }
 }

@@ -47,8 +47,9 @@ export async function startPgServer(): Promise<PgServer> {
   return { url: cluster.url, stop: () => cluster.stop() };
 }
 
-export async function freshInstance(engine: Engine, pg: PgServer): Promise<Instance> {
-  if (engine === 'postgres' && !pg.url) throw new Error(`no PostgreSQL: ${pg.unavailable ?? 'not started'}`);
+/** `pg`: the PostgreSQL server, which only a postgres instance needs. */
+export async function freshInstance(engine: Engine, pg?: PgServer): Promise<Instance> {
+  if (engine === 'postgres' && !pg?.url) throw new Error(`no PostgreSQL: ${pg?.unavailable ?? 'not started'}`);
   const dataDir = mkdtempSync(join(tmpdir(), `silodesk-bench-${engine}-`));
   let database: { url: string; drop(): Promise<void> } | undefined;
   const remove = async () => {
@@ -56,7 +57,7 @@ export async function freshInstance(engine: Engine, pg: PgServer): Promise<Insta
     await database?.drop();
   };
   try {
-    if (engine === 'postgres') database = await freshDatabase(pg.url!);
+    if (engine === 'postgres') database = await freshDatabase(pg!.url!);
     const databaseUrl = database?.url;
     const open = () => openService(dataDir, { runJobs: false, autoSync: false, databaseUrl });
     const setup = await open();
