@@ -16,6 +16,9 @@ import { TurnBudget } from '../turn-budget.ts';
  */
 export const MAX_JSON_DEPTH = 256;
 
+/** Nesting of JSON the service wrote itself (a stored envelope, the engine thread's answer): a body's MAX_JSON_DEPTH in an envelope or two. */
+export const WRITTEN_JSON_DEPTH = MAX_JSON_DEPTH + 8;
+
 /** A text JSON.parse refuses; the message names the position in the whole text. */
 export class NotJson extends Error {}
 

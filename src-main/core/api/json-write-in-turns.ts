@@ -60,12 +60,13 @@ export async function stringifyInTurns(value: unknown, walked: Walked = { depth:
     for (const key of Object.keys(v)) {
       const member = (v as Record<string, unknown>)[key];
       if (unwritten(member)) continue;
-      const text = walks(member, depth + 1) ? undefined : await whole(member);
-      if (text === undefined && !walks(member, depth + 1)) continue;
+      const walked = walks(member, depth + 1);
+      const text = walked ? undefined : await whole(member);
+      if (!walked && text === undefined) continue;
       pieces.push(first ? `${JSON.stringify(key)}:` : `,${JSON.stringify(key)}:`);
       first = false;
-      if (text === undefined) await write(member as object, depth + 1);
-      else pieces.push(text);
+      if (walked) await write(member, depth + 1);
+      else pieces.push(text!);
     }
     pieces.push('}');
   };

@@ -25,10 +25,10 @@ const COLON = Buffer.from(':');
 /** Members canonical JSON leaves out of an object. */
 const dropped = (member: unknown) => member === null || member === undefined || typeof member === 'function' || typeof member === 'symbol';
 
-/** canonicalSha256Parts(v, part), worked out a piece at a time. */
+/** canonicalSha256Parts(v, part), worked out a piece at a time; without `part`, only the whole is hashed. */
 export async function canonicalSha256PartsInTurns(
   v: unknown,
-  part: object,
+  part: object | undefined,
   walked: Walked = { depth: WALKED_DEPTH, wideArray: WIDE_ARRAY },
 ): Promise<{ whole: Buffer; part: string | undefined }> {
   const whole = createHash('sha256');
@@ -99,6 +99,6 @@ function containsPart(value: unknown, part: object | undefined): boolean {
 
 /** digestOf(doc) for a large document, worked out a piece at a time. */
 export async function digestInTurns(doc: object): Promise<Digest> {
-  const { part } = await canonicalSha256PartsInTurns([doc], doc);
-  return { alg: 'sha256', val: part! };
+  const { whole } = await canonicalSha256PartsInTurns(doc, undefined);
+  return { alg: 'sha256', val: whole.toString('hex') };
 }

@@ -5,7 +5,7 @@
 // which are then stored as given, flagged with their faults.
 import { BuildError, checkDocument } from '../gobl/engine/index.ts';
 import type { EngineFault } from '../gobl/engine/index.ts';
-import { ENGINE_THREAD_FROM, outweighs, runOffLoop, type DerivedAhead } from '../gobl/engine-thread/index.ts';
+import { isLargeDocument, runOffLoop, type DerivedAhead } from '../gobl/engine-thread/index.ts';
 import { digestInTurns } from '../gobl/canonical-in-turns.ts';
 import { isEnvelope, withKnownDigest } from '../gobl/index.ts';
 import { knownDigestOf } from '../gobl/known-digest.ts';
@@ -105,7 +105,7 @@ export function signWithInstanceKey(envelope: Envelope, keys: InstanceKeys, now:
 export async function admitDocument(id: string | undefined, data: Record<string, unknown>, options: AdmitOptions = {}): Promise<Admitted> {
   // A document large enough for the engine thread is digested a piece at a time, not in toEnvelope's one call (25 ms for 13,000 lines).
   const doc = isEnvelope(data) ? data.doc : data;
-  if (typeof doc === 'object' && doc !== null && !knownDigestOf(doc) && outweighs(doc, ENGINE_THREAD_FROM)) {
+  if (typeof doc === 'object' && doc !== null && !knownDigestOf(doc) && isLargeDocument(doc)) {
     const digest = await digestInTurns(doc);
     return withKnownDigest(doc, digest, () => admitKnown(id, data, options));
   }

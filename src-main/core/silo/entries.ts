@@ -2,7 +2,7 @@ import { canonicalSha256, canonicalSha256Parts, defaultFolderOf, isEnvelope, wit
 import { conflict, notFound } from '../api/errors.ts';
 import { JsonText } from '../api/json-text.ts';
 import { canonicalSha256PartsInTurns } from '../gobl/canonical-in-turns.ts';
-import { ENGINE_THREAD_FROM, outweighs } from '../gobl/engine-thread/index.ts';
+import { isLargeDocument } from '../gobl/engine-thread/index.ts';
 import type { Operations } from '../api/contract/index.ts';
 import type { Ctx } from '../api/handler.ts';
 import type { ParsedInput } from '../api/operation.ts';
@@ -129,7 +129,7 @@ async function hashedWithDocDigest(input: CreateEntryInput): Promise<{ requestHa
   try {
     if (typeof doc !== 'object' || doc === null) return { requestHash: requestHashOf(input) };
     // A document large enough for the engine thread is hashed a piece at a time (25 ms for 13,000 lines in one call).
-    const { whole, part } = outweighs(doc, ENGINE_THREAD_FROM)
+    const { whole, part } = isLargeDocument(doc)
       ? await canonicalSha256PartsInTurns(hashedRequest(input), doc)
       : canonicalSha256Parts(hashedRequest(input), doc);
     return { requestHash: shortHash(whole), doc, digest: part === undefined ? undefined : { alg: 'sha256', val: part } };

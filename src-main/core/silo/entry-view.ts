@@ -114,7 +114,6 @@ const META_OF = 'SELECT * FROM entry_meta WHERE company_id = ? AND entry_id IN (
 const ATTACHMENTS_OF_PG = 'SELECT * FROM attachments WHERE company_id = ? AND entry_id IN (SELECT jsonb_array_elements_text(?::jsonb)) ORDER BY created_at';
 const META_OF_PG = 'SELECT * FROM entry_meta WHERE company_id = ? AND entry_id IN (SELECT jsonb_array_elements_text(?::jsonb)) ORDER BY key';
 
-/** Builds views for a page of rows with two batched look-ups per company instead of two per row (a page is one company's). */
 /**
  * An entry's document for its answer when the writer has it at hand: its text unparsed when the
  * answer is written out as JSON and the text is known (a large document's, from the engine
@@ -124,7 +123,10 @@ export function documentForAnswer(doc: { text?: string; envelope: Record<string,
   return writesJson && doc.text !== undefined ? (new JsonText(doc.text) as unknown as Record<string, unknown>) : doc.envelope;
 }
 
-/** `documents`: the document of an entry the caller has at hand (documentForAnswer), not read back from its row. */
+/**
+ * Builds views for a page of rows with two batched look-ups per company instead of two per row (a page is one company's).
+ * `documents`: the document of an entry the caller has at hand (documentForAnswer), not read back from its row.
+ */
 export async function entryViews(
   db: Db,
   rows: ViewRow[],

@@ -5,7 +5,7 @@ import type { ParsedInput } from '../api/operation.ts';
 import { nowIso } from '../clock.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import { admitDocument } from './admit.ts';
-import { IN_TURNS_FROM, MAX_JSON_DEPTH, parseJsonInTurns } from '../api/json-in-turns.ts';
+import { IN_TURNS_FROM, parseJsonInTurns, WRITTEN_JSON_DEPTH } from '../api/json-in-turns.ts';
 import { asWriter, outsideHistory } from './audit-actor.ts';
 import { documentColumns } from './check-mark.ts';
 import { digestAlgFromStored, storedDigestAlg } from './stored-schema.ts';
@@ -127,6 +127,5 @@ export function writeEntryChange(
 
 /** A stored document's text parsed as JSON.parse does, a large one a piece at a time (a 4.4 MB document: 30 ms in one call). */
 function parseStoredInTurns(text: string): Promise<unknown> {
-  // Stored documents came in as bodies, nested at most MAX_JSON_DEPTH deep, in an envelope.
-  return text.length >= IN_TURNS_FROM ? parseJsonInTurns(text, { maxDepth: MAX_JSON_DEPTH + 8 }) : Promise.resolve(JSON.parse(text));
+  return text.length >= IN_TURNS_FROM ? parseJsonInTurns(text, { maxDepth: WRITTEN_JSON_DEPTH }) : Promise.resolve(JSON.parse(text));
 }

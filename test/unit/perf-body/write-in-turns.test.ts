@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringifyInTurns } from '../../../src-main/core/api/json-write-in-turns.ts';
 import { canonicalSha256Parts } from '../../../src-main/core/gobl/canonical-bytes.ts';
-import { canonicalSha256PartsInTurns } from '../../../src-main/core/gobl/canonical-in-turns.ts';
+import { digestOf } from '../../../src-main/core/gobl/canonical.ts';
+import { canonicalSha256PartsInTurns, digestInTurns } from '../../../src-main/core/gobl/canonical-in-turns.ts';
 import { RawNumber } from '../../../src-main/core/gobl/shape/raw-number.ts';
 import { loadEnvelope, loadEnvelopes } from '../../fixtures/gobl/load.ts';
 import { turnsDuring } from '../../support/event-loop-turns.ts';
@@ -107,6 +108,12 @@ describe('canonicalSha256PartsInTurns', () => {
   it('is whole again after a value it refuses', async () => {
     await expect(canonicalSha256PartsInTurns({ a: [1, NaN] }, {})).rejects.toThrow(TypeError);
     await same({ data: { b: 'after' } }, {});
+  });
+
+  it('digests a document as digestOf does, a large one too', async () => {
+    for (const { envelope } of loadEnvelopes()) expect(await digestInTurns(envelope.doc)).toEqual(digestOf(envelope.doc));
+    const large = largeInvoice(5_000).doc;
+    expect(await digestInTurns(large)).toEqual(digestOf(large));
   });
 
   it('lets others in while it hashes a large invoice', async () => {

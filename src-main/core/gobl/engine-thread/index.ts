@@ -8,7 +8,9 @@ import { ENGINE_THREAD_FROM, outweighs } from './weight.ts';
 export type { EngineJob, ExaminedToStore, OutcomeOf } from './jobs.ts';
 export type { OffLoop } from './thread.ts';
 export type { DerivedAhead, DerivedParts } from './ahead.ts';
-export { ENGINE_THREAD_FROM, outweighs } from './weight.ts';
+
+/** A document the engine works on off the event loop (weight.ts): the service digests and writes such a one a piece at a time too. */
+export const isLargeDocument = (value: unknown): boolean => outweighs(value, ENGINE_THREAD_FROM);
 
 let thread: EngineThread | undefined;
 
@@ -29,7 +31,7 @@ export function runOffLoop<J extends EngineJob>(job: J): Promise<OffLoop<J>> {
 
 /** runOffLoop on `thread`: a thread that cannot start leaves its jobs to be run inline. */
 export async function runOn<J extends EngineJob>(thread: EngineThread, job: J): Promise<OffLoop<J>> {
-  if (outweighs(job.data, ENGINE_THREAD_FROM) && thread.available) {
+  if (isLargeDocument(job.data) && thread.available) {
     try {
       return await thread.run(job);
     } catch (error) {

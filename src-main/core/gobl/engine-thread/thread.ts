@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { MAX_JSON_DEPTH, parseJsonInTurns } from '../../api/json-in-turns.ts';
+import { parseJsonInTurns, WRITTEN_JSON_DEPTH } from '../../api/json-in-turns.ts';
 import { BuildError } from '../engine/types.ts';
 import { parseJsonPreservingNumbers } from '../shape/json-text.ts';
 import type { DerivedAhead } from './ahead.ts';
@@ -170,6 +170,5 @@ export class EngineThread {
  * turns: reading back a 5 MB envelope in one JSON.parse would hold the loop 30–40 ms.
  */
 function readOutput(text: string): Promise<unknown> {
-  // Deeper than the documents sent (bodies nest at most MAX_JSON_DEPTH) by an envelope or two.
-  return parseJsonInTurns(text, { maxDepth: MAX_JSON_DEPTH + 8, keepNumbers: parseJsonPreservingNumbers });
+  return parseJsonInTurns(text, { maxDepth: WRITTEN_JSON_DEPTH, keepNumbers: parseJsonPreservingNumbers });
 }
