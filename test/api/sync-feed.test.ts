@@ -174,6 +174,41 @@ describe('the change log (outbox) and the feed', () => {
     const after = await t.call('GET', `/sync/v1/changes?cursor=${encodeURIComponent(res.body.next_cursor)}`);
     expect(after.body.changes).toEqual([]);
   });
+  it('ends a page that takes too long to read with what it has, and still serves every change once, in order', async () => {
+    // No time at all for a page: each ends after its first change, whatever the limit.
+    const hasty = await startInstance({ sync: { feedPageMs: 0 } });
+    try {
+      const from = (await feed(hasty)).cursor;
+      const e = await putEntry(hasty);
+      await attach(hasty, e.id, 'f1', randomBytes(100));
+      await putMeta(hasty, e.id, 'k', 1);
+      const more = [await putEntry(hasty), await putEntry(hasty)];
+      const pages: any[] = [];
+      let cursor = from;
+      for (;;) {
+        const res = await hasty.call('GET', `/sync/v1/changes?limit=100&cursor=${encodeURIComponent(cursor)}`);
+        expect(res.status).toBe(200);
+        pages.push(res.body);
+        cursor = res.body.next_cursor;
+        if (!res.body.has_more) break;
+      }
+      expect(pages.flatMap((p) => p.changes.map((c: any) => [c.kind, c.id]))).toEqual([
+        ['entry', e.id],
+        ['attachment', `${e.id}:f1`],
+        ['meta', `${e.id}:erp:k`],
+        ['entry', more[0].id],
+        ['entry', more[1].id],
+      ]);
+      // Five changes under a limit of 100, in pages of one: cut by time, with more to come until the last.
+      expect(pages.map((p) => p.changes.length)).toEqual([1, 1, 1, 1, 1]);
+      expect(pages.map((p) => p.has_more)).toEqual([true, true, true, true, false]);
+      // The last cursor is past them all.
+      expect((await hasty.call('GET', `/sync/v1/changes?cursor=${encodeURIComponent(cursor)}`)).body.changes).toEqual([]);
+    } finally {
+      await hasty.close();
+    }
+  });
+
   it('looks at no more than a window of changes a page when leaving an origin out, and still serves every other change once', async () => {
     const from = (await feed(t)).cursor;
     const first = await putEntry(t);

@@ -23,6 +23,7 @@ export const DEFAULT_SYNC_OPTIONS: SyncOptions = {
   batchBytes: 4 * 1024 * 1024,
   blobBatchBytes: 8 * 1024 * 1024,
   maxBlobBytes: MAX_ATTACHMENT_BYTES,
+  feedPageMs: 10,
 };
 
 interface ActiveRun {

@@ -50,21 +50,26 @@ export async function listChanges(ctx: Ctx, q: { cursor?: string; limit: number;
 
     const opts = servedReadOptions(ctx);
     const changes: SyncChange[] = [];
+    const started = performance.now();
+    const pageMs = ctx.service.sync.options.feedPageMs;
     for (const row of rows) {
       const change = await changeOf(ctx, row, opts);
       const parent = parentOfRow(row, change.record);
       const parentRow = parent ? await changeRow(db, companyKey, parent.kind, parent.id) : undefined;
       changes.push(parentRow && parentRow.seq > row.seq ? { ...change, requires: [await changeOf(ctx, parentRow, opts)] } : change);
+      // Read in one snapshot, a page cannot let others in: a long one ends early instead (SyncOptions.feedPageMs).
+      if (changes.length < rows.length && performance.now() - started > pageMs) break;
     }
+    const cut = changes.length < rows.length;
     // On the last page the cursor moves to the newest change number even when the
     // rows at the end were left out (exclude_origin), so they are not read again.
-    const nextSeq = filled ? rows[rows.length - 1].seq : windowEnd !== undefined ? windowEnd : Math.max(from, await seenHighWater(db));
+    const nextSeq = filled || cut ? rows[changes.length - 1].seq : windowEnd !== undefined ? windowEnd : Math.max(from, await seenHighWater(db));
     return {
       instance_id: instanceId,
       company_id: ctx.caller.companyId,
       changes,
       next_cursor: encodeFeedCursor(cursorSecret, instanceId, ctx.caller.companyId, nextSeq),
-      has_more: hasMore,
+      has_more: hasMore || cut,
     };
   }, { origin: LOCAL, snapshot: true });
 }
