@@ -100,6 +100,7 @@ async function run(options: BenchOptions): Promise<BenchOutput> {
         { group: 'at a million entries', name: `slowest read request (${reads.slowest.name})`, value: reads.slowest.ms, unit: 'ms', aim: SLOWEST_AIM },
         { group: 'at a million entries', name: `longest event-loop block while reading (${reads.longestBlock.name})`, value: reads.longestBlock.ms, unit: 'ms', aim: BLOCK_AIM },
         { group: 'at a million entries', name: '  an idle thread meanwhile (the machine’s own share)', value: reads.longestBlock.control, unit: 'ms' },
+        { group: 'at a million entries', name: `  the longest GC pause of the server thread meanwhile (${reads.longestBlock.gc.kind || 'none'})`, value: reads.longestBlock.gc.ms, unit: 'ms' },
       );
       notes.push(...reads.notes);
     } finally {

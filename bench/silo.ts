@@ -43,6 +43,7 @@ async function run(options: BenchOptions): Promise<BenchOutput> {
     figures.push(
       { group: 'reads', name: `longest event-loop block while reading (${reads.longestBlock.name})`, value: reads.longestBlock.ms, unit: 'ms', aim: BLOCK_AIM },
       { group: 'reads', name: '  an idle thread meanwhile (the machine’s own share)', value: reads.longestBlock.control, unit: 'ms' },
+        { group: 'reads', name: `  the longest GC pause of the server thread meanwhile (${reads.longestBlock.gc.kind || 'none'})`, value: reads.longestBlock.gc.ms, unit: 'ms' },
     );
     notes.push(...reads.notes);
   } finally {

@@ -148,6 +148,7 @@ async function run(): Promise<BenchOutput> {
         aim: { op: '<=', value: 50, on: 'figure', goal: 'no operation blocks the event loop for more than 50 ms (a sync page)' },
       },
       { group, name: '  an idle thread meanwhile (the machine’s own share)', value: pushBlock.control ?? NaN, unit: 'ms' },
+      { group, name: `  the longest GC pause of the remote's thread meanwhile (${pushBlock.gc.kind || 'none'})`, value: pushBlock.gc.ms, unit: 'ms' },
       { group, name: `incremental sync of ${CHANGES} changed entries`, value: incrementalMs, unit: 'ms', detail: { bytes_sent: incremental.progress!.bytes_sent } },
       {
         group,

@@ -6,7 +6,7 @@
 // rate limits: a benchmark is a local tool with the owner token.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openService } from '../../src-main/core/service.ts';
 import { startHttpServer } from '../../src-main/http/server.ts';
@@ -27,6 +27,8 @@ export interface LoopDelay {
   max: number;
   p99: number;
   mean: number;
+  /** the longest garbage collection pause on the server thread over the same time, ms, and its kind: a block this long was V8's */
+  gc: { ms: number; kind: string };
   /** the same, on an idle thread over the same time (loop-control.ts): what the machine alone caused */
   control?: number;
 }
@@ -43,6 +45,10 @@ const { dataDir, yardstick: withYardstick, runJobs, databaseUrl } = workerData a
 try {
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
+  let longestGc = { ms: 0, kind: '' };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (e.duration > longestGc.ms) longestGc = { ms: e.duration, kind: gcKind(((e as PerformanceEntry & { detail?: { kind?: number } }).detail)?.kind) };
+  }).observe({ entryTypes: ['gc'] });
   const service = await openService(dataDir, { runJobs: runJobs ?? true, autoSync: false, databaseUrl });
   const api = await startHttpServer(service, { host: '127.0.0.1', port: 0 });
   const yardstick: Yardstick | undefined = withYardstick ? await startYardstick(`${dataDir}/silodesk.db`) : undefined;
@@ -65,9 +71,10 @@ try {
       const ms = (ns: number) => ns / 1e6;
       port.postMessage({
         type: 'loop-delay',
-        delay: { max: ms(loop.max), p99: ms(loop.percentile(99)), mean: ms(loop.mean) },
+        delay: { max: ms(loop.max), p99: ms(loop.percentile(99)), mean: ms(loop.mean), gc: longestGc },
       } satisfies ServerWorkerMessage);
       loop.reset();
+      longestGc = { ms: 0, kind: '' };
       return;
     }
     if (msg.type !== 'close') return;
@@ -89,7 +96,18 @@ try {
     });
   });
   loop.reset();
+  longestGc = { ms: 0, kind: '' };
   port.postMessage({ type: 'ready', apiUrl: api.url, bareUrl, yardstickUrl: yardstick?.url } satisfies ServerWorkerMessage);
 } catch (err) {
   port.postMessage({ type: 'error', message: (err as Error)?.stack ?? String(err) } satisfies ServerWorkerMessage);
+}
+
+/** A GC entry's kind (perf_hooks' constants) in words. */
+function gcKind(kind: number | undefined): string {
+  const { NODE_PERFORMANCE_GC_MAJOR, NODE_PERFORMANCE_GC_MINOR, NODE_PERFORMANCE_GC_INCREMENTAL, NODE_PERFORMANCE_GC_WEAKCB } = constants;
+  if (kind === NODE_PERFORMANCE_GC_MAJOR) return 'mark-compact';
+  if (kind === NODE_PERFORMANCE_GC_MINOR) return 'scavenge';
+  if (kind === NODE_PERFORMANCE_GC_INCREMENTAL) return 'incremental marking';
+  if (kind === NODE_PERFORMANCE_GC_WEAKCB) return 'weak callbacks';
+  return 'other';
 }

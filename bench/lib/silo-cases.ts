@@ -69,17 +69,17 @@ export async function timeSiloReads(
   group: string,
   atScale: boolean,
   extra: ReadCase[] = [],
-): Promise<{ figures: Figure[]; notes: string[]; slowest: { ms: number; name: string }; longestBlock: { ms: number; name: string; control: number } }> {
+): Promise<{ figures: Figure[]; notes: string[]; slowest: { ms: number; name: string }; longestBlock: { ms: number; name: string; control: number; gc: { ms: number; kind: string } } }> {
   const headers = { authorization: `Bearer ${ds.token}` };
   const figures: Figure[] = [];
   const notes: string[] = [];
   let slowest = { ms: 0, name: '' };
-  let longestBlock = { ms: 0, name: '', control: 0 };
+  let longestBlock = { ms: 0, name: '', control: 0, gc: { ms: 0, kind: '' } };
   for (const c of [...siloReadCases(ds, atScale), ...extra]) {
     await servers.loopDelay();
     const t = await timeRead(c, servers.apiUrl, servers.yardstickUrl, headers, plan);
     const block = await servers.loopDelay();
-    if (block.max > longestBlock.ms) longestBlock = { ms: block.max, name: c.name, control: block.control ?? NaN };
+    if (block.max > longestBlock.ms) longestBlock = { ms: block.max, name: c.name, control: block.control ?? NaN, gc: block.gc };
     if (t.difference) notes.push(`${c.name}: the service and the yardstick answered different bytes (${t.difference})`);
     figures.push(...readFigures(c, t, group));
     const max = Math.max(...t.http);
