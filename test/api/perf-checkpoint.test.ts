@@ -145,4 +145,35 @@ describe('the WAL started over by the thread, between the service’s transactio
     expect(sqlite.prepare('SELECT v FROM t').pluck().all()).toEqual(['waited']);
     await db.close();
   });
+
+  it('makes a write outside any transaction wait as a promise too', async () => {
+    const file = scratch();
+    const sqlite = openSqlite(file);
+    const db = sqliteDb(sqlite);
+    sqlite.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT); INSERT INTO t (v) VALUES ('before')");
+    const gate = writeGateOf(sqlite)!;
+    expect(Atomics.compareExchange(gate.cell, STATE, FREE, RESTARTING)).toBe(FREE);
+    const other = new Database(file);
+    other.exec('BEGIN IMMEDIATE');
+    const done: string[] = [];
+    // Each way of writing without a transaction: a query, a statement, a statement that may read.
+    const writes = [
+      db.run(db.q.insertInto('t' as never).values({ v: 'query' } as never)).then(() => done.push('query')),
+      db.sqlRun('INSERT INTO t (v) VALUES (?)', ['sqlRun']).then(() => done.push('sqlRun')),
+      db.sql('INSERT INTO t (v) VALUES (?)', ['sql']).then(() => done.push('sql')),
+    ];
+    const t0 = performance.now();
+    await sleep(150);
+    // The loop ran its timers (a busy handler would have slept through them, up to busy_timeout), and nothing was written.
+    expect(performance.now() - t0).toBeLessThan(1_000);
+    expect(done).toEqual([]);
+    other.exec('COMMIT');
+    other.close();
+    gate.leave();
+    await Promise.all(writes);
+    expect(done.sort()).toEqual(['query', 'sql', 'sqlRun']);
+    expect(Atomics.load(gate.cell, STATE)).toBe(FREE);
+    expect(sqlite.prepare('SELECT v FROM t ORDER BY id').pluck().all()).toEqual(['before', 'query', 'sqlRun', 'sql']);
+    await db.close();
+  });
 });

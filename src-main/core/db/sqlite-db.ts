@@ -103,6 +103,26 @@ class SqliteDb implements Db {
     return this.#turn(async () => work());
   }
 
+  /**
+   * A statement that writes outside any transaction commits on its own: it takes the write
+   * gate as a transaction does (write-gate.ts). Otherwise, while the checkpoint thread holds
+   * the write lock, SQLite's busy handler would sleep on the event loop for as long as the
+   * thread's RESTART took (a token's last use, written once a minute, could land there).
+   */
+  #write<T>(work: () => T): Promise<T> {
+    const gate = this.#frame() ? undefined : writeGateOf(this.sqlite);
+    if (!gate) return this.#call(work);
+    return this.#turn(async () => {
+      const wait = gate.enter();
+      if (wait) await wait;
+      try {
+        return work();
+      } finally {
+        gate.leave();
+      }
+    });
+  }
+
   async #turn<T>(work: () => Promise<T>): Promise<T> {
     if (this.#busy) await new Promise<void>((resolve) => this.#waiting.push(resolve));
     this.#busy = true;
@@ -131,16 +151,21 @@ class SqliteDb implements Db {
   }
 
   run(query: Compilable<unknown>): Promise<{ changes: number }> {
-    return this.#call(() => {
+    return this.#write(() => {
       const { sql, parameters } = query.compile();
       return { changes: this.#statement(sql).run(...(parameters as unknown[])).changes };
     });
   }
 
   sql<R = Record<string, unknown>>(text: string, params: readonly unknown[] = []): Promise<R[]> {
-    return this.#call(() => {
-      const statement = this.#statement(text);
-      if (statement.reader) return statement.all(...params) as R[];
+    let statement: Statement;
+    try {
+      statement = this.#statement(text);
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+    if (statement.reader) return this.#call(() => statement.all(...params) as R[]);
+    return this.#write(() => {
       statement.run(...params);
       return [];
     });
@@ -151,7 +176,7 @@ class SqliteDb implements Db {
   }
 
   sqlRun(text: string, params: readonly unknown[] = []): Promise<{ changes: number }> {
-    return this.#call(() => ({ changes: this.#statement(text).run(...params).changes }));
+    return this.#write(() => ({ changes: this.#statement(text).run(...params).changes }));
   }
 
   /**
