@@ -25,7 +25,9 @@ async function instance(opts: Parameters<typeof startInstance>[0] = {}): Promise
 }
 
 async function pair(localOpts: Parameters<typeof startInstance>[0] = {}, remoteOpts: Parameters<typeof startInstance>[0] = {}) {
-  const [local, remote] = await Promise.all([instance(localOpts), instance({ ...remoteOpts, remote: true })]);
+  // These tests count the remote's pages: none is cut short for time (SyncOptions.feedPageMs, sync-feed.test.ts) on a slow machine.
+  const remoteSync = { feedPageMs: 60_000, ...remoteOpts.sync };
+  const [local, remote] = await Promise.all([instance(localOpts), instance({ ...remoteOpts, sync: remoteSync, remote: true })]);
   await connect(local, remote);
   return { local, remote };
 }

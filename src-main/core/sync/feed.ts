@@ -51,7 +51,8 @@ export async function listChanges(ctx: Ctx, q: { cursor?: string; limit: number;
     const opts = servedReadOptions(ctx);
     const changes: SyncChange[] = [];
     const started = performance.now();
-    const pageMs = ctx.service.sync.options.feedPageMs;
+    // On PostgreSQL each read is a round trip awaited, which lets others in already.
+    const pageMs = db.dialect === 'sqlite' ? ctx.service.sync.options.feedPageMs : Infinity;
     for (const row of rows) {
       const change = await changeOf(ctx, row, opts);
       const parent = parentOfRow(row, change.record);

@@ -18,9 +18,9 @@ export interface SyncOptions {
   /** the largest file taken from a remote (the attachment cap; tests lower it) */
   maxBlobBytes: number;
   /**
-   * As the feed's server: how long reading a page's records may take before the page ends
-   * early with what it has (and has_more). A page is read in one snapshot and cannot let
-   * other requests in meanwhile; 200 entries with large documents held the event loop for 25 ms.
+   * As the feed's server on SQLite: how long reading a page's records may take before the
+   * page ends early with what it has (and has_more). A page is read in one snapshot and cannot
+   * let other requests in meanwhile; 200 entries held the event loop for 22–27 ms.
    */
   feedPageMs: number;
 }
