@@ -139,8 +139,8 @@ async function run(options: BenchOptions): Promise<BenchOutput> {
         const read = JSON.stringify({ hashes: [sha256(a)] });
         await measure('sync read (base64 blob)', () => fetch(`${servers.apiUrl}/sync/v1/blobs/read`, { method: 'POST', headers: json, body: read }), a);
 
-        const laptopHolds = (bytes: Uint8Array) => laptop!.blobs.has(sha256(bytes)) && sha256(readFileSync(laptop!.blobs.pathOf(sha256(bytes)))) === sha256(bytes);
-        await laptopSync('laptop pulls the run’s 3 files (sync)', 3 * FILE_BYTES, async () => [a, b, c].every(laptopHolds));
+        const laptopHolds = async (bytes: Uint8Array) => (await laptop!.blobs.holds(sha256(bytes))) && sha256(readFileSync(laptop!.blobs.pathOf(sha256(bytes)))) === sha256(bytes);
+        await laptopSync('laptop pulls the run’s 3 files (sync)', 3 * FILE_BYTES, async () => (await Promise.all([a, b, c].map(laptopHolds))).every(Boolean));
 
         // Its own file, stored ahead (not timed), as the desk stores an upload.
         const e = hashBytes(file());

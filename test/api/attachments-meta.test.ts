@@ -83,7 +83,7 @@ describe('attachments', () => {
     });
     expect(res.status).toBe(422);
     expect(res.body.fields['$.sha256']).toContain(sha256(bytes));
-    expect(t.service.blobs.has(sha256(bytes))).toBe(false);
+    expect(await t.service.blobs.holds(sha256(bytes))).toBe(false);
   });
 
   // A name is what the user's file was called, shown and sent back in downloads (escaped): any

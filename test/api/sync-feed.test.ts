@@ -328,9 +328,9 @@ describe('attachment bytes and keys for sync', () => {
       expect(bad.status).toBe(422);
       expect(bad.body.fields).toEqual({ '$.blobs[0].data': 'must be base64' });
     }
-    expect(t.service.blobs.has(hash)).toBe(false);
+    expect(await t.service.blobs.holds(hash)).toBe(false);
     expect((await t.call('POST', '/sync/v1/blobs', { blobs: [{ hash, data: bytes.toString('base64') }] })).body).toEqual({ stored: 1 });
-    expect(t.service.blobs.has(hash)).toBe(true);
+    expect(await t.service.blobs.holds(hash)).toBe(true);
     // held only once an attachment of this company references it
     expect((await t.call('POST', '/sync/v1/blobs/read', { hashes: [hash] })).body).toEqual({ blobs: [], missing: [hash] });
     const e = await putEntry(t);

@@ -34,7 +34,7 @@ describe("a laptop's sync with large files", () => {
     expect((await download(remote, mine.id, 'scan')).equals(pushed[0])).toBe(true);
     expect((await download(remote, mine.id, 'note')).equals(pushed[1])).toBe(true);
     expect((await download(local, theirs.id, 'photo')).equals(pulled)).toBe(true);
-    expect(local.service.blobs.has(sha256(pulled))).toBe(true);
+    expect(await local.service.blobs.holds(sha256(pulled))).toBe(true);
   }, 60_000);
 
   it('never sends a file damaged on its own disk: the others go, and its record is parked with the reason', async () => {
@@ -50,7 +50,7 @@ describe("a laptop's sync with large files", () => {
 
     const status = await local.service.sync.syncNow(local.companyKey);
     expect(status).toMatchObject({ state: 'error', parked: 1 });
-    expect(remote.service.blobs.has(sha256(damaged))).toBe(false);
+    expect(await remote.service.blobs.holds(sha256(damaged))).toBe(false);
     expect((await download(remote, e.id, 'good')).equals(good)).toBe(true);
     const [p] = await parked(local);
     expect(p).toMatchObject({ direction: 'push', kind: 'attachment', record_id: `${e.id}:damaged` });

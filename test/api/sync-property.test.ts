@@ -136,7 +136,7 @@ describe('sync, property-based', () => {
           // attachment bytes of a losing file are still there to restore
           for (const c of open.filter((x) => x.kind === 'attachment')) {
             const loser = JSON.parse(c.loser);
-            if (loser) expect(local.service.blobs.has(loser.hash)).toBe(true);
+            if (loser) expect(await local.service.blobs.holds(loser.hash)).toBe(true);
           }
         } finally {
           await Promise.all([local.close(), remote.close()]);

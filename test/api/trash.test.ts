@@ -218,7 +218,7 @@ describe('the trash', () => {
     expect((await trashList()).list.map((i: any) => i.id)).not.toContain(inv.id);
     expect((await t.call('POST', `/silo/v1/entries/${inv.id}/restore`)).status).toBe(404);
     expect((await t.call('GET', `/silo/v1/entries/${inv.id}/versions`)).status).toBe(404);
-    expect(t.service.blobs.has(put.body.hash)).toBe(false);
+    expect(await t.service.blobs.holds(put.body.hash)).toBe(false);
     const purged = (await t.call('GET', `/silo/v1/audit?target_id=${inv.id}&action=entry.purged`)).body.list;
     expect(purged).toEqual([expect.objectContaining({ via: 'system', actor: { id: 'trash-retention', name: 'Trash retention' } })]);
     await t.call('PUT', '/silo/v1/trash/settings', { retention_days: 30 });

@@ -94,7 +94,7 @@ describe('conflict copies sync like any entry', () => {
       expect(link(copy)).toMatchObject({ holds: 'mine', resolution: 'remote' });
     }
     // The bytes travelled with it (a file of an entry in the trash is not served until it is restored).
-    expect(other.service.blobs.has(sha256(bytes))).toBe(true);
+    expect(await other.service.blobs.holds(sha256(bytes))).toBe(true);
     expect(await sync(mine)).toMatchObject({ state: 'synced' });
   });
 

@@ -41,7 +41,7 @@ describe('a remote is not trusted', () => {
     const big = Buffer.alloc(MAX_ATTACHMENT_BYTES + 5 * 1024 * 1024, 7);
     const hash = sha256(big);
     await storeBlobs(remote.service.blobs, [hashBytes(big)]);
-    expect(remote.service.blobs.has(hash)).toBe(true);
+    expect(await remote.service.blobs.holds(hash)).toBe(true);
     // it even lies about the size: 100 bytes
     await plant(remote, () =>
       remote.service.db.sqlRun(
@@ -53,7 +53,7 @@ describe('a remote is not trusted', () => {
     const status = await local.service.sync.syncNow(local.companyKey);
     expect(status.last_error).toBeUndefined();
     expect(status).toMatchObject({ state: 'error', parked: 1 });
-    expect(local.service.blobs.has(hash)).toBe(false);
+    expect(await local.service.blobs.holds(hash)).toBe(false);
     const [p] = await parked(local);
     expect(p).toMatchObject({ direction: 'pull', kind: 'attachment', record_id: `${e.id}:huge` });
     expect(p.error.message).toMatch(/^refused: the remote sent more than the 52428800-byte limit/);

@@ -1,7 +1,7 @@
 // The ZIP export: for each selected entry a folder with its envelope (the stored JSON, byte for
 // byte) and its files, then an index.csv of the documents. Streamed: one entry's data, and one
 // 64 KiB chunk of a file, in memory at a time, written to disk with backpressure.
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { Zip, ZipDeflate, ZipPassThrough, type ZipInputFile } from 'fflate';
 import { ApiError } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
@@ -125,7 +125,7 @@ export async function exportZip(ctx: Ctx, selection: ExportSelection): Promise<B
         const name = names.take(safeSegment(a.name, a.id));
         const path = blobs.pathOf(a.hash);
         // Bytes a sync has not brought yet: listed, never a broken archive.
-        if (!existsSync(path)) {
+        if (!(await blobs.holds(a.hash))) {
           missing.push(`${folder}/files/${name}`);
           continue;
         }

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -23,8 +24,27 @@ export class BlobStore {
     return join(this.root, hash.slice(0, 2), hash);
   }
 
-  has(hash: string): boolean {
-    return existsSync(this.pathOf(hash));
+  /**
+   * Whether the bytes are here, asked on libuv's threads: a look-up in a folder that a sync is
+   * renaming files into can wait on the disk's journal, and on the event loop it held every
+   * request up while it did.
+   */
+  async holds(hash: string): Promise<boolean> {
+    try {
+      await access(this.pathOf(hash));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The size of the bytes stored under `hash`, or undefined when they are not here (asked as holds is). */
+  async sizeOf(hash: string): Promise<number | undefined> {
+    try {
+      return (await stat(this.pathOf(hash))).size;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Leftovers of writes interrupted by a crash; safe because nothing references a temp file. */

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { TEMP_PREFIX, TEMP_SUFFIX } from './atomic-write.ts';
@@ -23,7 +22,7 @@ export async function storeBlobs(blobs: BlobStore, items: HashedBytes[], concurr
       const i = next++;
       const { bytes, hash } = items[i];
       const target = blobs.pathOf(hash);
-      if (existsSync(target) && statSync(target).size === bytes.byteLength) continue;
+      if ((await blobs.sizeOf(hash)) === bytes.byteLength) continue;
       await mkdir(dirname(target), { recursive: true });
       await writeDurably(blobs.tempDir, target, bytes);
       folders.add(dirname(target));

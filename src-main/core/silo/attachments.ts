@@ -1,4 +1,3 @@
-import { existsSync, statSync } from 'node:fs';
 import { newUuidV7 as uuidv7 } from '../new-uuid.ts';
 import { canonicalJson } from '../gobl/index.ts';
 import { ApiError, conflict, notFound, validationError } from '../api/errors.ts';
@@ -116,7 +115,7 @@ async function putFileNow(ctx: Ctx, entryId: string, id: string, input: FileInpu
     throw conflict(`attachment ${id} of entry ${entryId} already exists with other content`);
   }
   // Bytes this company holds already (by the same words whether another company holds them or nobody does).
-  if ((await companyHolds(ctx, file.hash)) && statSync(ctx.service.blobs.pathOf(file.hash)).size === size) {
+  if ((await companyHolds(ctx, file.hash)) && (await ctx.service.blobs.sizeOf(file.hash)) === size) {
     return attachmentView(await linkAttachment(ctx, entryId, members, { hash: file.hash, size }));
   }
   return announceUpload(ctx, entryId, id, file);
@@ -221,6 +220,6 @@ export async function getAttachment(ctx: Ctx, entryId: string, id: string): Prom
   const row = await findAttachment(ctx, entryId, id);
   if (!row) throw notFound(`attachment ${id} of entry ${entryId}`);
   const file = blobs.pathOf(row.hash);
-  if (!existsSync(file)) throw notFound(`the stored bytes of attachment ${id}`);
+  if (!(await blobs.holds(row.hash))) throw notFound(`the stored bytes of attachment ${id}`);
   return { mime: row.mime, name: row.name, size: row.size, file, inline: isInlineSafe(row.mime) };
 }

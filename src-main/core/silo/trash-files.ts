@@ -101,7 +101,7 @@ export async function restoreFile(ctx: Ctx, entryId: string, fileId: string) {
     if (await db.sqlFirst('SELECT 1 FROM attachments WHERE company_id = ? AND entry_id = ? AND id = ?', [company, entryId, fileId])) {
       throw conflict(`entry ${entryId} has another file ${fileId} now; the trashed one is kept`);
     }
-    if (!blobs.has(row.hash)) throw conflict(`the bytes of attachment ${fileId} are gone from this data folder`);
+    if (!(await blobs.holds(row.hash))) throw conflict(`the bytes of attachment ${fileId} are gone from this data folder`);
     // The row goes back to the company whose trash it was kept in, whatever the kept copy says.
     await asAction(db, 'restored', () => insertAttachmentRow(db, { ...(JSON.parse(row.row) as Record<string, unknown>), company_id: company }));
     const restored = (await db.sqlFirst<AttachmentRow>('SELECT * FROM attachments WHERE company_id = ? AND entry_id = ? AND id = ?', [company, entryId, fileId]))!;

@@ -1,4 +1,4 @@
-import { rmSync, statSync } from 'node:fs';
+import { rm, stat } from 'node:fs/promises';
 import { notFound } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import type { Db } from '../db/engine.ts';
@@ -84,11 +84,12 @@ async function dropUnreferencedBytes(service: Service, hashes: Iterable<string>)
       (await db.sqlFirst('SELECT 1 FROM attachments WHERE hash = ? LIMIT 1', [hash])) ??
       (await db.sqlFirst('SELECT 1 FROM trash_files WHERE hash = ? LIMIT 1', [hash])) ??
       (await db.sqlFirst(db.dialect === 'postgres' ? LOSER_HOLDS_PG : LOSER_HOLDS_SQLITE, [hash]));
-    if (used || !blobs.has(hash)) continue;
+    if (used) continue;
     const path = blobs.pathOf(hash);
+    // On libuv's threads, as every look-up in the content store: the disk may keep it waiting.
     try {
-      if (Date.now() - statSync(path).mtimeMs < FRESH_BYTES_MS) continue;
-      rmSync(path, { force: true });
+      if (Date.now() - (await stat(path)).mtimeMs < FRESH_BYTES_MS) continue;
+      await rm(path, { force: true });
     } catch {
       // Gone already, or not ours to remove now: the next purge looks again.
     }

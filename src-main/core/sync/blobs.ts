@@ -30,7 +30,8 @@ export async function heldHashes(ctx: Ctx, hashes: string[]): Promise<Set<string
       .where('company_id', '=', ctx.caller.companyKey)
       .where('hash', 'in', hashes),
   );
-  return new Set(rows.map((r) => r.hash).filter((h) => blobs.has(h)));
+  const here = await Promise.all(rows.map(async (r) => ((await blobs.holds(r.hash)) ? r.hash : undefined)));
+  return new Set(here.filter((h) => h !== undefined));
 }
 
 /** Raw SQL: asked for every attachment a sync applies, where compiling a query each time shows. */
@@ -46,7 +47,7 @@ const GRANT_SQL = 'INSERT INTO sync_blob_grants (company_id, hash, created_at) V
  */
 export async function companyHolds(ctx: Ctx, hash: string): Promise<boolean> {
   const { db, blobs } = ctx.service;
-  if (!blobs.has(hash)) return false;
+  if (!(await blobs.holds(hash))) return false;
   const company = ctx.caller.companyKey;
   return (await db.sqlFirst(HOLDS_SQL, [company, hash, company, hash])) !== undefined;
 }

@@ -36,7 +36,10 @@ describe('storeBlobs', () => {
     expect(store.pathOf(content.hash)).toBe(path);
     expect(readFileSync(path).equals(bytes)).toBe(true);
     expect(statSync(path).size).toBe(bytes.byteLength);
-    expect(store.has(content.hash)).toBe(true);
+    expect(await store.holds(content.hash)).toBe(true);
+    expect(await store.sizeOf(content.hash)).toBe(bytes.byteLength);
+    expect(await store.holds('0'.repeat(64))).toBe(false);
+    expect(await store.sizeOf('0'.repeat(64))).toBeUndefined();
     expect(readdirSync(join(root, 'tmp'))).toEqual([]);
   });
 
