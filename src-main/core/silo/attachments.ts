@@ -5,7 +5,7 @@ import type { Operations } from '../api/contract/index.ts';
 import type { Ctx } from '../api/handler.ts';
 import type { BinaryResult, ParsedInput } from '../api/operation.ts';
 import { nowIso } from '../clock.ts';
-import { companyHolds } from '../sync/blobs.ts';
+import { companyHeldSize } from '../sync/blobs.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import { bytesOf, type HashedBytes } from '../files/hashed-bytes.ts';
 import { storeBlobs } from '../files/blob-writes.ts';
@@ -115,7 +115,7 @@ async function putFileNow(ctx: Ctx, entryId: string, id: string, input: FileInpu
     throw conflict(`attachment ${id} of entry ${entryId} already exists with other content`);
   }
   // Bytes this company holds already (by the same words whether another company holds them or nobody does).
-  if ((await companyHolds(ctx, file.hash)) && (await ctx.service.blobs.sizeOf(file.hash)) === size) {
+  if ((await companyHeldSize(ctx, file.hash)) === size) {
     return attachmentView(await linkAttachment(ctx, entryId, members, { hash: file.hash, size }));
   }
   return announceUpload(ctx, entryId, id, file);

@@ -40,16 +40,17 @@ const HOLDS_SQL =
 const GRANT_SQL = 'INSERT INTO sync_blob_grants (company_id, hash, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING';
 
 /**
- * May this company reference these bytes in an attachment: it holds them already,
- * or it sent them itself (pushed here, or pulled from its remote). Naming the hash
- * of another company's file gives nothing, and the refusal reads the same as for
- * bytes that are nowhere, so it tells nothing either.
+ * The size of the bytes under `hash` when this company may reference them in an attachment
+ * (it holds them already, or it sent them itself: pushed here, or pulled from its remote),
+ * else undefined. Naming the hash of another company's file gives nothing, and the refusal
+ * reads the same as for bytes that are nowhere, so it tells nothing either.
  */
-export async function companyHolds(ctx: Ctx, hash: string): Promise<boolean> {
+export async function companyHeldSize(ctx: Ctx, hash: string): Promise<number | undefined> {
   const { db, blobs } = ctx.service;
-  if (!(await blobs.holds(hash))) return false;
+  const size = await blobs.sizeOf(hash);
+  if (size === undefined) return undefined;
   const company = ctx.caller.companyKey;
-  return (await db.sqlFirst(HOLDS_SQL, [company, hash, company, hash])) !== undefined;
+  return (await db.sqlFirst(HOLDS_SQL, [company, hash, company, hash])) !== undefined ? size : undefined;
 }
 
 export async function grantBlobs(db: Db, companyKey: CompanyKey, hashes: string[]): Promise<void> {

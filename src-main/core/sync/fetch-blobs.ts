@@ -1,7 +1,7 @@
 import type { SyncChange } from '../api/contract/sync.ts';
 import { storeBlobs } from '../files/blob-writes.ts';
 import { bytesOf, type HashedBytes } from '../files/hashed-bytes.ts';
-import { companyHolds, grantBlobs, READ_BUDGET_BYTES } from './blobs.ts';
+import { companyHeldSize, grantBlobs, READ_BUDGET_BYTES } from './blobs.ts';
 import { RemoteTooLarge } from './remote-client.ts';
 import type { SyncRun } from './run-context.ts';
 
@@ -33,7 +33,7 @@ export async function fetchBlobs(run: SyncRun, items: SyncChange[]): Promise<voi
       refuse(run, hash, `refused: the remote's file is ${size} bytes; the limit is ${maxBytes}`);
       continue;
     }
-    if (!(await companyHolds(ctx, hash))) wanted.push(hash);
+    if ((await companyHeldSize(ctx, hash)) === undefined) wanted.push(hash);
   }
   while (wanted.length > 0) {
     const group = wanted.slice(0, 200);

@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import { validationError } from '../../api/errors.ts';
 import type { Ctx } from '../../api/handler.ts';
 import { attachmentRecord, type SyncRecordOf } from '../../api/contract/sync.ts';
@@ -7,7 +6,7 @@ import type { AttachmentRow } from '../../silo/entry-view.ts';
 import { unsafeDisplayNameReason } from '../../silo/file-name.ts';
 import { MAX_ATTACHMENT_BYTES } from '../../silo/attachments.ts';
 import { replaceSyncedFile } from '../../silo/synced-files.ts';
-import { companyHolds, grantBlobs } from '../blobs.ts';
+import { companyHeldSize, grantBlobs } from '../blobs.ts';
 import type { RecordKind } from './kind.ts';
 
 type AttachmentRecord = SyncRecordOf['attachment'];
@@ -49,10 +48,10 @@ export const attachmentKind: RecordKind<AttachmentRecord, AttachmentRef> = {
         throw validationError(`refused: the file is ${record.size} bytes; the limit is ${MAX_ATTACHMENT_BYTES}`, { '$.record.size': 'over the attachment limit' });
       }
       // Bytes of this company only, by the same words whether another company holds them or nobody does.
-      if (!(await companyHolds(ctx, record.hash))) {
+      const size = await companyHeldSize(ctx, record.hash);
+      if (size === undefined) {
         throw validationError('the attachment bytes are not here; send them first', { '$.record.hash': 'no stored bytes with this hash' });
       }
-      const size = statSync(ctx.service.blobs.pathOf(record.hash)).size;
       if (size !== record.size) throw validationError('size does not match the stored bytes', { '$.record.size': `the bytes are ${size} long` });
     }
     const replaced = await replaceSyncedFile(ctx, entryId, fileId, record);

@@ -1,5 +1,5 @@
-import { sha256Hex } from '../../sha256.ts';
-import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { hashBytesInTurns } from '../../files/hashed-bytes.ts';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { unsafeFileNameReason } from '../../silo/file-name.ts';
@@ -86,11 +86,12 @@ async function filesOf(ctx: StepContext): Promise<ExportFile[] | StepResult> {
 
     let bytes: Buffer;
     try {
-      bytes = readFileSync(blobs.pathOf(row.hash));
+      // Read and hashed off the event loop, or a part at a time: an attachment may be 100 MB.
+      bytes = await readFile(blobs.pathOf(row.hash));
     } catch {
       return { status: 'KO', code: 'attachment-missing', message: `the stored bytes of attachment ${row.id} are missing` };
     }
-    if (sha256Hex(bytes) !== row.hash) {
+    if ((await hashBytesInTurns(bytes)).hash !== row.hash) {
       return { status: 'KO', code: 'attachment-corrupt', message: `the stored bytes of attachment ${row.id} do not match its hash` };
     }
     files.push({ name, bytes });
