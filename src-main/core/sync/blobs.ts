@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { Base64Bytes } from '../api/json-text.ts';
 import { ApiError, validationError } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
@@ -15,12 +15,12 @@ import type { CompanyKey } from '../access/company-key.ts';
 export const READ_BUDGET_BYTES = 16 * 1024 * 1024;
 
 /**
- * Bytes of this company only: a hash counts as held when an attachment of the
- * caller's company references it and the file is here. So no company learns,
- * or reads, which files another company on the same instance holds.
+ * Bytes of this company only, by hash with their size: a hash counts as held when an
+ * attachment of the caller's company references it and the file is here. So no company
+ * learns, or reads, which files another company on the same instance holds.
  */
-export async function heldHashes(ctx: Ctx, hashes: string[]): Promise<Set<string>> {
-  if (hashes.length === 0) return new Set();
+export async function heldSizes(ctx: Ctx, hashes: string[]): Promise<Map<string, number>> {
+  if (hashes.length === 0) return new Map();
   const { db, blobs } = ctx.service;
   const rows = await db.all(
     db.q
@@ -30,8 +30,8 @@ export async function heldHashes(ctx: Ctx, hashes: string[]): Promise<Set<string
       .where('company_id', '=', ctx.caller.companyKey)
       .where('hash', 'in', hashes),
   );
-  const here = await Promise.all(rows.map(async (r) => ((await blobs.holds(r.hash)) ? r.hash : undefined)));
-  return new Set(here.filter((h) => h !== undefined));
+  const sizes = await Promise.all(rows.map(async (r) => [r.hash, await blobs.sizeOf(r.hash)] as const));
+  return new Map(sizes.filter((held): held is readonly [string, number] => held[1] !== undefined));
 }
 
 /** Raw SQL: asked for every attachment a sync applies, where compiling a query each time shows. */
@@ -61,7 +61,7 @@ export async function grantBlobs(db: Db, companyKey: CompanyKey, hashes: string[
 }
 
 export async function findMissingBlobs(ctx: Ctx, hashes: string[]): Promise<{ missing: string[] }> {
-  const held = await heldHashes(ctx, [...new Set(hashes)]);
+  const held = await heldSizes(ctx, [...new Set(hashes)]);
   return { missing: [...new Set(hashes)].filter((h) => !held.has(h)) };
 }
 
@@ -89,14 +89,14 @@ export async function putBlobs(ctx: Ctx, blobs: Array<{ hash: string; data: stri
  */
 export async function readBlobs(ctx: Ctx, hashes: string[]): Promise<{ blobs: Array<{ hash: string; data: string }>; missing: string[] }> {
   const unique = [...new Set(hashes)];
-  const held = await heldHashes(ctx, unique);
+  const held = await heldSizes(ctx, unique);
   const out: Array<{ hash: string; data: string }> = [];
   let budget = READ_BUDGET_BYTES;
   for (const hash of unique) {
-    if (!held.has(hash)) continue;
-    const path = ctx.service.blobs.pathOf(hash);
-    if (out.length > 0 && (await stat(path)).size > budget) break;
-    const bytes = await readFile(path);
+    const size = held.get(hash);
+    if (size === undefined) continue;
+    if (out.length > 0 && size > budget) break;
+    const bytes = await readFile(ctx.service.blobs.pathOf(hash));
     budget -= bytes.byteLength;
     out.push({ hash, data: ctx.writesJson ? (new Base64Bytes(bytes) as unknown as string) : bytes.toString('base64') });
   }
