@@ -118,17 +118,27 @@ describe('the WAL started over by the thread, between the service’s transactio
     await db.close();
   });
 
-  it('makes a transaction wait as a promise while the thread holds the write lock, not in SQLite’s busy handler', async () => {
+  /** A database whose checkpoint thread, as the test has it, holds the gate and then the write lock from a connection of its own. */
+  function heldByTheThread(schema: string) {
     const file = scratch();
     const sqlite = openSqlite(file);
     const db = sqliteDb(sqlite);
-    sqlite.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
+    sqlite.exec(schema);
     const gate = writeGateOf(sqlite)!;
     expect(gate).toBeDefined();
-    // What the thread does: take the gate, then the write lock from a connection of its own.
     expect(Atomics.compareExchange(gate.cell, STATE, FREE, RESTARTING)).toBe(FREE);
     const other = new Database(file);
     other.exec('BEGIN IMMEDIATE');
+    const letGo = () => {
+      other.exec('COMMIT');
+      other.close();
+      gate.leave();
+    };
+    return { sqlite, db, gate, letGo };
+  }
+
+  it('makes a transaction wait as a promise while the thread holds the write lock, not in SQLite’s busy handler', async () => {
+    const { sqlite, db, gate, letGo } = heldByTheThread('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
     let committed = false;
     const tx = db.tx(async () => db.sqlRun('INSERT INTO t (v) VALUES (?)', ['waited']), { origin: LOCAL }).then(() => (committed = true));
     // The event loop runs timers meanwhile (a busy handler would sleep through them, up to busy_timeout).
@@ -136,9 +146,7 @@ describe('the WAL started over by the thread, between the service’s transactio
     await sleep(150);
     expect(performance.now() - t0).toBeLessThan(1_000);
     expect(committed).toBe(false);
-    other.exec('COMMIT');
-    other.close();
-    gate.leave();
+    letGo();
     await tx;
     expect(committed).toBe(true);
     expect(Atomics.load(gate.cell, STATE)).toBe(FREE);
@@ -147,14 +155,7 @@ describe('the WAL started over by the thread, between the service’s transactio
   });
 
   it('makes a write outside any transaction wait as a promise too', async () => {
-    const file = scratch();
-    const sqlite = openSqlite(file);
-    const db = sqliteDb(sqlite);
-    sqlite.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT); INSERT INTO t (v) VALUES ('before')");
-    const gate = writeGateOf(sqlite)!;
-    expect(Atomics.compareExchange(gate.cell, STATE, FREE, RESTARTING)).toBe(FREE);
-    const other = new Database(file);
-    other.exec('BEGIN IMMEDIATE');
+    const { sqlite, db, gate, letGo } = heldByTheThread("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT); INSERT INTO t (v) VALUES ('before')");
     const done: string[] = [];
     // Each way of writing without a transaction: a query, a statement, a statement that may read.
     const writes = [
@@ -167,9 +168,7 @@ describe('the WAL started over by the thread, between the service’s transactio
     // The loop ran its timers (a busy handler would have slept through them, up to busy_timeout), and nothing was written.
     expect(performance.now() - t0).toBeLessThan(1_000);
     expect(done).toEqual([]);
-    other.exec('COMMIT');
-    other.close();
-    gate.leave();
+    letGo();
     await Promise.all(writes);
     expect(done.sort()).toEqual(['query', 'sql', 'sqlRun']);
     expect(Atomics.load(gate.cell, STATE)).toBe(FREE);
