@@ -105,22 +105,29 @@ class SqliteDb implements Db {
 
   /**
    * A statement that writes outside any transaction commits on its own: it takes the write
-   * gate as a transaction does (write-gate.ts). Otherwise, while the checkpoint thread holds
-   * the write lock, SQLite's busy handler would sleep on the event loop for as long as the
-   * thread's RESTART took (a token's last use, written once a minute, could land there).
+   * gate as a transaction does (#inGate), or SQLite's busy handler would sleep on the event
+   * loop for as long as the checkpoint thread's RESTART took (a token's last use, written
+   * once a minute, could land there).
    */
   #write<T>(work: () => T): Promise<T> {
-    const gate = this.#frame() ? undefined : writeGateOf(this.sqlite);
-    if (!gate) return this.#call(work);
-    return this.#turn(async () => {
-      const wait = gate.enter();
-      if (wait) await wait;
-      try {
-        return work();
-      } finally {
-        gate.leave();
-      }
-    });
+    if (this.#frame() || !writeGateOf(this.sqlite)) return this.#call(work);
+    return this.#turn(() => this.#inGate(async () => work()));
+  }
+
+  /**
+   * Runs a write (a transaction, or a lone statement) holding the write gate: the checkpoint
+   * thread may hold the write lock (write-gate.ts), and the wait for it is here, as a promise,
+   * not in SQLite's busy handler. Called in the connection's turn.
+   */
+  async #inGate<T>(work: () => Promise<T>): Promise<T> {
+    const gate = writeGateOf(this.sqlite);
+    const wait = gate?.enter();
+    if (wait) await wait;
+    try {
+      return await work();
+    } finally {
+      gate?.leave();
+    }
   }
 
   async #turn<T>(work: () => Promise<T>): Promise<T> {
@@ -216,11 +223,7 @@ class SqliteDb implements Db {
     group.begun.catch(() => undefined);
     this.#group = group;
     group.committed = this.#turn(async () => {
-      // The checkpoint thread may hold the write lock (write-gate.ts): wait here, not in SQLite's busy handler.
-      const gate = writeGateOf(this.sqlite);
-      const gateWait = gate?.enter();
-      if (gateWait) await gateWait;
-      try {
+      await this.#inGate(async () => {
         try {
           this.sqlite.exec('BEGIN IMMEDIATE');
         } catch (err) {
@@ -241,9 +244,7 @@ class SqliteDb implements Db {
         } finally {
           this.#endGroup(group);
         }
-      } finally {
-        gate?.leave();
-      }
+      });
       this.wrote(group.members);
     });
     group.committed.catch(() => undefined);
