@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { TEMP_PREFIX, TEMP_SUFFIX } from './atomic-write.ts';
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { syncFolderAsync, writeFileAtomicAsync } from './atomic-write.ts';
 import type { BlobStore } from './blob-store.ts';
 import type { HashedBytes } from './hashed-bytes.ts';
 
@@ -24,42 +23,10 @@ export async function storeBlobs(blobs: BlobStore, items: HashedBytes[], concurr
       const target = blobs.pathOf(hash);
       if ((await blobs.sizeOf(hash)) === bytes.byteLength) continue;
       await mkdir(dirname(target), { recursive: true });
-      await writeDurably(blobs.tempDir, target, bytes);
+      await writeFileAtomicAsync(target, bytes, { tempDir: blobs.tempDir, syncFolder: false });
       folders.add(dirname(target));
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
   await Promise.all([...folders].map(syncFolderAsync));
-}
-
-async function writeDurably(tempDir: string, target: string, bytes: Uint8Array): Promise<void> {
-  const temp = join(tempDir, `${TEMP_PREFIX}${randomBytes(8).toString('hex')}${TEMP_SUFFIX}`);
-  try {
-    const file = await open(temp, 'wx', 0o600);
-    try {
-      await file.writeFile(bytes);
-      await file.sync();
-    } finally {
-      await file.close();
-    }
-    await rename(temp, target);
-  } catch (err) {
-    await rm(temp, { force: true });
-    throw err;
-  }
-}
-
-async function syncFolderAsync(dir: string): Promise<void> {
-  // Windows cannot open a folder to fsync it; NTFS journals the rename itself.
-  if (process.platform === 'win32') return;
-  try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // a file system that cannot sync folders still renamed atomically
-  }
 }

@@ -1,13 +1,16 @@
+import { randomBytes } from 'node:crypto';
 import {
-  existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync,
+  existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { exportFolderProvider } from '../../../src-main/core/transform/providers/export-folder.ts';
+import { ExportPathError, makeExportFolder } from '../../../src-main/core/transform/providers/export-folder-path.ts';
 import { sweepStaleTemps, writeExportFile } from '../../../src-main/core/transform/providers/export-folder-write.ts';
 import { hashBytes } from '../../../src-main/core/files/hashed-bytes.ts';
 import { loadEnvelope } from '../../fixtures/gobl/load.ts';
+import { turnsDuring } from '../../support/event-loop-turns.ts';
 import { openProviderTestBed, type ProviderTestBed } from './provider-test-context.ts';
 
 let bed: ProviderTestBed;
@@ -187,30 +190,89 @@ describe('export.folder provider', () => {
 });
 
 describe('writeExportFile', () => {
-  it('leaves no temp file behind and reports whether it wrote', () => {
+  it('leaves no temp file behind and reports whether it wrote', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'silodesk-atomic-'));
     try {
-      expect(writeExportFile(dir, 'a.json', Buffer.from('{}'))).toBe(true);
-      expect(writeExportFile(dir, 'a.json', Buffer.from('{}'))).toBe(false);
-      expect(writeExportFile(dir, 'a.json', Buffer.from('{"b":1}'))).toBe(true);
+      expect(await writeExportFile(dir, 'a.json', Buffer.from('{}'))).toBe(true);
+      expect(await writeExportFile(dir, 'a.json', Buffer.from('{}'))).toBe(false);
+      expect(await writeExportFile(dir, 'a.json', Buffer.from('{"b":1}'))).toBe(true);
       expect(readdirSync(dir)).toEqual(['a.json']);
       expect(readFileSync(join(dir, 'a.json'), 'utf8')).toBe('{"b":1}');
+      expect(statSync(join(dir, 'a.json')).mode & 0o777).toBe(0o644);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  it('sweeps only stale temp files', () => {
+  it('lets other work in while it writes a large file, and while it compares one already there', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'silodesk-atomic-'));
+    try {
+      const bytes = randomBytes(48 * 1024 * 1024);
+      // Written in one go (a synchronous write and fsync), the loop would get one turn, maybe two.
+      const write = await turnsDuring(() => writeExportFile(dir, 'scan.pdf', bytes));
+      expect(write.result).toBe(true);
+      expect(write.turns).toBeGreaterThan(2);
+      expect(readdirSync(dir)).toEqual(['scan.pdf']);
+      expect(readFileSync(join(dir, 'scan.pdf')).equals(bytes)).toBe(true);
+
+      const compare = await turnsDuring(() => writeExportFile(dir, 'scan.pdf', bytes));
+      expect(compare.result).toBe(false);
+      expect(compare.turns).toBeGreaterThan(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('sweeps only stale temp files', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'silodesk-atomic-'));
     try {
       writeFileSync(join(dir, '.silodesk-old.tmp'), 'x');
       writeFileSync(join(dir, '.silodesk-new.tmp'), 'x');
       writeFileSync(join(dir, 'keep.tmp'), 'x');
       utimesSync(join(dir, '.silodesk-old.tmp'), new Date(2020, 0, 1), new Date(2020, 0, 1));
-      sweepStaleTemps(dir);
+      await sweepStaleTemps(dir);
       expect(readdirSync(dir).sort()).toEqual(['.silodesk-new.tmp', 'keep.tmp']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('makeExportFolder', () => {
+  let root: string;
+  let away: string;
+  beforeEach(() => {
+    const base = mkdtempSync(join(scratch, 'folder-'));
+    root = join(base, 'root');
+    away = join(base, 'away');
+    mkdirSync(root);
+    mkdirSync(away);
+  });
+
+  it('creates the folders and resolves to the real path, following a symlink that stays inside', async () => {
+    mkdirSync(join(root, 'real'));
+    symlinkSync(join(root, 'real'), join(root, 'alias'));
+    expect(await makeExportFolder(root, join(root, 'alias', 'a', 'b'))).toBe(join(realpathSync(root), 'real', 'a', 'b'));
+    expect(statSync(join(root, 'real', 'a', 'b')).isDirectory()).toBe(true);
+  });
+
+  it('refuses a symlink leading outside the root before creating anything through it', async () => {
+    symlinkSync(away, join(root, 'escape'));
+    await expect(makeExportFolder(root, join(root, 'escape'))).rejects.toBeInstanceOf(ExportPathError);
+    await expect(makeExportFolder(root, join(root, 'escape', 'deeper', 'still'))).rejects.toBeInstanceOf(ExportPathError);
+    expect(readdirSync(away)).toEqual([]);
+  });
+
+  it('refuses a dangling symlink', async () => {
+    symlinkSync(join(away, 'gone'), join(root, 'dangling'));
+    await expect(makeExportFolder(root, join(root, 'dangling', 'x'))).rejects.toThrow(/broken link/);
+    await expect(makeExportFolder(root, join(root, 'dangling'))).rejects.toBeInstanceOf(ExportPathError);
+    expect(readdirSync(away)).toEqual([]);
+  });
+
+  it('refuses a file where a folder should be', async () => {
+    writeFileSync(join(root, 'file'), 'x');
+    await expect(makeExportFolder(root, join(root, 'file', 'x'))).rejects.toThrow(/is not a folder/);
+    await expect(makeExportFolder(root, join(root, 'file'))).rejects.toBeInstanceOf(ExportPathError);
   });
 });

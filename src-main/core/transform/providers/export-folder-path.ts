@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, realpathSync, statSync } from 'node:fs';
+import { lstat, mkdir, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /** A destination outside every export root, or one that cannot be a folder. Final: KO. */
@@ -28,27 +28,28 @@ export function resolveExportPath(requested: string, roots: readonly string[]): 
 }
 
 /**
- * Creates `dir` (inside `root`) folder by folder and returns its real path. Each
- * step is resolved with realpath before going deeper, so a symlink that leads out
- * of the root is refused before anything is created through it; symlinks that
- * stay inside are followed.
+ * Creates `dir` (inside `root`) folder by folder and resolves to its real path.
+ * Each step is resolved with realpath before going deeper, so a symlink that
+ * leads out of the root is refused before anything is created through it;
+ * symlinks that stay inside are followed. Asked of libuv's threads: a share or a
+ * busy disk can make each look-up wait.
  */
-export function makeExportFolder(root: string, dir: string): string {
-  mkdirSync(root, { recursive: true });
-  const realRoot = realpathSync(root);
+export async function makeExportFolder(root: string, dir: string): Promise<string> {
+  await mkdir(root, { recursive: true });
+  const realRoot = await realpath(root);
   let current = realRoot;
   for (const segment of relative(root, dir).split(sep).filter((s) => s !== '' && s !== '.')) {
     const next = join(current, segment);
-    if (!exists(next)) {
+    if (!(await exists(next))) {
       try {
-        mkdirSync(next);
+        await mkdir(next);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
     }
-    const real = realPathOf(next);
+    const real = await realPathOf(next);
     if (!isInside(real, realRoot)) throw new ExportPathError(`${next} leads outside the export root`);
-    if (!statSync(real).isDirectory()) throw new ExportPathError(`${next} is not a folder`);
+    if (!(await stat(real)).isDirectory()) throw new ExportPathError(`${next} is not a folder`);
     current = real;
   }
   return current;
@@ -59,9 +60,9 @@ export function isInside(path: string, root: string): boolean {
   return path.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
-function realPathOf(path: string): string {
+async function realPathOf(path: string): Promise<string> {
   try {
-    return realpathSync(path);
+    return await realpath(path);
   } catch (err) {
     // A dangling symlink: where it would lead cannot be vouched for.
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new ExportPathError(`${path} is a broken link`);
@@ -69,9 +70,9 @@ function realPathOf(path: string): string {
   }
 }
 
-function exists(path: string): boolean {
+async function exists(path: string): Promise<boolean> {
   try {
-    lstatSync(path);
+    await lstat(path);
     return true;
   } catch {
     return false;

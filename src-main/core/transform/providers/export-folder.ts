@@ -41,7 +41,7 @@ export const exportFolderProvider = defineProvider<ExportConfig>({
     let dir: string;
     try {
       const target = resolveExportPath(config.path, ctx.service.config.exportRoots);
-      dir = makeExportFolder(target.root, join(target.dir, ctx.job.silo_entry_id));
+      dir = await makeExportFolder(target.root, join(target.dir, ctx.job.silo_entry_id));
     } catch (err) {
       if (err instanceof ExportPathError) return { status: 'KO', code: 'path-not-allowed', message: err.message };
       return ioError(err);
@@ -50,8 +50,8 @@ export const exportFolderProvider = defineProvider<ExportConfig>({
     const files = await filesOf(ctx);
     if (!Array.isArray(files)) return files;
     try {
-      sweepStaleTemps(dir);
-      const written = files.filter((file) => writeExportFile(dir, file.name, file.bytes)).length;
+      await sweepStaleTemps(dir);
+      const written = await writeAll(dir, files);
       return {
         status: 'OK',
         message: `${files.length} files in ${dir} (${written} written, ${files.length - written} already there)`,
@@ -97,6 +97,14 @@ async function filesOf(ctx: StepContext): Promise<ExportFile[] | StepResult> {
     files.push({ name, bytes });
   }
   return files;
+}
+
+// One at a time and in order: the envelope still lands first, and a slow share is
+// not handed several 100 MB writes at once.
+async function writeAll(dir: string, files: ExportFile[]): Promise<number> {
+  let written = 0;
+  for (const file of files) if (await writeExportFile(dir, file.name, file.bytes)) written++;
+  return written;
 }
 
 function foldName(name: string): string {
