@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { AttachmentsTable, IntentsTable, JobsTable } from '../db/tables.ts';
 import type { Db } from '../db/engine.ts';
 import { parseFaults } from '../gobl/fault.ts';
+import { JsonText } from '../api/json-text.ts';
 import { attachmentUrl } from '../silo/entry-view.ts';
 import { documentText, type StoredDocument } from '../silo/packed-document.ts';
 
@@ -24,19 +25,27 @@ export interface IntentEvent {
 }
 
 /**
+ * How a job's document goes into its view: parsed; as its stored text, for an adapter that
+ * writes answers with writeJson (json-text.ts), so a job answered over HTTP does not parse
+ * the document only for JSON.stringify to write it back; or not at all (a list of jobs).
+ */
+export type JobEnvelope = 'value' | 'text' | 'none';
+
+/**
  * A job as the API shows it: its intents with their events, the faults raised,
  * and the document and files as the job left them (as they stand while it runs).
  */
-export async function jobView(db: Db, row: JobRow, withEnvelope = true) {
+export async function jobView(db: Db, row: JobRow, envelopeAs: JobEnvelope = 'value') {
   // Job and entry ids are unique only within a company: every look-up names the job's.
   const company = row.company_id;
   const intents = await db.sql<IntentRow>(JOB_VIEW_SQL.intents, [company, row.id]);
   const attachments = await db.sql<Selectable<AttachmentsTable>>(JOB_VIEW_SQL.attachments, [company, row.silo_entry_id]);
   let envelope: Record<string, unknown> | undefined;
-  if (withEnvelope) {
+  if (envelopeAs !== 'none') {
     const stored = row.envelope ?? (await db.sqlFirst<{ data: StoredDocument }>(JOB_VIEW_SQL.data, [company, row.silo_entry_id]))?.data;
     // The job keeps the entry's document as the entry row packed it, for that entry.
-    envelope = stored ? (JSON.parse(documentText(stored, row.silo_entry_id)) as Record<string, unknown>) : undefined;
+    const text = stored ? documentText(stored, row.silo_entry_id) : undefined;
+    if (text !== undefined) envelope = envelopeAs === 'text' ? (new JsonText(text) as unknown as Record<string, unknown>) : (JSON.parse(text) as Record<string, unknown>);
   }
   return {
     id: row.id,

@@ -10,7 +10,7 @@ import type { transformOperations } from '../api/contract/transform.ts';
 import { nowIso } from '../clock.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import { createEntry, requireEntryRow } from '../silo/entries.ts';
-import { jobView, type JobRow, type JobView } from './job-view.ts';
+import { jobView, type JobEnvelope, type JobRow, type JobView } from './job-view.ts';
 import { checkHostedLimit } from './list-limit.ts';
 import { requireEnabledWorkflow } from './workflows.ts';
 
@@ -28,6 +28,9 @@ const SQL = {
                  VALUES (?, ?, ?, 1, ?, ?, ?, 0, '[]', ?, ?)`,
 };
 
+/** A job's document as its answer carries it: as stored text when the adapter splices text in (json-text.ts). */
+const envelopeFor = (ctx: Ctx): JobEnvelope => (ctx.writesJson ? 'text' : 'value');
+
 async function requireJob(ctx: Ctx, id: string): Promise<JobRow> {
   const row = await ctx.service.db.sqlFirst<JobRow>(SQL.job, [ctx.caller.companyKey, id]);
   if (!row) throw notFound(`job ${id}`);
@@ -42,14 +45,14 @@ export async function getJob(ctx: Ctx, id: string, wait = 0): Promise<JobView> {
 /** The job as it stands once it ended or `wait` seconds passed, whichever comes first. */
 async function answerJob(ctx: Ctx, id: string, seq: number, wait: number): Promise<JobView> {
   if (wait > 0) await ctx.service.jobs.waitFor(seq, wait * 1000);
-  return jobView(ctx.service.db, await requireJob(ctx, id));
+  return jobView(ctx.service.db, await requireJob(ctx, id), envelopeFor(ctx));
 }
 
 export async function getJobByKey(ctx: Ctx, key: string): Promise<JobView> {
   const { db } = ctx.service;
   const row = await db.first(db.q.selectFrom('jobs').selectAll().where('company_id', '=', ctx.caller.companyKey).where('key', '=', key));
   if (!row) throw notFound(`job with key ${JSON.stringify(key)}`);
-  return jobView(db, row);
+  return jobView(db, row, envelopeFor(ctx));
 }
 
 /**
@@ -122,7 +125,7 @@ export async function cancelJob(ctx: Ctx, id: string): Promise<JobView> {
     );
     await ctx.service.jobs.cancelIdle(row.seq);
   }
-  return jobView(db, await requireJob(ctx, id));
+  return jobView(db, await requireJob(ctx, id), envelopeFor(ctx));
 }
 
 export async function listJobs(
@@ -138,7 +141,7 @@ export async function listJobs(
   if (q.silo_entry_id) query = query.where('silo_entry_id', '=', q.silo_entry_id);
   const { rows, nextCursor } = await createdAtPage(ctx.service, scope, query, { ...q, limit });
   const list: JobView[] = [];
-  for (const r of rows) list.push(await jobView(db, r, false));
+  for (const r of rows) list.push(await jobView(db, r, 'none'));
   return {
     list,
     limit,
