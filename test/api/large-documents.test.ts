@@ -1,5 +1,6 @@
 // A large document is built, checked and derived off the service's event loop (the GOBL engine
 // thread; its hashes and JSON a piece at a time), and stored exactly as one built inline.
+import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { digestOf } from '../../src-main/core/gobl/canonical.ts';
 import { buildDocument } from '../../src-main/core/gobl/engine/index.ts';
@@ -54,6 +55,25 @@ describe('a large document', () => {
     expect(turns).toBeGreaterThan(20);
     const replayed = (await t.call('POST', '/silo/v1/entries', { data: invoiceWithLines(2_000), allow_invalid: true })).body;
     expect(replayed.invalid).toBe(false);
+  });
+
+  it('is checked by a job whose step runs alone, the database free for others while GOBL works', async () => {
+    const created = (await t.call('POST', '/silo/v1/entries', { data: invoiceWithLines(2_000) })).body;
+    // Its verdict forgotten: the step hands the document to GOBL's thread, for a tenth of a second or more.
+    await t.service.db.sqlRun('UPDATE entries SET checked = NULL WHERE id = ?', [created.id]);
+    const workflow = (await t.call('PUT', `/transform/v1/workflows/${uuidv7()}`, { name: 'check', steps: [{ provider: 'gobl.validate', config: {} }] })).body;
+    const job = (await t.call('POST', '/transform/v1/jobs', { workflow_id: workflow.id, silo_entry_id: created.id })).body;
+    // Read as any other client reads it until it ends. Inside a round, the step's job is never seen
+    // running: the round's transaction holds the database until the job has ended.
+    const seen = new Set<string>();
+    let now = job;
+    while (!now.completed_at) {
+      now = (await t.call('GET', `/transform/v1/jobs/${job.id}`)).body;
+      seen.add(now.status);
+    }
+    expect(seen).toContain('RUN');
+    expect(now.status, JSON.stringify(now.intents)).toBe('OK');
+    expect(now.intents.map((i: { events: { status: string }[] }) => i.events.map((e) => e.status))).toEqual([['RUN', 'OK']]);
   });
 
   it('is answered as stored, its text not parsed and written again', async () => {

@@ -83,6 +83,13 @@ export interface Provider<C = unknown> {
    * anything else must leave this unset.
    */
   inline?: boolean;
+  /**
+   * An inline step that hands the entry's document to the GOBL engine, which works on a large
+   * one on its own thread (engine-thread): on such a document the step runs alone, outside the
+   * round's transaction, or the database would wait on the engine (a 13,000-line invoice: half a
+   * second) with every other request behind it. On a small one it stays inline.
+   */
+  engineBound?: boolean;
   run(ctx: StepContext, config: C): StepResult | Promise<StepResult>;
 }
 

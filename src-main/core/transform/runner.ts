@@ -2,7 +2,9 @@ import { newUuidV7 as uuidv7 } from '../new-uuid.ts';
 import type { Ctx } from '../api/handler.ts';
 import { nowIso } from '../clock.ts';
 import { LOCAL } from '../db/write-scopes.ts';
+import { isLargeDocument } from '../gobl/engine-thread/index.ts';
 import { asActor } from '../silo/audit-actor.ts';
+import { findEntryRow } from '../silo/entries.ts';
 import type { Service } from '../service.ts';
 import type { Step, WorkflowDefinition } from './definition.ts';
 import { resolveProvider } from './hosted-providers.ts';
@@ -442,12 +444,28 @@ export class JobRunner {
     }
   }
 
-  /** Whether the job's next step is one that reaches outside the database (an unknown, missing or capped one is the engine's to end). */
+  /**
+   * Whether the job's next step runs alone: one that reaches outside the database, or one that
+   * would wait on the GOBL engine's thread for a large document (provider.ts engineBound). An
+   * unknown, missing or capped one is the engine's to end.
+   */
   async #runsAlone(w: Working, intent: IntentRow | undefined): Promise<boolean> {
     const located = intent ? findStep(await this.#def(w), intent.step_id) : undefined;
     if (!located || w.row.steps_run >= this.#opts.stepCap) return false;
     const provider = resolveProvider(this.#service.providers, located.step.provider);
-    return provider !== undefined && !provider.inline;
+    if (provider === undefined) return false;
+    return !provider.inline || (provider.engineBound === true && (await this.#holdsLargeDocument(w)));
+  }
+
+  /** Whether the job's entry holds a document GOBL works on off the event loop: as its steps last saw it, else as stored. */
+  async #holdsLargeDocument(w: Working): Promise<boolean> {
+    let envelope = w.reads.lastEnvelope;
+    if (envelope === undefined) {
+      const row = await findEntryRow(w.ctx, w.job.silo_entry_id);
+      // Parsed into the job's reads: the step that runs next takes it from there.
+      envelope = row ? w.reads.envelopeOf(row) : undefined;
+    }
+    return envelope !== undefined && isLargeDocument(envelope);
   }
 
   /** A step running on its own: another round may start once it has ended. */

@@ -35,6 +35,15 @@ export class EntryReads {
     return this.#envelope;
   }
 
+  /**
+   * The envelope the job's steps last read or wrote, while its stored text is known; undefined
+   * after a write of another document. Within a round nothing else writes the entry between
+   * its steps on SQLite; on PostgreSQL another request may have, so it is a hint, not a read.
+   */
+  get lastEnvelope(): Envelope | undefined {
+    return this.#envelope;
+  }
+
   /** The stored document `envelope` was parsed from, if it is the one handed out (not a copy a step made). */
   storedOf(envelope: Envelope): StoredDocument | undefined {
     return this.#envelope === envelope ? this.#data : undefined;

@@ -13,6 +13,7 @@ export const goblBuild = defineProvider({
   description: "Builds the entry's document with GOBL (normalise, calculate, validate) and stores it; KO with the faults when GOBL cannot",
   config: z.object({}).strict(),
   inline: true,
+  engineBound: true,
   async run(ctx) {
     const entry = await ctx.entry();
     if (entry.signed) return { status: 'SKIP', code: 'signed', message: 'the envelope is signed; its document cannot be rebuilt' };

@@ -32,6 +32,7 @@ export const goblCorrect = defineProvider({
   description: "Stores GOBL's correction of the entry (config: correction options, e.g. {\"type\": \"credit-note\", \"reason\": \"…\"}) as a new related entry",
   config: correctionOptions,
   inline: true,
+  engineBound: true,
   async run(ctx, options) {
     const api: Ctx = { service: ctx.service, caller: ctx.owner };
     let prepared;

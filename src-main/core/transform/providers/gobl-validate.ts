@@ -18,6 +18,7 @@ export const goblValidate = defineProvider({
     + '(line sums, discounts, charges, taxes, totals) against what GOBL calculates; KO with every fault found.',
   config,
   inline: true,
+  engineBound: true,
   async run(ctx, options): Promise<StepResult> {
     const { envelope } = await ctx.entry();
     const found = (await documentCheck(envelope)).filter((f) => options.arithmetic || f.code !== 'calculation');

@@ -21,6 +21,7 @@ export const sequenceEnumerate = defineProvider({
   description: "Numbers the document from a series: issues the series' next entry and sets the document's series and code",
   config: z.object({ series_id: uuid }).strict(),
   inline: true,
+  engineBound: true,
   async run(ctx, config) {
     const api: Ctx = { service: ctx.service, caller: ctx.owner };
     const series = await findSeriesRow(api, config.series_id);

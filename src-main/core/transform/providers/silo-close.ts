@@ -14,6 +14,7 @@ export const siloClose = defineProvider({
   description: "Signs the envelope as GOBL does (compact JWS ES256 over {uuid, dig, iat}) with this instance's key; refuses a document without a code or with faults",
   config: z.object({}).strict(),
   inline: true,
+  engineBound: true,
   run: async (ctx) => {
     const entry = await ctx.entry();
     if (entry.signed) return { status: 'SKIP', code: 'already-signed', message: 'the envelope is already signed' };

@@ -27,6 +27,7 @@ export const siloModify = defineProvider({
       message: 'give exactly one of merge_patch and json_patch',
     }),
   inline: true,
+  engineBound: true,
   run: async (ctx, config) => {
     const entry = await ctx.entry();
     if (entry.signed) return { status: 'KO', code: 'signed', message: 'the envelope is signed; its document cannot change' };
