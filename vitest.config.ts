@@ -18,7 +18,7 @@ const POSTGRES_SUITES = [
   // sync, with the remote on PostgreSQL and the laptops on SQLite (sync-helpers.ts `remote: true`)
   'company-ids-sync', 'sync-conflicts', 'sync-feed', 'sync-meta-tombstone', 'sync-property', 'sync-resilience', 'sync-twoway',
   'trash-sync', 'trust-companies', 'trust-conflicts-serve', 'trust-conflicts', 'trust-identity', 'trust-key-clash', 'trust-remote',
-  'trust-restore-kill', 'trust-server', 'trust-sigs', 'trusted-jwks-sync', 'sync-kill', 'sync-large-files',
+  'trust-restore-kill', 'trust-server', 'trust-sigs', 'trusted-jwks-sync', 'sync-kill', 'sync-large-files', 'sync-large-documents',
   // PostgreSQL's own: several serve processes on one database, 20 laptops syncing through them
   'pg-serve', 'pg-many-laptops',
 ].map((name) => `test/api/${name}.test.ts`);

@@ -1,4 +1,5 @@
 import { canonicalSha256, canonicalSha256Parts, defaultFolderOf, isEnvelope, withKnownDigest, type Digest } from '../gobl/index.ts';
+import type { Dialect } from '../db/engine.ts';
 import { conflict, notFound } from '../api/errors.ts';
 import { JsonText } from '../api/json-text.ts';
 import { canonicalSha256PartsInTurns } from '../gobl/canonical-in-turns.ts';
@@ -149,11 +150,18 @@ export function sameRequest(stored: string, requestHash: string): boolean {
  * An entry stored as given, as another instance or a conflict copy has it: checked
  * by GOBL, never rebuilt. Throws 422 for a document with faults unless `allow_invalid`.
  */
-export async function prepareEntry(id: string | undefined, input: CreateEntryInput): Promise<PreparedEntry> {
-  const prepared = toEnvelope(id, input.data as Record<string, unknown>);
-  const doc = await deriveCheckedDocument(prepared.envelope, prepared.digest);
-  if (doc.faults.length > 0 && !input.allow_invalid) refuseInvalid(doc.faults);
-  return { id: prepared.id, doc, input, requestHash: requestHashOf(input) };
+export async function prepareEntry(id: string | undefined, input: CreateEntryInput, dialect?: Dialect): Promise<PreparedEntry> {
+  // The request and its document hashed together (a large one a piece at a time), the document's digest then known.
+  const hashed = await hashedWithDocDigest(input);
+  const prepare = async (): Promise<PreparedEntry> => {
+    const prepared = toEnvelope(id, input.data as Record<string, unknown>);
+    const doc = await deriveCheckedDocument(prepared.envelope, prepared.digest);
+    if (doc.faults.length > 0 && !input.allow_invalid) refuseInvalid(doc.faults);
+    // Given the engine, a large document is packed off the event loop here, not in the write.
+    if (dialect) await packAhead(doc, dialect, prepared.id);
+    return { id: prepared.id, doc, input, requestHash: hashed?.requestHash ?? requestHashOf(input) };
+  };
+  return hashed?.doc && hashed.digest ? withKnownDigest(hashed.doc, hashed.digest, prepare) : prepare();
 }
 
 /**

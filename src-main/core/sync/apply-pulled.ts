@@ -8,11 +8,12 @@ import { clashingHolder, closeClash, recordKeyClash } from './key-clash.ts';
 import { park, unpark, unparkChildPushes } from './parked.ts';
 import { isSyncKind, recordKinds, sameState } from './records/index.ts';
 import type { SyncRun } from './run-context.ts';
+import type { PreparedRecord } from './prepared-records.ts';
 
 export type PullOutcome = 'applied' | 'agreed' | 'skipped' | 'conflict' | 'parked' | 'repush' | 'fork';
 
 /** One item in its own savepoint: an item that cannot be applied here is parked, the page goes on. */
-export async function applyItemSafely(run: SyncRun, item: SyncChange, full: boolean): Promise<PullOutcome> {
+export async function applyItemSafely(run: SyncRun, item: SyncChange, full: boolean, prepared?: PreparedRecord): Promise<PullOutcome> {
   const { db } = run.ctx.service;
   // Seen by this full pull even if it cannot be applied here: the remote has it.
   if (full && isSyncKind(item.kind)) {
@@ -20,7 +21,7 @@ export async function applyItemSafely(run: SyncRun, item: SyncChange, full: bool
   }
   try {
     // Sync's own bookkeeping is this instance's; only the record's write is the remote's (applyItem).
-    return await db.tx(() => applyItem(run, item, full), { origin: LOCAL });
+    return await db.tx(() => applyItem(run, item, full, prepared), { origin: LOCAL });
   } catch (err) {
     if (!isSyncKind(item.kind)) return 'skipped';
     if (err instanceof SeriesForked) {
@@ -47,7 +48,7 @@ export async function applyItemSafely(run: SyncRun, item: SyncChange, full: bool
  *   unless the remote's version is our own earlier push (its origin is us);
  * - otherwise the remote's state is written here.
  */
-export async function applyItem(run: SyncRun, item: SyncChange, full: boolean): Promise<PullOutcome> {
+export async function applyItem(run: SyncRun, item: SyncChange, full: boolean, prepared?: PreparedRecord): Promise<PullOutcome> {
   const { ctx, companyKey, remoteInstanceId } = run;
   const { db, instanceId } = ctx.service;
   if (!isSyncKind(item.kind)) return 'skipped';
@@ -56,7 +57,8 @@ export async function applyItem(run: SyncRun, item: SyncChange, full: boolean): 
   const ref: unknown = kind.refOf(item.id);
   if (ref === undefined) throw new ApiError('validation', `not a ${item.kind} id`, { '$.id': item.id });
   let record: unknown = null;
-  if (!item.deleted) {
+  if (prepared) record = prepared.record;
+  else if (!item.deleted) {
     const parsed = kind.schema.safeParse(item.record);
     if (!parsed.success) throw new ApiError('validation', `the pulled ${item.kind} is not valid`, fieldsOf(parsed.error, '$.record'));
     record = parsed.data;
@@ -115,7 +117,7 @@ export async function applyItem(run: SyncRun, item: SyncChange, full: boolean): 
     outcome = 'conflict';
   }
   // Written as the remote's change: recorded with its origin, so it is never pushed back.
-  await db.tx(() => kind.apply(ctx, ref, record), { origin: remoteInstanceId });
+  await db.tx(() => kind.apply(ctx, ref, record, prepared?.ahead), { origin: remoteInstanceId });
   if (item.kind === 'entry' && record === null) await unparkChildPushes(db, companyKey, item.id);
   const after = await changeRow(db, companyKey, item.kind, item.id);
   if (after) await markAgreed(db, after, item.version, after.version);

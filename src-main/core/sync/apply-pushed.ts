@@ -9,6 +9,7 @@ import { recordFork, SeriesForked } from './forks.ts';
 import { checkOrigin } from './pairing.ts';
 import { isSyncKind, recordKinds, sameState } from './records/index.ts';
 import { applyInSlices } from '../db/time-slices.ts';
+import { prepareRecords, type PreparedRecord } from './prepared-records.ts';
 
 export interface PushedChange {
   kind: string;
@@ -24,9 +25,10 @@ export interface PushedChange {
  * version the change was based on; the same state again (a retry whose answer was
  * lost, or the same change made on both sides) answers `unchanged` with the
  * version held; anything else is a conflict, decided on the pushing side when it
- * pulls this instance's newer version. Call inside a transaction.
+ * pulls this instance's newer version. Call inside a transaction. `prepared`: the change's
+ * record as parsed, with what its kind worked out for it ahead (prepared-records.ts).
  */
-export async function applyPushedChange(ctx: Ctx, origin: string, change: PushedChange): Promise<PushResult> {
+export async function applyPushedChange(ctx: Ctx, origin: string, change: PushedChange, prepared?: PreparedRecord): Promise<PushResult> {
   const { kind, id } = change;
   if (!isSyncKind(kind)) throw badRequest(`unknown record kind ${JSON.stringify(kind)}`, { kind: 'unknown kind' });
   const handler = recordKinds[kind];
@@ -34,7 +36,8 @@ export async function applyPushedChange(ctx: Ctx, origin: string, change: Pushed
   const ref: unknown = handler.refOf(id);
   if (ref === undefined) throw badRequest(`not a ${kind} id: ${JSON.stringify(id)}`, { id: `not a ${kind} id` });
   let record: unknown = null;
-  if (!change.deleted) {
+  if (prepared) record = prepared.record;
+  else if (!change.deleted) {
     const parsed = handler.schema.safeParse(change.record);
     if (!parsed.success) throw new ApiError('validation', `the ${kind} record is not valid`, fieldsOf(parsed.error, '$.record'));
     record = parsed.data;
@@ -59,7 +62,7 @@ export async function applyPushedChange(ctx: Ctx, origin: string, change: Pushed
     return { kind, id, status: 'conflict', version: row.version, current_origin: row.origin === 'local' ? ctx.service.instanceId : row.origin };
   }
   // Written as the pushing instance's change: the feed names it as the origin, and it never gets it back.
-  await db.tx(() => handler.apply(ctx, ref, record), { origin });
+  await db.tx(() => handler.apply(ctx, ref, record, prepared?.ahead), { origin });
   return { kind, id, status: 'applied', version: await version() };
 }
 
@@ -73,12 +76,13 @@ export async function applyPushedChange(ctx: Ctx, origin: string, change: Pushed
  */
 export async function applyPushedBatch(ctx: Ctx, origin: string, changes: PushedChange[]): Promise<PushResult[]> {
   await refuseOwnOrigin(ctx, origin);
-  return applyInSlices(ctx.service.db, changes, (change) => applyOne(ctx, origin, change), { origin: LOCAL });
+  const prepared = await prepareRecords(ctx, changes, (change) => basedOnHeld(ctx, change));
+  return applyInSlices(ctx.service.db, changes, (change) => applyOne(ctx, origin, change, prepared.get(change)), { origin: LOCAL });
 }
 
-async function applyOne(ctx: Ctx, origin: string, change: PushedChange): Promise<PushResult> {
+async function applyOne(ctx: Ctx, origin: string, change: PushedChange, prepared: PreparedRecord | undefined): Promise<PushResult> {
   try {
-    return await ctx.service.db.tx(() => applyPushedChange(ctx, origin, change), { origin: LOCAL });
+    return await ctx.service.db.tx(() => applyPushedChange(ctx, origin, change, prepared), { origin: LOCAL });
   } catch (err) {
     if (err instanceof SeriesForked) await recordFork(ctx, err, origin, 'push');
     const error = toApiError(err);
@@ -89,9 +93,11 @@ async function applyOne(ctx: Ctx, origin: string, change: PushedChange): Promise
 
 export async function applyPushedOne(ctx: Ctx, origin: string, kind: SyncKind, id: string, change: Omit<PushedChange, 'kind' | 'id'>): Promise<PushResult> {
   await refuseOwnOrigin(ctx, origin);
+  const pushed = { ...change, kind, id };
+  const prepared = (await prepareRecords(ctx, [pushed], (change) => basedOnHeld(ctx, change))).get(pushed);
   let result: PushResult;
   try {
-    result = await ctx.service.db.tx(() => applyPushedChange(ctx, origin, { ...change, kind, id }), { origin: LOCAL });
+    result = await ctx.service.db.tx(() => applyPushedChange(ctx, origin, pushed, prepared), { origin: LOCAL });
   } catch (err) {
     if (err instanceof SeriesForked) await recordFork(ctx, err, origin, 'push');
     throw err;
@@ -102,6 +108,12 @@ export async function applyPushedOne(ctx: Ctx, origin: string, kind: SyncKind, i
     });
   }
   return result;
+}
+
+/** Whether a pushed change is new here or based on the version held: one that is not is a conflict, never written. */
+async function basedOnHeld(ctx: Ctx, change: PushedChange): Promise<boolean> {
+  const row = await changeRow(ctx.service.db, ctx.caller.companyKey, change.kind as SyncKind, change.id);
+  return !row || row.version === change.base_version;
 }
 
 /** The origin is who the change is recorded for: never this instance, and a paired instance only through its own token. */

@@ -15,6 +15,8 @@ import { RemoteError } from './remote-client.ts';
 import type { SyncRun } from './run-context.ts';
 import { loadConfig } from './settings.ts';
 import { applyInSlices } from '../db/time-slices.ts';
+import { prepareRecords } from './prepared-records.ts';
+import { changeRow } from './change-rows.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 
 /**
@@ -80,7 +82,12 @@ export async function pullChanges(run: SyncRun): Promise<{ conflicts: number; co
     deletedSoFar += deletions.size;
 
     // The page is applied in slices (each item stands alone); the cursor moves with the last one.
-    const tally = await applyInSlices(db, items, async (item) => ({ kind: item.kind, outcome: await applyItemSafely(run, item, full) }), {
+    // Not for an item at or below the version already agreed: it is skipped, or (a full pull) only agreed again.
+    const prepared = await prepareRecords(ctx, items, async (item) => {
+      const row = await changeRow(db, companyKey, item.kind as SyncKind, item.id);
+      return !(row && row.remote_version !== null && item.version <= row.remote_version);
+    });
+    const tally = await applyInSlices(db, items, async (item) => ({ kind: item.kind, outcome: await applyItemSafely(run, item, full, prepared.get(item)) }), {
       origin: LOCAL,
       close: async ({ from, done, last }) => {
         await settleClashes(ctx, remoteInstanceId);

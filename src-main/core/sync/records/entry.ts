@@ -3,7 +3,8 @@ import type { Ctx } from '../../api/handler.ts';
 import { entryRecord, type SyncRecordOf } from '../../api/contract/sync.ts';
 import { deriveCheckedDocument, toEnvelope, type Envelope } from '../../silo/document.ts';
 import { deleteEntry } from '../../silo/entry-delete.ts';
-import { commitEntry, findAnyEntryRow, prepareEntry } from '../../silo/entries.ts';
+import { commitEntry, findAnyEntryRow, prepareEntry, type PreparedEntry } from '../../silo/entries.ts';
+import { isLargeDocument } from '../../gobl/engine-thread/index.ts';
 import type { EntryRow } from '../../silo/entry-view.ts';
 import { writeEntryChange } from '../../silo/patch.ts';
 import { sameSignatures, sigsCheckFor } from '../../silo/signatures.ts';
@@ -24,8 +25,13 @@ export const entryKind: RecordKind<EntryRecord, string> = {
   },
   // In the trash or not is part of the state (when it went there is not: no timestamps).
   content: (r) => ({ key: r.key ?? null, folder: r.folder, state: r.state, tags: r.tags, data: r.data, ...(r.trashed_at ? { trashed: true } : {}) }),
-  async apply(ctx, id, record) {
+  // A document GOBL works on off the event loop is checked before the write's transaction; a small one in it, at once.
+  async prepare(ctx, id, record) {
+    return isLargeDocument(record.data) ? prepareEntry(id, syncedInput(record), ctx.service.db.dialect) : undefined;
+  },
+  async apply(ctx, id, record, ahead) {
     const row = await findAnyEntryRow(ctx, id);
+    const prepared = ahead as PreparedEntry | undefined;
     if (record === null) {
       // Another instance deleted it: there, entries are deleted only by a purge of the trash, so it
       // goes for good here too, in the trash here or not. Work done on it here meanwhile is a
@@ -39,16 +45,21 @@ export const entryKind: RecordKind<EntryRecord, string> = {
     const labels = { folder: record.folder, tags: record.tags, state: record.state };
     const trashed = record.trashed_at ? new Date(record.trashed_at).toISOString() : null;
     if (!row) {
-      // The other instance accepted it; a document it stored flagged invalid stays flagged here.
-      const prepared = await prepareEntry(id, { data: record.data, key: record.key, ...labels, allow_invalid: true });
-      const { row: created } = await commitEntry(ctx, { ...prepared, createdAt: new Date(record.created_at).toISOString() });
+      const entry = prepared ?? (await prepareEntry(id, syncedInput(record), ctx.service.db.dialect));
+      const { row: created } = await commitEntry(ctx, { ...entry, createdAt: new Date(record.created_at).toISOString() });
       // Pulled while in the trash there: it waits in the trash here too.
-      if (trashed) await writeEntryChange(ctx, { ...created, created_at: new Date(record.created_at).toISOString() }, await deriveCheckedDocument(toEnvelope(id, record.data).envelope), { trashed });
+      if (trashed) await writeEntryChange(ctx, { ...created, created_at: new Date(record.created_at).toISOString() }, entry.doc, { trashed });
       return;
     }
-    await writeEntryChange(ctx, row, await deriveCheckedDocument(toEnvelope(id, record.data).envelope), { ...labels, trashed, key: record.key ?? null });
+    const doc = prepared?.doc ?? (await deriveCheckedDocument(toEnvelope(id, record.data).envelope));
+    await writeEntryChange(ctx, row, doc, { ...labels, trashed, key: record.key ?? null });
   },
 };
+
+/** A synced entry as creating it here takes it: the other instance accepted it, so a document it stored flagged invalid stays flagged here. */
+function syncedInput(record: EntryRecord) {
+  return { data: record.data, key: record.key, folder: record.folder, tags: record.tags, state: record.state, allow_invalid: true };
+}
 
 /** `asText`: the document as a JsonText, for an answer writeJson writes (typed as the object it stands for). */
 export function entryRecordOf(row: EntryRow, asText = false): EntryRecord {

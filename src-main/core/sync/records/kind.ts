@@ -26,8 +26,14 @@ export interface RecordKind<R = any, Ref = any> {
   read(ctx: Ctx, ref: Ref, opts: ReadOptions): Promise<R | undefined>;
   /** the part of a state that makes two states the same: no timestamps, no derived fields */
   content(record: R): unknown;
-  /** writes `record` as this instance's state of the record; null deletes it */
-  apply(ctx: Ctx, ref: Ref, record: R | null): Promise<void>;
+  /**
+   * Work on a record that reads nothing of the database (GOBL's check of a large document),
+   * done before the transaction that applies it, so the database is not held while it runs:
+   * what it answers is handed to `apply` with the same record. Undefined: nothing to do ahead.
+   */
+  prepare?(ctx: Ctx, ref: Ref, record: R): Promise<unknown>;
+  /** writes `record` as this instance's state of the record; null deletes it; `ahead`: what `prepare` answered for it */
+  apply(ctx: Ctx, ref: Ref, record: R | null, ahead?: unknown): Promise<void>;
   /** the record this one cannot exist without (an attachment's entry, an entry's series), by its id */
   parentOf?(ref: Ref, record: R | undefined): { kind: SyncKind; id: string } | undefined;
   /** an entry's child (attachment, meta): its entry, which the change log keeps beside the change */

@@ -1,0 +1,73 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { engineThread } from '../../src-main/core/gobl/engine-thread/index.ts';
+import type { EngineThread } from '../../src-main/core/gobl/engine-thread/thread.ts';
+import { loadEnvelope } from '../fixtures/gobl/load.ts';
+import { connect, instancesClosedAfterEach, sync, type Instance } from './sync-helpers.ts';
+
+/**
+ * A synced entry whose document is large is checked by GOBL on the engine's thread (half a second
+ * for 13,000 lines). That check is done before the transaction that writes it, on the remote taking
+ * a push and on the laptop pulling: were it done inside, the database would be held meanwhile and
+ * every other request wait for the engine.
+ */
+const instances = instancesClosedAfterEach();
+
+function invoiceWithLines(lines: number, code: string): Record<string, any> {
+  const doc = loadEnvelope('es-invoice-es-es.json').doc;
+  delete doc.totals;
+  doc.uuid = undefined;
+  doc.code = code;
+  doc.lines = Array.from({ length: lines }, (_, i) => ({ ...structuredClone(doc.lines[0]), i: i + 1, item: { ...doc.lines[0].item, name: `Service ${i + 1}` } }));
+  return doc;
+}
+
+/** Whether a list page of `t` is answered: it waits while a transaction holds the database. */
+const answers = async (t: Instance) => (await t.call('GET', '/silo/v1/entries?limit=10')).status === 200;
+
+let restore: (() => void) | undefined;
+afterEach(() => restore?.());
+
+/**
+ * From now on, each job the engine's thread is given is raced against a list page of each
+ * instance, asked for as the job starts: `first` says which came first, one per job.
+ */
+function probeEngine(all: Instance[]): { first: string[] } {
+  const thread: EngineThread = engineThread();
+  const run = thread.run.bind(thread);
+  const seen = { first: [] as string[] };
+  thread.run = (async (job) => {
+    const worked = run(job);
+    const reads = Promise.all(all.map(answers)).then((ok) => (ok.every(Boolean) ? 'reads' : 'a read failed'));
+    seen.first.push(await Promise.race([reads, worked.then(() => 'engine', () => 'engine')]));
+    return worked;
+  }) as EngineThread['run'];
+  restore = () => {
+    thread.run = run;
+    restore = undefined;
+  };
+  return seen;
+}
+
+describe('a large document synced', () => {
+  it('is checked before the write, the database of either side answering others meanwhile, and stored as sent', async () => {
+    const [laptop, remote] = await instances('laptop', 'remote');
+    await connect(laptop, remote);
+    const mine = (await laptop.call('POST', '/silo/v1/entries', { data: invoiceWithLines(2_000, 'L-1') })).body;
+    const theirs = (await remote.call('POST', '/silo/v1/entries', { data: invoiceWithLines(2_000, 'R-1') })).body;
+    expect([mine.invalid, theirs.invalid]).toEqual([false, false]);
+
+    const probe = probeEngine([laptop, remote]);
+    await sync(laptop);
+    // The remote checked the pushed one, the laptop the pulled one: each while the other requests went on.
+    expect(probe.first.length).toBeGreaterThanOrEqual(2);
+    expect(probe.first.every((first) => first === 'reads'), probe.first.join(', ')).toBe(true);
+
+    for (const [at, entry] of [[remote, mine], [laptop, theirs]] as const) {
+      const copy = (await at.call('GET', `/silo/v1/entries/${entry.id}`)).body;
+      expect(copy.data).toEqual(entry.data);
+      expect(copy.digest).toEqual(entry.digest);
+      expect(copy.faults ?? []).toEqual([]);
+      expect((await at.call('GET', `/silo/v1/entries?q=${encodeURIComponent('Service 2000')}`)).body.list.map((e: { id: string }) => e.id)).toContain(entry.id);
+    }
+  }, 60_000);
+});
