@@ -260,3 +260,11 @@ class Parser {
 export function parseJsonInTurns(text: string, options: JsonInTurnsOptions): Promise<unknown> {
   return new Parser(text, options).root();
 }
+
+/**
+ * A document's text as the service stored it, parsed as JSON.parse does: a large one a piece at
+ * a time (4.4 MB: 30-60 ms in one call), a small one at once.
+ */
+export function parseStoredJson(text: string): Promise<unknown> {
+  return text.length >= IN_TURNS_FROM ? parseJsonInTurns(text, { maxDepth: WRITTEN_JSON_DEPTH }) : Promise.resolve(JSON.parse(text));
+}

@@ -153,6 +153,12 @@ export function sameStored(a: StoredDocument | undefined, b: StoredDocument | un
   return Buffer.compare(a, b) === 0;
 }
 
+/** The byte length of the text a stored document holds, packed or not, read from the packed form's header (not unpacked). */
+export function storedTextBytes(stored: StoredDocument): number {
+  if (typeof stored === 'string') return Buffer.byteLength(stored);
+  return stored.length >= HEADER_1 ? Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength).readUInt32BE(1) : 0;
+}
+
 /**
  * SQLite's expression for the byte length of the text a stored document holds, packed
  * or not (an export is sized by it): the packed form's header, read digit by digit from

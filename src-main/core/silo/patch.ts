@@ -5,7 +5,7 @@ import type { ParsedInput } from '../api/operation.ts';
 import { nowIso } from '../clock.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import { admitDocument } from './admit.ts';
-import { IN_TURNS_FROM, parseJsonInTurns, WRITTEN_JSON_DEPTH } from '../api/json-in-turns.ts';
+import { parseStoredJson } from '../api/json-in-turns.ts';
 import { asWriter, outsideHistory } from './audit-actor.ts';
 import { documentColumns } from './check-mark.ts';
 import { digestAlgFromStored, storedDigestAlg } from './stored-schema.ts';
@@ -36,7 +36,7 @@ export async function patchEntry(ctx: Ctx, id: string, input: PatchEntryInput, p
   const row = await requireEntryRow(ctx, id);
   // A stale version is refused before GOBL does any work; the write checks it again in its transaction.
   checkIfMatch(id, row.version, preconditions);
-  const current = (await parseStoredInTurns(documentText(row.data, row.id))) as Envelope;
+  const current = (await parseStoredJson(documentText(row.data, row.id))) as Envelope;
 
   let doc: DerivedDocument;
   if (input.data !== undefined || (input.sign && row.signed !== 1)) {
@@ -123,9 +123,4 @@ export function writeEntryChange(
     else await dropDerivedIndexes(db, derivedOf);
     return { ...fresh, ...values };
   }, { origin: db.origin ?? LOCAL }));
-}
-
-/** A stored document's text parsed as JSON.parse does, a large one a piece at a time (a 4.4 MB document: 30 ms in one call). */
-function parseStoredInTurns(text: string): Promise<unknown> {
-  return text.length >= IN_TURNS_FROM ? parseJsonInTurns(text, { maxDepth: WRITTEN_JSON_DEPTH }) : Promise.resolve(JSON.parse(text));
 }

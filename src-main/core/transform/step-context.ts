@@ -11,6 +11,7 @@ import { sameSignatures, sigsCheckFor } from '../silo/signatures.ts';
 import type { StepContext } from './provider.ts';
 import { checkedBefore, knownCheck } from './providers/checked-document.ts';
 import { documentText, sameStored, type StoredDocument } from '../silo/packed-document.ts';
+import { parseStoredJson } from '../api/json-in-turns.ts';
 
 /**
  * The entry's envelope as the steps of one job read it, parsed once while its stored text
@@ -24,15 +25,16 @@ export class EntryReads {
   #envelope: Envelope | undefined;
   #digest: { alg: string; val: string } | undefined;
 
-  envelopeOf(row: EntryRow): Envelope {
-    if (!sameStored(this.#data, row.data) || !this.#envelope) {
-      this.#envelope = JSON.parse(documentText(row.data, row.id)) as Envelope;
-      this.#data = row.data;
-      this.#digest = digestOfRow(row);
-      const verdict = standingVerdict(row);
-      if (verdict) knownCheck(this.#envelope, verdict);
-    }
-    return this.#envelope;
+  /** The envelope of `row`'s stored document; a large one's text is parsed a piece at a time (4.4 MB: 40-60 ms in one JSON.parse). */
+  async envelopeOf(row: EntryRow): Promise<Envelope> {
+    if (sameStored(this.#data, row.data) && this.#envelope) return this.#envelope;
+    const envelope = (await parseStoredJson(documentText(row.data, row.id))) as Envelope;
+    this.#envelope = envelope;
+    this.#data = row.data;
+    this.#digest = digestOfRow(row);
+    const verdict = standingVerdict(row);
+    if (verdict) knownCheck(envelope, verdict);
+    return envelope;
   }
 
   /**
@@ -90,7 +92,7 @@ export function makeStepContext(
     }
     const { envelope } = toEnvelope(entryId, next as Record<string, unknown>);
     // A step (silo.modify's patch) can no more seal a document with a signature nobody checked than PATCH can.
-    if (!sameSignatures(reads.envelopeOf(row), envelope)) await sigsCheckFor(ctx, '$.envelope')(envelope);
+    if (!sameSignatures(await reads.envelopeOf(row), envelope)) await sigsCheckFor(ctx, '$.envelope')(envelope);
     return deriveCheckedDocument(envelope);
   };
 
@@ -104,7 +106,7 @@ export function makeStepContext(
     async entry() {
       const row = await requireEntryRow(ctx, entryId);
       return {
-        envelope: reads.envelopeOf(row),
+        envelope: await reads.envelopeOf(row),
         state: row.state,
         folder: row.folder,
         tags: JSON.parse(row.tags) as string[],
@@ -116,7 +118,7 @@ export function makeStepContext(
       const row = await requireEntryRow(ctx, entryId);
       // A new document is checked by GOBL; a change of state, folder or tags keeps what the
       // stored one was found to be (checking it again would rebuild it for nothing).
-      const current = changes.envelope ? undefined : reads.envelopeOf(row);
+      const current = changes.envelope ? undefined : await reads.envelopeOf(row);
       const doc = changes.envelope
         ? await documentFor(row, changes.envelope)
         : storedDocument(row, current);
