@@ -62,6 +62,14 @@ describe('a large document synced', () => {
     expect(probe.first.length).toBeGreaterThanOrEqual(2);
     expect(probe.first.every((first) => first === 'reads'), probe.first.join(', ')).toBe(true);
 
+    // Changed on the laptop (one line's item renamed), then synced again: the remote's copy is compared and rewritten.
+    const renamed = [{ op: 'replace', path: '/doc/lines/1999/item/name', value: 'Renamed' }];
+    const changed = (await laptop.call('PATCH', `/silo/v1/entries/${mine.id}`, { data: renamed, content_type: 'application/json-patch+json' })).body;
+    expect(changed.data.doc.lines[1999].item.name).toBe('Renamed');
+    await sync(laptop);
+    expect(probe.first.every((first) => first === 'reads'), probe.first.join(', ')).toBe(true);
+    Object.assign(mine, changed);
+
     for (const [at, entry] of [[remote, mine], [laptop, theirs]] as const) {
       const copy = (await at.call('GET', `/silo/v1/entries/${entry.id}`)).body;
       expect(copy.data).toEqual(entry.data);

@@ -6,7 +6,7 @@ import { keepLoser } from './conflicts.ts';
 import { recordFork, SeriesForked } from './forks.ts';
 import { clashingHolder, closeClash, recordKeyClash } from './key-clash.ts';
 import { park, unpark, unparkChildPushes } from './parked.ts';
-import { isSyncKind, recordKinds, sameState } from './records/index.ts';
+import { isSyncKind, recordKinds, sameStateInTurns } from './records/index.ts';
 import type { SyncRun } from './run-context.ts';
 import type { PreparedRecord } from './prepared-records.ts';
 
@@ -67,7 +67,7 @@ export async function applyItem(run: SyncRun, item: SyncChange, full: boolean, p
   if (refused) throw new ApiError('validation', refused, { '$.record.hash': refused });
   const row = await changeRow(db, companyKey, item.kind, item.id);
   const local = await kind.read(ctx, ref, { revealSecrets: true });
-  const same = sameState(item.kind, local, record);
+  const same = await sameStateInTurns(item.kind, local, record);
 
   if (row && row.remote_version !== null && item.version <= row.remote_version) {
     if (!full || item.version === row.remote_version) return 'skipped';

@@ -7,7 +7,7 @@ import { changeRow, logUnlogged } from './change-rows.ts';
 import { lockChangeLog } from './change-log-lock.ts';
 import { recordFork, SeriesForked } from './forks.ts';
 import { checkOrigin } from './pairing.ts';
-import { isSyncKind, recordKinds, sameState } from './records/index.ts';
+import { isSyncKind, recordKinds, sameStateInTurns } from './records/index.ts';
 import { applyInSlices } from '../db/time-slices.ts';
 import { prepareRecords, type PreparedRecord } from './prepared-records.ts';
 
@@ -52,7 +52,7 @@ export async function applyPushedChange(ctx: Ctx, origin: string, change: Pushed
   const current = await handler.read(ctx, ref, { revealSecrets: true });
   const version = async () => (await changeRow(db, companyKey, kind, id))?.version ?? 0;
 
-  if (sameState(kind, current, record)) {
+  if (await sameStateInTurns(kind, current, record)) {
     // Already this state. A record that predates the change log gets its row now.
     if (!row && current !== undefined) await logUnlogged(db, companyKey, kind, id, handler.entryOf?.(ref) ?? null);
     return { kind, id, status: 'unchanged', version: await version() };
