@@ -6,6 +6,7 @@ import { digestOf } from '../../src-main/core/gobl/canonical.ts';
 import { buildDocument } from '../../src-main/core/gobl/engine/index.ts';
 import { searchTextOf } from '../../src-main/core/gobl/search-text.ts';
 import { loadEnvelope } from '../fixtures/gobl/load.ts';
+import { probeEngine } from '../support/engine-probe.ts';
 import { turnsDuring } from '../support/event-loop-turns.ts';
 import { startTestServer, type TestServer } from './harness.ts';
 
@@ -74,6 +75,24 @@ describe('a large document', () => {
     expect(seen).toContain('RUN');
     expect(now.status, JSON.stringify(now.intents)).toBe('OK');
     expect(now.intents.map((i: { events: { status: string }[] }) => i.events.map((e) => e.status))).toEqual([['RUN', 'OK']]);
+  });
+
+  it("has a version of it restored with GOBL's check before the transaction, the database free meanwhile", async () => {
+    const created = (await t.call('POST', '/silo/v1/entries', { data: invoiceWithLines(2_000) })).body;
+    const renamed = [{ op: 'replace', path: '/doc/lines/1999/item/name', value: 'Renamed' }];
+    expect((await t.call('PATCH', `/silo/v1/entries/${created.id}`, { data: renamed, content_type: 'application/json-patch+json' })).status).toBe(200);
+    const probe = probeEngine(async () => (await t.call('GET', '/silo/v1/entries?limit=10')).status === 200);
+    let restored;
+    try {
+      restored = await t.call('POST', `/silo/v1/entries/${created.id}/versions/1/restore`);
+    } finally {
+      probe.stop();
+    }
+    expect(restored.status, JSON.stringify(restored.body).slice(0, 300)).toBe(200);
+    // The first version's document checked again by the engine, while a list page was answered.
+    expect(probe.first).toEqual(['reads']);
+    expect(restored.body.data).toEqual(created.data);
+    expect(restored.body.version).toBe('3');
   });
 
   it('is answered as stored, its text not parsed and written again', async () => {

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { engineThread } from '../../src-main/core/gobl/engine-thread/index.ts';
-import type { EngineThread } from '../../src-main/core/gobl/engine-thread/thread.ts';
 import { loadEnvelope } from '../fixtures/gobl/load.ts';
+import { probeEngine } from '../support/engine-probe.ts';
 import { connect, instancesClosedAfterEach, sync, type Instance } from './sync-helpers.ts';
 
 /**
@@ -24,29 +23,8 @@ function invoiceWithLines(lines: number, code: string): Record<string, any> {
 /** Whether a list page of `t` is answered: it waits while a transaction holds the database. */
 const answers = async (t: Instance) => (await t.call('GET', '/silo/v1/entries?limit=10')).status === 200;
 
-let restore: (() => void) | undefined;
-afterEach(() => restore?.());
-
-/**
- * From now on, each job the engine's thread is given is raced against a list page of each
- * instance, asked for as the job starts: `first` says which came first, one per job.
- */
-function probeEngine(all: Instance[]): { first: string[] } {
-  const thread: EngineThread = engineThread();
-  const run = thread.run.bind(thread);
-  const seen = { first: [] as string[] };
-  thread.run = (async (job) => {
-    const worked = run(job);
-    const reads = Promise.all(all.map(answers)).then((ok) => (ok.every(Boolean) ? 'reads' : 'a read failed'));
-    seen.first.push(await Promise.race([reads, worked.then(() => 'engine', () => 'engine')]));
-    return worked;
-  }) as EngineThread['run'];
-  restore = () => {
-    thread.run = run;
-    restore = undefined;
-  };
-  return seen;
-}
+let probe: ReturnType<typeof probeEngine> | undefined;
+afterEach(() => probe?.stop());
 
 describe('a large document synced', () => {
   it('is checked before the write, the database of either side answering others meanwhile, and stored as sent', async () => {
@@ -56,18 +34,18 @@ describe('a large document synced', () => {
     const theirs = (await remote.call('POST', '/silo/v1/entries', { data: invoiceWithLines(2_000, 'R-1') })).body;
     expect([mine.invalid, theirs.invalid]).toEqual([false, false]);
 
-    const probe = probeEngine([laptop, remote]);
+    const seen = (probe = probeEngine(async () => (await Promise.all([laptop, remote].map(answers))).every(Boolean)));
     await sync(laptop);
     // The remote checked the pushed one, the laptop the pulled one: each while the other requests went on.
-    expect(probe.first.length).toBeGreaterThanOrEqual(2);
-    expect(probe.first.every((first) => first === 'reads'), probe.first.join(', ')).toBe(true);
+    expect(seen.first.length).toBeGreaterThanOrEqual(2);
+    expect(seen.first.every((first) => first === 'reads'), seen.first.join(', ')).toBe(true);
 
     // Changed on the laptop (one line's item renamed), then synced again: the remote's copy is compared and rewritten.
     const renamed = [{ op: 'replace', path: '/doc/lines/1999/item/name', value: 'Renamed' }];
     const changed = (await laptop.call('PATCH', `/silo/v1/entries/${mine.id}`, { data: renamed, content_type: 'application/json-patch+json' })).body;
     expect(changed.data.doc.lines[1999].item.name).toBe('Renamed');
     await sync(laptop);
-    expect(probe.first.every((first) => first === 'reads'), probe.first.join(', ')).toBe(true);
+    expect(seen.first.every((first) => first === 'reads'), seen.first.join(', ')).toBe(true);
     Object.assign(mine, changed);
 
     for (const [at, entry] of [[remote, mine], [laptop, theirs]] as const) {

@@ -4,7 +4,9 @@ import type { Ctx } from '../api/handler.ts';
 import type { Db } from '../db/engine.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import { asAction, type Actor } from './audit-actor.ts';
-import { deriveCheckedDocument, storedDocument, toEnvelope, type DerivedDocument } from './document.ts';
+import { deriveCheckedDocument, storedDocument, toEnvelope, type DerivedDocument, type Envelope } from './document.ts';
+import { isLargeDocument } from '../gobl/engine-thread/index.ts';
+import { parseStoredJson } from '../api/json-in-turns.ts';
 import { entryViews, type EntryView } from './entry-view.ts';
 import { findAnyEntryRow, type RowLock } from './entries.ts';
 import { writeEntryChange } from './patch.ts';
@@ -97,8 +99,8 @@ async function versionRow(ctx: Ctx, id: string, version: number): Promise<Versio
 export async function documentAt(ctx: Ctx, id: string, version: number): Promise<Record<string, unknown>> {
   const { db } = ctx.service;
   const kept = await db.sqlFirst<{ data: StoredDocument }>(DOCUMENT_OF, [ctx.caller.companyKey, id, version]);
-  // A kept version is packed for its entry, as the entry row was when it held it.
-  return JSON.parse(documentText(kept?.data ?? (await entryOfCompany(ctx, id)).data, id)) as Record<string, unknown>;
+  // A kept version is packed for its entry, as the entry row was when it held it; a large one is parsed a piece at a time.
+  return (await parseStoredJson(documentText(kept?.data ?? (await entryOfCompany(ctx, id)).data, id))) as Record<string, unknown>;
 }
 
 /** One version: its envelope (the hosted SiloEntryData, `{version, data}`) with its labels and who made it. */
@@ -132,11 +134,14 @@ export async function versionWithDocument(ctx: Ctx, id: string, version: number)
  */
 export async function restoreVersion(ctx: Ctx, id: string, version: number): Promise<EntryView> {
   const { db } = ctx.service;
+  // A version's document never changes, so a large one is read and checked by GOBL (on its own
+  // thread) before the transaction: inside it, the database would wait on the engine.
+  const { row: target, data } = await versionWithDocument(ctx, id, version);
+  const ahead = isLargeDocument(data) ? await deriveCheckedDocument(toEnvelope(id, data).envelope) : undefined;
   return db.tx(async () => {
     // Locked on PostgreSQL until the end: a change arriving meanwhile waits for this one there too.
     const row = await entryOfCompany(ctx, id, 'for-update');
     if (row.trashed_at !== null) throw conflict(`entry ${id} is in the trash; restore it from there first`);
-    const { row: target, data } = await versionWithDocument(ctx, id, version);
     const sameDocument = target.digest === row.digest_val;
     if (!sameDocument && row.signed === 1) throw conflict(`entry ${id} is signed; its document can no longer change (version ${version} holds another one)`);
     const tags = JSON.parse(target.tags) as string[];
@@ -144,8 +149,8 @@ export async function restoreVersion(ctx: Ctx, id: string, version: number): Pro
       return (await entryViews(db, [row], true))[0];
     }
     const doc: DerivedDocument = sameDocument
-      ? storedDocument(row)
-      : await deriveCheckedDocument(toEnvelope(id, data).envelope);
+      ? storedDocument(row, (await parseStoredJson(documentText(row.data, row.id))) as Envelope)
+      : (ahead ?? (await deriveCheckedDocument(toEnvelope(id, data).envelope)));
     const updated = await asAction(db, `reverted:${version}`, () => writeEntryChange(ctx, row, doc, { state: target.state, folder: target.folder, tags }));
     return (await entryViews(db, [updated], true))[0];
   }, { origin: db.origin ?? LOCAL });
