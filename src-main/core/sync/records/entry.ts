@@ -31,8 +31,9 @@ export const entryKind: RecordKind<EntryRecord, string> = {
   // In the trash or not is part of the state (when it went there is not: no timestamps).
   content: (r) => ({ key: r.key ?? null, folder: r.folder, state: r.state, tags: r.tags, data: r.data, ...(r.trashed_at ? { trashed: true } : {}) }),
   // A document GOBL works on off the event loop is checked before the write's transaction; a small one in it, at once.
-  async prepare(ctx, id, record) {
-    return isLargeDocument(record.data) ? prepareEntry(id, syncedInput(record), ctx.service.db.dialect) : undefined;
+  async prepare(ctx, id, record, mayApply) {
+    if (!isLargeDocument(record.data) || !(await mayApply())) return undefined;
+    return prepareEntry(id, syncedInput(record), ctx.service.db.dialect);
   },
   async apply(ctx, id, record, ahead) {
     const row = await findAnyEntryRow(ctx, id);

@@ -30,8 +30,9 @@ export interface RecordKind<R = any, Ref = any> {
    * Work on a record that reads nothing of the database (GOBL's check of a large document),
    * done before the transaction that applies it, so the database is not held while it runs:
    * what it answers is handed to `apply` with the same record. Undefined: nothing to do ahead.
+   * `mayApply` tells, at the cost of a read, whether the record will be written at all.
    */
-  prepare?(ctx: Ctx, ref: Ref, record: R): Promise<unknown>;
+  prepare?(ctx: Ctx, ref: Ref, record: R, mayApply: () => Promise<boolean>): Promise<unknown>;
   /** writes `record` as this instance's state of the record; null deletes it; `ahead`: what `prepare` answered for it */
   apply(ctx: Ctx, ref: Ref, record: R | null, ahead?: unknown): Promise<void>;
   /** the record this one cannot exist without (an attachment's entry, an entry's series), by its id */
