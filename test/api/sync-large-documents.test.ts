@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadEnvelope } from '../fixtures/gobl/load.ts';
 import { probeEngine } from '../support/engine-probe.ts';
+import { LOCAL } from '../../src-main/core/db/write-scopes.ts';
+import { entryKind } from '../../src-main/core/sync/records/entry.ts';
 import { connect, instancesClosedAfterEach, sync, type Instance } from './sync-helpers.ts';
 
 /**
@@ -55,5 +57,23 @@ describe('a large document synced', () => {
       expect(copy.faults ?? []).toEqual([]);
       expect((await at.call('GET', `/silo/v1/entries?q=${encodeURIComponent('Service 2000')}`)).body.list.map((e: { id: string }) => e.id)).toContain(entry.id);
     }
+  }, 60_000);
+
+  it('written back unchanged (a key renamed, a copy sent to the trash) is not checked by GOBL again; a changed one is', async () => {
+    const [laptop] = await instances('laptop');
+    const entry = (await laptop.call('POST', '/silo/v1/entries', { data: invoiceWithLines(2_000, 'L-2') })).body;
+    const record = (await entryKind.read(laptop.ctx, entry.id, { revealSecrets: true }))!;
+    const seen = (probe = probeEngine(async () => true));
+    await laptop.service.db.tx(() => entryKind.apply(laptop.ctx, entry.id, { ...record, key: 'renamed' }), { origin: LOCAL });
+    expect(seen.first).toEqual([]);
+    const renamed = (await laptop.call('GET', `/silo/v1/entries/${entry.id}`)).body;
+    expect([renamed.key, renamed.version]).toEqual(['renamed', '2']);
+    expect(renamed.data).toEqual(entry.data);
+    expect(renamed.faults ?? []).toEqual([]);
+
+    const recoded = { ...record.data, doc: { ...(record.data.doc as Record<string, unknown>), code: 'L-3' } };
+    await laptop.service.db.tx(() => entryKind.apply(laptop.ctx, entry.id, { ...record, key: 'renamed', data: recoded }), { origin: LOCAL });
+    expect(seen.first).toHaveLength(1);
+    expect((await laptop.call('GET', `/silo/v1/entries/${entry.id}`)).body.data.doc.code).toBe('L-3');
   }, 60_000);
 });

@@ -1,7 +1,7 @@
 import { ApiError, validationError } from '../../api/errors.ts';
 import type { Ctx } from '../../api/handler.ts';
 import { entryRecord, type SyncRecordOf } from '../../api/contract/sync.ts';
-import { deriveCheckedDocument, toEnvelope, type Envelope } from '../../silo/document.ts';
+import { deriveCheckedDocument, storedDocument, toEnvelope, type DerivedDocument, type Envelope } from '../../silo/document.ts';
 import { deleteEntry } from '../../silo/entry-delete.ts';
 import { commitEntry, findAnyEntryRow, prepareEntry, type PreparedEntry } from '../../silo/entries.ts';
 import { isLargeDocument } from '../../gobl/engine-thread/index.ts';
@@ -10,11 +10,23 @@ import { writeEntryChange } from '../../silo/patch.ts';
 import { sameSignatures, sigsCheckFor } from '../../silo/signatures.ts';
 import { clashingHolder } from '../key-clash.ts';
 import { uuidRef, type RecordKind } from './kind.ts';
-import { documentText } from '../../silo/packed-document.ts';
+import { documentText, sameStored, type StoredDocument } from '../../silo/packed-document.ts';
 import { JsonText } from '../../api/json-text.ts';
 import { parseStoredJson } from '../../api/json-in-turns.ts';
 
 type EntryRecord = SyncRecordOf['entry'];
+
+// The documents read out of a row here, by identity, as known-digest.ts keeps digests: handed back
+// unchanged onto the same stored bytes (a key renamed, a copy sent to the trash), one is written as
+// stored rather than checked by GOBL again, which for a large one inside a transaction held the
+// database for the engine's half second. A caller must not change a document it read.
+const readFromRow = new WeakMap<object, StoredDocument>();
+
+/** `row`'s stored document as derived from it, when `data` is that document as read here and not a new one. */
+function unchangedDocument(row: EntryRow, data: Record<string, unknown>): DerivedDocument | undefined {
+  const stored = readFromRow.get(data);
+  return stored !== undefined && sameStored(stored, row.data) ? storedDocument(row, data as Envelope) : undefined;
+}
 
 export const entryKind: RecordKind<EntryRecord, string> = {
   kind: 'entry',
@@ -26,7 +38,9 @@ export const entryKind: RecordKind<EntryRecord, string> = {
     const record = entryRecordOf(row, true);
     if (opts.documentAsText) return record;
     // Parsed a piece at a time when large: a push or pull reads it to compare with what arrives, in its transaction.
-    return { ...record, data: (await parseStoredJson((record.data as unknown as JsonText).text)) as Record<string, unknown> };
+    const data = (await parseStoredJson((record.data as unknown as JsonText).text)) as Record<string, unknown>;
+    readFromRow.set(data, row.data);
+    return { ...record, data };
   },
   // In the trash or not is part of the state (when it went there is not: no timestamps).
   content: (r) => ({ key: r.key ?? null, folder: r.folder, state: r.state, tags: r.tags, data: r.data, ...(r.trashed_at ? { trashed: true } : {}) }),
@@ -57,7 +71,7 @@ export const entryKind: RecordKind<EntryRecord, string> = {
       if (trashed) await writeEntryChange(ctx, { ...created, created_at: new Date(record.created_at).toISOString() }, entry.doc, { trashed });
       return;
     }
-    const doc = prepared?.doc ?? (await deriveCheckedDocument(toEnvelope(id, record.data).envelope));
+    const doc = prepared?.doc ?? unchangedDocument(row, record.data) ?? (await deriveCheckedDocument(toEnvelope(id, record.data).envelope));
     await writeEntryChange(ctx, row, doc, { ...labels, trashed, key: record.key ?? null });
   },
 };
@@ -70,13 +84,15 @@ function syncedInput(record: EntryRecord) {
 /** `asText`: the document as a JsonText, for an answer writeJson writes (typed as the object it stands for). */
 export function entryRecordOf(row: EntryRow, asText = false): EntryRecord {
   const text = documentText(row.data, row.id);
+  const data = (asText ? new JsonText(text) : JSON.parse(text)) as Record<string, unknown>;
+  if (!asText) readFromRow.set(data, row.data);
   return {
     id: row.id,
     ...(row.key !== null ? { key: row.key } : {}),
     folder: row.folder,
     state: row.state,
     tags: JSON.parse(row.tags) as string[],
-    data: (asText ? new JsonText(text) : JSON.parse(text)) as Record<string, unknown>,
+    data,
     created_at: row.created_at,
     ...(row.trashed_at ? { trashed_at: row.trashed_at } : {}),
   };
