@@ -1,13 +1,14 @@
 import type { SyncChange } from '../api/contract/sync.ts';
 import { ApiError, fieldsOf, toApiError } from '../api/errors.ts';
 import { LOCAL } from '../db/write-scopes.ts';
-import { changeRow, hasPendingChildren, isPending, markAgreed, rememberAgreed } from './change-rows.ts';
+import { changeRow, hasPendingChildren, isPending, markAgreed, rememberAgreed, type ChangeRow } from './change-rows.ts';
 import { keepLoser } from './conflicts.ts';
 import { recordFork, SeriesForked } from './forks.ts';
 import { clashingHolder, closeClash, recordKeyClash } from './key-clash.ts';
 import { park, unpark, unparkChildPushes } from './parked.ts';
 import { isSyncKind, recordKinds, sameStateInTurns } from './records/index.ts';
 import type { SyncRun } from './run-context.ts';
+import type { SyncKind } from './change-log.ts';
 import type { PreparedRecord } from './prepared-records.ts';
 
 export type PullOutcome = 'applied' | 'agreed' | 'skipped' | 'conflict' | 'parked' | 'repush' | 'fork';
@@ -36,6 +37,16 @@ export async function applyItemSafely(run: SyncRun, item: SyncChange, full: bool
     // counted by the caller once its transaction has committed (PostgreSQL may run one again)
     return 'parked';
   }
+}
+
+/** Whether an item is at or below the remote version already agreed (`row`): a repeat, or in a full pull a sign the remote lost our later state. */
+function agreedAlready(row: ChangeRow | undefined, item: SyncChange): row is ChangeRow & { remote_version: number } {
+  return row !== undefined && row.remote_version !== null && item.version <= row.remote_version;
+}
+
+/** Whether a pulled item will be written at all, its change log row read first: asked before work worth sparing (prepared-records.ts). */
+export async function mayApplyPulled(run: SyncRun, item: SyncChange): Promise<boolean> {
+  return !agreedAlready(await changeRow(run.ctx.service.db, run.companyKey, item.kind as SyncKind, item.id), item);
 }
 
 /**
@@ -69,7 +80,7 @@ export async function applyItem(run: SyncRun, item: SyncChange, full: boolean, p
   const local = await kind.read(ctx, ref, { revealSecrets: true });
   const same = await sameStateInTurns(item.kind, local, record);
 
-  if (row && row.remote_version !== null && item.version <= row.remote_version) {
+  if (agreedAlready(row, item)) {
     if (!full || item.version === row.remote_version) return 'skipped';
     // The remote serves an older version than we agreed on: it was restored from a
     // backup. The same state is agreed again at its version; a state it lost goes

@@ -3,7 +3,7 @@ import type { Ctx } from '../api/handler.ts';
 import type { PushResult } from '../api/contract/sync.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import type { SyncKind } from './change-log.ts';
-import { changeRow, logUnlogged } from './change-rows.ts';
+import { changeRow, logUnlogged, type ChangeRow } from './change-rows.ts';
 import { lockChangeLog } from './change-log-lock.ts';
 import { recordFork, SeriesForked } from './forks.ts';
 import { checkOrigin } from './pairing.ts';
@@ -58,7 +58,7 @@ export async function applyPushedChange(ctx: Ctx, origin: string, change: Pushed
     return { kind, id, status: 'unchanged', version: await version() };
   }
   // New here, or based on the version held: accepted. A deletion here is a version like any other.
-  if (row && row.version !== change.base_version) {
+  if (heldNewer(row, change)) {
     return { kind, id, status: 'conflict', version: row.version, current_origin: row.origin === 'local' ? ctx.service.instanceId : row.origin };
   }
   // Written as the pushing instance's change: the feed names it as the origin, and it never gets it back.
@@ -110,10 +110,14 @@ export async function applyPushedOne(ctx: Ctx, origin: string, kind: SyncKind, i
   return result;
 }
 
-/** Whether a pushed change is new here or based on the version held: one that is not is a conflict, never written. */
+/** Whether this instance holds another version of the record (`row`) than the change was based on: a conflict, never written. */
+function heldNewer(row: ChangeRow | undefined, change: PushedChange): row is ChangeRow {
+  return row !== undefined && row.version !== change.base_version;
+}
+
+/** Whether a pushed change is new here or based on the version held, its change log row read first: asked before work worth sparing (prepared-records.ts). */
 async function basedOnHeld(ctx: Ctx, change: PushedChange): Promise<boolean> {
-  const row = await changeRow(ctx.service.db, ctx.caller.companyKey, change.kind as SyncKind, change.id);
-  return !row || row.version === change.base_version;
+  return !heldNewer(await changeRow(ctx.service.db, ctx.caller.companyKey, change.kind as SyncKind, change.id), change);
 }
 
 /** The origin is who the change is recorded for: never this instance, and a paired instance only through its own token. */

@@ -2,7 +2,7 @@ import type { AnswerOf } from '../api/client/client.ts';
 import type { SyncChange } from '../api/contract/sync.ts';
 import { ApiError } from '../api/errors.ts';
 import { isOwnIdentity } from '../keys/identity.ts';
-import { applyItemSafely, type PullOutcome } from './apply-pulled.ts';
+import { applyItemSafely, mayApplyPulled, type PullOutcome } from './apply-pulled.ts';
 import type { SyncKind } from './change-log.ts';
 import { countRemoteDeletions, DeletionGuard, localEntryExists } from './deletion-guard.ts';
 import { fetchBlobs } from './fetch-blobs.ts';
@@ -16,7 +16,6 @@ import type { SyncRun } from './run-context.ts';
 import { loadConfig } from './settings.ts';
 import { applyInSlices } from '../db/time-slices.ts';
 import { prepareRecords } from './prepared-records.ts';
-import { changeRow } from './change-rows.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 
 /**
@@ -82,11 +81,7 @@ export async function pullChanges(run: SyncRun): Promise<{ conflicts: number; co
     deletedSoFar += deletions.size;
 
     // The page is applied in slices (each item stands alone); the cursor moves with the last one.
-    // Not for an item at or below the version already agreed: it is skipped, or (a full pull) only agreed again.
-    const prepared = await prepareRecords(ctx, items, async (item) => {
-      const row = await changeRow(db, companyKey, item.kind as SyncKind, item.id);
-      return !(row && row.remote_version !== null && item.version <= row.remote_version);
-    });
+    const prepared = await prepareRecords(ctx, items, (item) => mayApplyPulled(run, item));
     const tally = await applyInSlices(db, items, async (item) => ({ kind: item.kind, outcome: await applyItemSafely(run, item, full, prepared.get(item)) }), {
       origin: LOCAL,
       close: async ({ from, done, last }) => {
