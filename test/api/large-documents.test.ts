@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { digestOf } from '../../src-main/core/gobl/canonical.ts';
 import { buildDocument } from '../../src-main/core/gobl/engine/index.ts';
 import { searchTextOf } from '../../src-main/core/gobl/search-text.ts';
-import { loadEnvelope } from '../fixtures/gobl/load.ts';
+import { invoiceWithLines } from '../support/large-invoice.ts';
 import { probeEngine } from '../support/engine-probe.ts';
 import { turnsDuring } from '../support/event-loop-turns.ts';
 import { startTestServer, type TestServer } from './harness.ts';
@@ -15,13 +15,6 @@ beforeAll(async () => {
   t = await startTestServer();
 });
 afterAll(() => t.close());
-
-function invoiceWithLines(lines: number) {
-  const doc = loadEnvelope('es-invoice-es-es.json').doc;
-  delete doc.totals;
-  doc.lines = Array.from({ length: lines }, (_, i) => ({ ...structuredClone(doc.lines[0]), i: i + 1, item: { ...doc.lines[0].item, name: `Service ${i + 1}` } }));
-  return doc;
-}
 
 describe('a large document', () => {
   it('is built off the event loop and stored as GOBL builds it', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadEnvelope } from '../fixtures/gobl/load.ts';
+import { invoiceWithLines } from '../support/large-invoice.ts';
 import { probeEngine } from '../support/engine-probe.ts';
 import { LOCAL } from '../../src-main/core/db/write-scopes.ts';
 import { entryKind } from '../../src-main/core/sync/records/entry.ts';
@@ -12,15 +12,6 @@ import { connect, instancesClosedAfterEach, sync, type Instance } from './sync-h
  * every other request wait for the engine.
  */
 const instances = instancesClosedAfterEach();
-
-function invoiceWithLines(lines: number, code: string): Record<string, any> {
-  const doc = loadEnvelope('es-invoice-es-es.json').doc;
-  delete doc.totals;
-  doc.uuid = undefined;
-  doc.code = code;
-  doc.lines = Array.from({ length: lines }, (_, i) => ({ ...structuredClone(doc.lines[0]), i: i + 1, item: { ...doc.lines[0].item, name: `Service ${i + 1}` } }));
-  return doc;
-}
 
 /** Whether a list page of `t` is answered: it waits while a transaction holds the database. */
 const answers = async (t: Instance) => (await t.call('GET', '/silo/v1/entries?limit=10')).status === 200;
