@@ -137,7 +137,8 @@ export async function restoreVersion(ctx: Ctx, id: string, version: number): Pro
   // A version's document never changes, so a large one is read and checked by GOBL (on its own
   // thread) before the transaction: inside it, the database would wait on the engine.
   const { row: target, data } = await versionWithDocument(ctx, id, version);
-  const ahead = isLargeDocument(data) ? await deriveCheckedDocument(toEnvelope(id, data).envelope) : undefined;
+  const checked = () => deriveCheckedDocument(toEnvelope(id, data).envelope);
+  const ahead = isLargeDocument(data) ? await checked() : undefined;
   return db.tx(async () => {
     // Locked on PostgreSQL until the end: a change arriving meanwhile waits for this one there too.
     const row = await entryOfCompany(ctx, id, 'for-update');
@@ -150,7 +151,7 @@ export async function restoreVersion(ctx: Ctx, id: string, version: number): Pro
     }
     const doc: DerivedDocument = sameDocument
       ? storedDocument(row, (await parseStoredJson(documentText(row.data, row.id))) as Envelope)
-      : (ahead ?? (await deriveCheckedDocument(toEnvelope(id, data).envelope)));
+      : (ahead ?? (await checked()));
     const updated = await asAction(db, `reverted:${version}`, () => writeEntryChange(ctx, row, doc, { state: target.state, folder: target.folder, tags }));
     return (await entryViews(db, [updated], true))[0];
   }, { origin: db.origin ?? LOCAL });

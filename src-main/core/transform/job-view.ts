@@ -44,8 +44,10 @@ export async function jobView(db: Db, row: JobRow, envelopeAs: JobEnvelope = 'va
   if (envelopeAs !== 'none') {
     const stored = row.envelope ?? (await db.sqlFirst<{ data: StoredDocument }>(JOB_VIEW_SQL.data, [company, row.silo_entry_id]))?.data;
     // The job keeps the entry's document as the entry row packed it, for that entry.
-    const text = stored ? documentText(stored, row.silo_entry_id) : undefined;
-    if (text !== undefined) envelope = envelopeAs === 'text' ? (new JsonText(text) as unknown as Record<string, unknown>) : (JSON.parse(text) as Record<string, unknown>);
+    if (stored) {
+      const text = documentText(stored, row.silo_entry_id);
+      envelope = (envelopeAs === 'text' ? new JsonText(text) : JSON.parse(text)) as Record<string, unknown>;
+    }
   }
   return {
     id: row.id,
