@@ -2,19 +2,53 @@ import type { SyncChange } from '../api/contract/sync.ts';
 import { ApiError, fieldsOf, toApiError } from '../api/errors.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import { changeRow, hasPendingChildren, isPending, markAgreed, rememberAgreed, type ChangeRow } from './change-rows.ts';
-import { keepLoser } from './conflicts.ts';
+import { keepLoser, loserCopyAhead, type LoserCopyAhead } from './conflicts.ts';
 import { recordFork, SeriesForked } from './forks.ts';
 import { clashingHolder, closeClash, recordKeyClash } from './key-clash.ts';
 import { park, unpark, unparkChildPushes } from './parked.ts';
 import { isSyncKind, recordKinds, sameStateInTurns } from './records/index.ts';
 import type { SyncRun } from './run-context.ts';
 import type { SyncKind } from './change-log.ts';
-import type { PreparedRecord } from './prepared-records.ts';
+import { prepareRecords, type PreparedRecord } from './prepared-records.ts';
 
 export type PullOutcome = 'applied' | 'agreed' | 'skipped' | 'conflict' | 'parked' | 'repush' | 'fork';
 
+/** What a pulled item's apply may need that is worked out before the page's transaction (pulledAhead). */
+export interface PulledAhead {
+  /** its record as parsed, with what its kind prepared for the write */
+  prepared?: PreparedRecord;
+  /** the copy of the local entry it would overwrite, should that be a conflict */
+  loserCopy?: LoserCopyAhead;
+}
+
+/**
+ * For the items of a pulled page, what their apply needs of GOBL, worked out before the
+ * transaction that applies them (a large document: half a second, the database held meanwhile):
+ * each record's own check (prepareRecords), and the copy of a large local entry, changed here
+ * and not yet pushed, that the item would overwrite: the losing side of a conflict, kept.
+ */
+export async function pulledAhead(run: SyncRun, items: readonly SyncChange[]): Promise<Map<SyncChange, PulledAhead>> {
+  const prepared = await prepareRecords(run.ctx, items, (item) => mayApplyPulled(run, item));
+  const ahead = new Map<SyncChange, PulledAhead>([...prepared].map(([item, record]) => [item, { prepared: record }]));
+  for (const item of items) {
+    if (!(await mayOverwriteMine(run, item))) continue;
+    const loserCopy = await loserCopyAhead(run.ctx, item.id);
+    if (loserCopy) ahead.set(item, { ...ahead.get(item), loserCopy });
+  }
+  return ahead;
+}
+
+/** Whether a pulled entry would go over a local change not yet pushed (its own or its files' and meta's): a conflict unless both sides agree. */
+async function mayOverwriteMine(run: SyncRun, item: SyncChange): Promise<boolean> {
+  if (item.kind !== 'entry' || item.origin === run.ctx.service.instanceId) return false;
+  const { db } = run.ctx.service;
+  const row = await changeRow(db, run.companyKey, 'entry', item.id);
+  if (agreedAlready(row, item)) return false;
+  return isPending(row) || (item.deleted === true && (await hasPendingChildren(db, run.companyKey, item.id)));
+}
+
 /** One item in its own savepoint: an item that cannot be applied here is parked, the page goes on. */
-export async function applyItemSafely(run: SyncRun, item: SyncChange, full: boolean, prepared?: PreparedRecord): Promise<PullOutcome> {
+export async function applyItemSafely(run: SyncRun, item: SyncChange, full: boolean, ahead?: PulledAhead): Promise<PullOutcome> {
   const { db } = run.ctx.service;
   // Seen by this full pull even if it cannot be applied here: the remote has it.
   if (full && isSyncKind(item.kind)) {
@@ -22,7 +56,7 @@ export async function applyItemSafely(run: SyncRun, item: SyncChange, full: bool
   }
   try {
     // Sync's own bookkeeping is this instance's; only the record's write is the remote's (applyItem).
-    return await db.tx(() => applyItem(run, item, full, prepared), { origin: LOCAL });
+    return await db.tx(() => applyItem(run, item, full, ahead), { origin: LOCAL });
   } catch (err) {
     if (!isSyncKind(item.kind)) return 'skipped';
     if (err instanceof SeriesForked) {
@@ -59,7 +93,8 @@ export async function mayApplyPulled(run: SyncRun, item: SyncChange): Promise<bo
  *   unless the remote's version is our own earlier push (its origin is us);
  * - otherwise the remote's state is written here.
  */
-export async function applyItem(run: SyncRun, item: SyncChange, full: boolean, prepared?: PreparedRecord): Promise<PullOutcome> {
+export async function applyItem(run: SyncRun, item: SyncChange, full: boolean, ahead: PulledAhead = {}): Promise<PullOutcome> {
+  const { prepared } = ahead;
   const { ctx, companyKey, remoteInstanceId } = run;
   const { db, instanceId } = ctx.service;
   if (!isSyncKind(item.kind)) return 'skipped';
@@ -124,7 +159,7 @@ export async function applyItem(run: SyncRun, item: SyncChange, full: boolean, p
       remoteVersion: item.version,
       remoteOrigin: item.origin,
       deletedByRemote: record === null,
-    });
+    }, ahead.loserCopy);
     outcome = 'conflict';
   }
   // Written as the remote's change: recorded with its origin, so it is never pushed back.

@@ -3,10 +3,12 @@ import { ApiError, conflict } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
 import type { SyncChange, SyncRecordOf } from '../api/contract/sync.ts';
 import { nowIso } from '../clock.ts';
-import { findAnyEntryRow } from '../silo/entries.ts';
+import { findAnyEntryRow, type PreparedEntry } from '../silo/entries.ts';
+import { parseStoredJson } from '../api/json-in-turns.ts';
+import { stringifyInTurns } from '../api/json-write-in-turns.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import { changeRow, markAgreed } from './change-rows.ts';
-import { entryKind, entryRecordOf } from './records/entry.ts';
+import { entryAhead, entryKind, entryRecordInTurns } from './records/entry.ts';
 import { loadConfig } from './settings.ts';
 
 type EntryRecord = SyncRecordOf['entry'];
@@ -37,7 +39,7 @@ export async function recordKeyClash(ctx: Ctx, item: SyncChange, record: EntryRe
   const open = await openClashFor(ctx, item.id);
   const values = {
     other_entry_id: holderId,
-    loser: JSON.stringify(record),
+    loser: (await stringifyInTurns(record))!,
     remote_version: item.version,
     remote_origin: item.origin,
   };
@@ -84,7 +86,8 @@ export async function closeClash(ctx: Ctx, recordId: string, resolution = 'super
 
 /**
  * Clashes whose key is free again (the local entry's key changed, or it is gone):
- * the waiting entry is applied as the remote has it. Runs after each pulled page.
+ * the waiting entry is applied as the remote has it. Runs after each pulled page, each
+ * in a transaction of its own with its document checked before it (clashAhead).
  */
 export async function settleClashes(ctx: Ctx, remoteInstanceId: string): Promise<void> {
   const { db } = ctx.service;
@@ -97,10 +100,13 @@ export async function settleClashes(ctx: Ctx, remoteInstanceId: string): Promise
       .where('resolved_at', 'is', null),
   );
   for (const clash of open) {
-    const waiting = JSON.parse(clash.loser) as EntryRecord;
-    if ((await clashingHolder(ctx, waiting.id, waiting.key)) !== undefined) continue;
+    const ahead = await clashAhead(ctx, clash, { keep: 'remote' });
+    if ((await clashingHolder(ctx, ahead.waiting.id, ahead.waiting.key)) !== undefined) continue;
     await db.tx(async () => {
-      await applyAsRemote(ctx, clash, waiting, remoteInstanceId);
+      // As it was ahead, and the key still free, now that this transaction holds the database.
+      const now = await openClashFor(ctx, clash.record_id);
+      if (now === undefined || stampOf(now) !== ahead.stamp || (await clashingHolder(ctx, ahead.waiting.id, ahead.waiting.key)) !== undefined) return;
+      await applyAsRemote(ctx, clash, ahead.applied, remoteInstanceId, ahead.prepared);
       await markResolved(ctx, clash.id, 'auto');
     }, { origin: LOCAL });
   }
@@ -109,15 +115,43 @@ export async function settleClashes(ctx: Ctx, remoteInstanceId: string): Promise
 export type ClashResolution = { keep: 'remote' | 'mine' } | { rename: { which: 'mine' | 'theirs'; key: string } };
 
 /**
+ * The remote's entry of a clash and how a resolution applies it, worked out before the resolution's
+ * transaction: its document parsed, and checked by GOBL when large (half a second for 13,000 lines,
+ * during which that transaction would hold the database). Used only while the clash holds the same
+ * version of the remote's entry (a newer one pulled meanwhile takes its place).
+ */
+export interface ClashAhead {
+  stamp: string;
+  waiting: EntryRecord;
+  applied: EntryRecord;
+  prepared?: PreparedEntry;
+}
+
+const stampOf = (clash: ClashRow): string => `${clash.id} ${clash.remote_version}`;
+
+export async function clashAhead(ctx: Ctx, clash: ClashRow, how: ClashResolution): Promise<ClashAhead> {
+  const waiting = (await parseStoredJson(clash.loser)) as EntryRecord;
+  const applied = appliedAs(waiting, how);
+  return { stamp: stampOf(clash), waiting, applied, prepared: await entryAhead(ctx, applied.id, applied) };
+}
+
+/** The remote's entry as a resolution applies it: renamed, or in the trash without its key (keep mine), or as it is. */
+function appliedAs(theirs: EntryRecord, how: ClashResolution): EntryRecord {
+  if ('rename' in how) return how.rename.which === 'theirs' ? { ...theirs, key: how.rename.key } : theirs;
+  return how.keep === 'mine' ? trashed(theirs) : theirs;
+}
+
+/**
  * - rename mine: my entry takes the new key (a local change, pushed); theirs is applied with its key;
  * - rename theirs: theirs is applied with the new key, as a local change based on the
  *   remote's version, so the rename goes back to the remote;
  * - keep remote (merge): theirs is applied; mine goes to the trash without its key;
  * - keep mine (merge): theirs is applied in the trash without its key (pushed back), mine keeps the key.
+ * `ahead`: what clashAhead worked out for this resolution, taken while the clash is as it was then.
  */
-export async function resolveKeyClash(ctx: Ctx, clash: ClashRow, how: ClashResolution): Promise<string> {
+export async function resolveKeyClash(ctx: Ctx, clash: ClashRow, how: ClashResolution, ahead?: ClashAhead): Promise<string> {
   const { db } = ctx.service;
-  const theirs = JSON.parse(clash.loser) as EntryRecord;
+  const { waiting: theirs, applied, prepared } = ahead?.stamp === stampOf(clash) ? ahead : await clashAhead(ctx, clash, how);
   // In the trash or not, it holds the key: it can be renamed or merged either way.
   const mine = clash.other_entry_id ? await findAnyEntryRow(ctx, clash.other_entry_id) : undefined;
   const remoteId = (await loadConfig(db, ctx.caller.companyKey))?.remote_instance_id ?? clash.remote_origin;
@@ -127,18 +161,18 @@ export async function resolveKeyClash(ctx: Ctx, clash: ClashRow, how: ClashResol
     const taken = await clashingHolder(ctx, which === 'mine' ? (mine?.id ?? '') : theirs.id, key);
     if (taken) throw conflict(`key ${JSON.stringify(key)} is used by entry ${taken}; choose another`);
     if (which === 'mine') {
-      if (mine) await entryKind.apply(ctx, mine.id, { ...entryRecordOf(mine), key });
-      await applyAsRemote(ctx, clash, theirs, remoteId);
+      if (mine) await entryKind.apply(ctx, mine.id, { ...(await entryRecordInTurns(mine)), key });
+      await applyAsRemote(ctx, clash, applied, remoteId, prepared);
     } else {
-      await applyAsMine(ctx, clash, { ...theirs, key });
+      await applyAsMine(ctx, clash, applied, prepared);
     }
     return `rename-${which}`;
   }
   if (how.keep === 'remote') {
-    if (mine) await entryKind.apply(ctx, mine.id, trashed(entryRecordOf(mine)));
-    await applyAsRemote(ctx, clash, theirs, remoteId);
+    if (mine) await entryKind.apply(ctx, mine.id, trashed(await entryRecordInTurns(mine)));
+    await applyAsRemote(ctx, clash, applied, remoteId, prepared);
   } else {
-    await applyAsMine(ctx, clash, trashed(theirs));
+    await applyAsMine(ctx, clash, applied, prepared);
   }
   return how.keep;
 }
@@ -151,17 +185,17 @@ function trashed(record: EntryRecord): EntryRecord {
 }
 
 /** The remote's state, recorded as the remote's and agreed at its version: nothing to push. */
-async function applyAsRemote(ctx: Ctx, clash: ClashRow, record: EntryRecord, remoteInstanceId: string): Promise<void> {
+async function applyAsRemote(ctx: Ctx, clash: ClashRow, record: EntryRecord, remoteInstanceId: string, prepared: PreparedEntry | undefined): Promise<void> {
   const { db } = ctx.service;
-  await db.tx(() => entryKind.apply(ctx, record.id, record), { origin: remoteInstanceId });
+  await db.tx(() => entryKind.apply(ctx, record.id, record, prepared), { origin: remoteInstanceId });
   const row = await changeRow(db, ctx.caller.companyKey, 'entry', record.id);
   if (row) await markAgreed(db, row, clash.remote_version, row.version);
 }
 
 /** A state of the remote's entry decided here: a local change based on the remote's version, so it is pushed and accepted. */
-async function applyAsMine(ctx: Ctx, clash: ClashRow, record: EntryRecord): Promise<void> {
+async function applyAsMine(ctx: Ctx, clash: ClashRow, record: EntryRecord, prepared: PreparedEntry | undefined): Promise<void> {
   const { db } = ctx.service;
-  await entryKind.apply(ctx, record.id, record);
+  await entryKind.apply(ctx, record.id, record, prepared);
   const row = await changeRow(db, ctx.caller.companyKey, 'entry', record.id);
   if (row) {
     await db.run(

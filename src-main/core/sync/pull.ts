@@ -2,7 +2,7 @@ import type { AnswerOf } from '../api/client/client.ts';
 import type { SyncChange } from '../api/contract/sync.ts';
 import { ApiError } from '../api/errors.ts';
 import { isOwnIdentity } from '../keys/identity.ts';
-import { applyItemSafely, mayApplyPulled, type PullOutcome } from './apply-pulled.ts';
+import { applyItemSafely, pulledAhead, type PullOutcome } from './apply-pulled.ts';
 import type { SyncKind } from './change-log.ts';
 import { countRemoteDeletions, DeletionGuard, localEntryExists } from './deletion-guard.ts';
 import { fetchBlobs } from './fetch-blobs.ts';
@@ -15,7 +15,6 @@ import { RemoteError } from './remote-client.ts';
 import type { SyncRun } from './run-context.ts';
 import { loadConfig } from './settings.ts';
 import { applyInSlices } from '../db/time-slices.ts';
-import { prepareRecords } from './prepared-records.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 
 /**
@@ -81,17 +80,18 @@ export async function pullChanges(run: SyncRun): Promise<{ conflicts: number; co
     deletedSoFar += deletions.size;
 
     // The page is applied in slices (each item stands alone); the cursor moves with the last one.
-    const prepared = await prepareRecords(ctx, items, (item) => mayApplyPulled(run, item));
-    const tally = await applyInSlices(db, items, async (item) => ({ kind: item.kind, outcome: await applyItemSafely(run, item, full, prepared.get(item)) }), {
+    const ahead = await pulledAhead(run, items);
+    const tally = await applyInSlices(db, items, async (item) => ({ kind: item.kind, outcome: await applyItemSafely(run, item, full, ahead.get(item)) }), {
       origin: LOCAL,
       close: async ({ from, done, last }) => {
-        await settleClashes(ctx, remoteInstanceId);
         await DeletionGuard.add(db, companyKey, items.slice(from, from + done.length).filter((i) => deletions.has(i)).length);
         if (!last) return;
         await db.run(db.q.updateTable('sync_config').set({ pull_cursor: page.next_cursor }).where('company_id', '=', companyKey));
         if (!page.has_more && run.allowMassDeletion) await DeletionGuard.reset(db, companyKey);
       },
     });
+    // Clashes this page (or an earlier one) freed the key of: each after the page, its document checked before its transaction.
+    await settleClashes(ctx, remoteInstanceId);
     // A sweep of the whole change log: in steps of its own, after the last page (a crash before it ends runs it again).
     if (!page.has_more && full) await finishFullPull(db, companyKey);
     for (const { kind, outcome } of tally) {
@@ -148,10 +148,12 @@ async function retryParkedPulls(run: SyncRun): Promise<void> {
       }
       throw err;
     }
-    await fetchBlobs(run, [...(item.requires ?? []), item]);
+    const group = [...(item.requires ?? []), item];
+    await fetchBlobs(run, group);
+    const ahead = await pulledAhead(run, group);
     const outcomes = await db.tx(async () => {
       const done: PullOutcome[] = [];
-      for (const one of [...(item.requires ?? []), item]) done.push(await applyItemSafely(run, one, false));
+      for (const one of group) done.push(await applyItemSafely(run, one, false, ahead.get(one)));
       return done;
     }, { origin: LOCAL });
     countParked(run, outcomes);

@@ -5,8 +5,7 @@ import { LOCAL } from '../db/write-scopes.ts';
 import { isLargeDocument } from '../gobl/engine-thread/index.ts';
 import { asActor } from '../silo/audit-actor.ts';
 import { findEntryRow } from '../silo/entries.ts';
-import { storedTextBytes } from '../silo/packed-document.ts';
-import { ENGINE_THREAD_FROM } from '../gobl/engine-thread/weight.ts';
+import { isLargeStored } from '../silo/document.ts';
 import type { Service } from '../service.ts';
 import type { Step, WorkflowDefinition } from './definition.ts';
 import { resolveProvider } from './hosted-providers.ts';
@@ -17,13 +16,6 @@ import { findStep, route } from './routing.ts';
 import { EntryReads, makeStepContext } from './step-context.ts';
 import { loadDefinition } from './workflows.ts';
 import { ownerOf } from '../access/company-key.ts';
-
-/**
- * A stored document's text from which a job's engine-bound step takes it to weigh
- * ENGINE_THREAD_FROM unread: an invoice reaches that weight at about 23 KB (65 lines). Told
- * wrong, a step only runs alone when it need not, or waits inline on the engine for 10-20 ms.
- */
-const LARGE_TEXT_BYTES = ENGINE_THREAD_FROM * 16;
 
 export interface RunnerOptions {
   /** jobs worked on at once (steps that wait on the network do not hold up the rest) */
@@ -475,7 +467,7 @@ export class JobRunner {
     const envelope = w.reads.lastEnvelope;
     if (envelope !== undefined) return isLargeDocument(envelope);
     const row = await findEntryRow(w.ctx, w.job.silo_entry_id);
-    return row !== undefined && storedTextBytes(row.data) >= LARGE_TEXT_BYTES;
+    return row !== undefined && isLargeStored(row.data);
   }
 
   /** A step running on its own: another round may start once it has ended. */

@@ -35,19 +35,13 @@ export const entryKind: RecordKind<EntryRecord, string> = {
   async read(ctx, id, opts) {
     const row = await findAnyEntryRow(ctx, id);
     if (!row) return undefined;
-    const record = entryRecordOf(row, true);
-    if (opts.documentAsText) return record;
-    // Parsed a piece at a time when large: a push or pull reads it to compare with what arrives, in its transaction.
-    const data = (await parseStoredJson((record.data as unknown as JsonText).text)) as Record<string, unknown>;
-    readFromRow.set(data, row.data);
-    return { ...record, data };
+    return opts.documentAsText ? entryRecordOf(row, true) : entryRecordInTurns(row);
   },
   // In the trash or not is part of the state (when it went there is not: no timestamps).
   content: (r) => ({ key: r.key ?? null, folder: r.folder, state: r.state, tags: r.tags, data: r.data, ...(r.trashed_at ? { trashed: true } : {}) }),
   // A document GOBL works on off the event loop is checked before the write's transaction; a small one in it, at once.
   async prepare(ctx, id, record, mayApply) {
-    if (!isLargeDocument(record.data) || !(await mayApply())) return undefined;
-    return prepareEntry(id, syncedInput(record), ctx.service.db.dialect);
+    return isLargeDocument(record.data) && (await mayApply()) ? entryAhead(ctx, id, record) : undefined;
   },
   async apply(ctx, id, record, ahead) {
     const row = await findAnyEntryRow(ctx, id);
@@ -76,9 +70,29 @@ export const entryKind: RecordKind<EntryRecord, string> = {
   },
 };
 
+/**
+ * The write of `record` as entry `id`, prepared for entryKind.apply ahead of its transaction when
+ * GOBL works on its document off the event loop (half a second for 13,000 lines, during which the
+ * transaction would hold the database); undefined for a small one, checked in the write.
+ */
+export async function entryAhead(ctx: Ctx, id: string, record: EntryRecord): Promise<PreparedEntry | undefined> {
+  return isLargeDocument(record.data) ? prepareEntry(id, syncedInput(record), ctx.service.db.dialect) : undefined;
+}
+
 /** A synced entry as creating it here takes it: the other instance accepted it, so a document it stored flagged invalid stays flagged here. */
 function syncedInput(record: EntryRecord) {
   return { data: record.data, key: record.key, folder: record.folder, tags: record.tags, state: record.state, allow_invalid: true };
+}
+
+/**
+ * entryRecordOf, its document parsed a piece at a time when large: a push or pull reads it to
+ * compare with what arrives, in its transaction, and a conflict's copy is made of it.
+ */
+export async function entryRecordInTurns(row: EntryRow): Promise<EntryRecord> {
+  const record = entryRecordOf(row, true);
+  const data = (await parseStoredJson((record.data as unknown as JsonText).text)) as Record<string, unknown>;
+  readFromRow.set(data, row.data);
+  return { ...record, data };
 }
 
 /** `asText`: the document as a JsonText, for an answer writeJson writes (typed as the object it stands for). */
