@@ -7,13 +7,16 @@
 // service's own (relatedQuery, searchQuery), so both sides always run the same
 // statements with the same values (they read what they need through the service's own
 // SQLite adapter over this connection, as they do in the service), and a row
-// becomes JSON through the service's own view function (entry-view.ts), so the bytes
-// stay the same while the API's shape evolves.
+// becomes JSON through the service's own view function (entry-view.ts) and writer
+// (writeJson: a stored document goes in as its text), so the bytes stay the same while
+// the API's shape evolves.
 import Database from 'better-sqlite3';
 import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { entryView, VIEW_COLUMNS } from '../../src-main/core/silo/entry-view.ts';
+import { JsonText, writeJson } from '../../src-main/core/api/json-text.ts';
+import { documentText } from '../../src-main/core/silo/packed-document.ts';
 import { sqliteDb } from '../../src-main/core/db/sqlite-db.ts';
 import { withStablePlans } from '../../src-main/core/db/stable-plans.ts';
 import { relatedQuery } from '../../src-main/core/silo/list.ts';
@@ -91,7 +94,9 @@ export async function startYardstick(dbFile: string): Promise<Yardstick> {
     const ids = JSON.stringify(rows.map((r) => r.id));
     const files = group(attachmentsOf.all(rows[0].company_id, ids) as Row[]);
     const meta = group(metaOf.all(rows[0].company_id, ids) as Row[]);
-    return rows.map((r) => entryView(r as any, (files.get(r.id) ?? []) as any, (meta.get(r.id) ?? []) as any, withData, contexts?.get(r.id)));
+    // An entry's document goes into the answer as the text stored, as the service writes it over HTTP.
+    const data = (r: Row) => (withData ? (new JsonText(documentText(r.data, r.id)) as unknown as Record<string, unknown>) : undefined);
+    return rows.map((r) => entryView(r as any, (files.get(r.id) ?? []) as any, (meta.get(r.id) ?? []) as any, contexts?.get(r.id), data(r)));
   };
 
   const listFirst = prepare(
@@ -166,7 +171,7 @@ export async function startYardstick(dbFile: string): Promise<Yardstick> {
   let allowedHost = '';
   const answer = async (req: IncomingMessage, res: ServerResponse) => {
     const send = (status: number, body: unknown) => {
-      const text = JSON.stringify(body);
+      const text = writeJson(body);
       res.writeHead(status, {
         'Content-Type': 'application/json',
         'Content-Length': Buffer.byteLength(text),

@@ -71,8 +71,7 @@ export async function getEntry(ctx: Ctx, id: string): Promise<EntryView> {
 
 /** One entry's view with its document: written out as JSON, the stored text goes into the answer as it is (a 4.4 MB document parsed and written again held the loop 50 ms). */
 async function entryWithData(ctx: Ctx, row: EntryRow): Promise<EntryView> {
-  const documents = ctx.writesJson ? new Map([[row.id, new JsonText(documentText(row.data, row.id)) as unknown as Record<string, unknown>]]) : undefined;
-  return (await entryViews(ctx.service.db, [row], true, undefined, documents))[0];
+  return (await entryViews(ctx.service.db, [row], ctx))[0];
 }
 
 export async function getEntryByKey(ctx: Ctx, key: string): Promise<EntryView> {
@@ -240,7 +239,7 @@ export async function createEntry(ctx: Ctx, id: string | undefined, input: Creat
   }, { origin: LOCAL });
   // A new entry has no attachments or meta yet, and its document is at hand: as text when the
   // answer is written out as JSON and the text is known (a large document's, from the engine thread).
-  return created ? entryView(row, [], [], false, undefined, documentForAnswer(prepared.doc, ctx.writesJson)) : (await entryViews(ctx.service.db, [row], true))[0];
+  return created ? entryView(row, [], [], undefined, documentForAnswer(prepared.doc, ctx.writesJson)) : (await entryViews(ctx.service.db, [row], ctx))[0];
 }
 
 /** The entry a POST with this key and this very request made, if one did (and it is not in the trash). */
@@ -251,7 +250,7 @@ async function replayOfKey(ctx: Ctx, input: CreateEntryInput): Promise<EntryView
   );
   if (!holder || holder.request_hash !== requestHashOf(input)) return undefined;
   const row = await findEntryRow(ctx, holder.id);
-  return row ? (await entryViews(db, [row], true))[0] : undefined;
+  return row ? (await entryViews(db, [row], ctx))[0] : undefined;
 }
 
 export function issueDateOf(doc: DerivedDocument): string | null {

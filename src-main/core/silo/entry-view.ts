@@ -1,4 +1,5 @@
 import { JsonText } from '../api/json-text.ts';
+import { parseStoredJson } from '../api/json-in-turns.ts';
 import type { Selectable } from 'kysely';
 import type { AttachmentsTable, EntriesTable, EntryMetaTable } from '../db/tables.ts';
 import type { Db } from '../db/engine.ts';
@@ -75,9 +76,8 @@ export function entryView(
   row: ViewRow,
   attachments: AttachmentRow[],
   meta: MetaRow[],
-  withData: boolean,
   context?: string,
-  /** the envelope when already parsed (a fresh write), so it is not parsed back */
+  /** the entry's document, when the view carries it (storedDocumentForView, documentForAnswer) */
   data?: Record<string, unknown>,
 ) {
   const docSchema = schemaFromStored(row.doc_schema);
@@ -90,7 +90,7 @@ export function entryView(
     version: String(row.version),
     attachments: attachments.map(attachmentView),
     context: context ?? row.context,
-    ...(withData || data ? { data: data ?? (JSON.parse(documentText(row.data!, row.id)) as Record<string, unknown>) } : {}),
+    ...(data ? { data } : {}),
     digest: digestOfRow(row),
     doc_schema: docSchema,
     env_schema: envSchemaFromStored(row.env_schema),
@@ -123,6 +123,18 @@ export function documentForAnswer(doc: { text?: string; envelope: Record<string,
   return writesJson && doc.text !== undefined ? (new JsonText(doc.text) as unknown as Record<string, unknown>) : doc.envelope;
 }
 
+/** Whether a view carries its entry's document: not at all, or for an answer (written out as JSON by HTTP, or handed over as a value). */
+export type WithData = false | { writesJson?: boolean };
+
+/**
+ * An entry's stored document for its view: the text as stored when the answer is written out
+ * as JSON, else parsed, a large one a piece at a time (4.4 MB: 30-60 ms in one JSON.parse).
+ */
+async function storedDocumentForView(row: ViewRow, writesJson: boolean | undefined): Promise<Record<string, unknown>> {
+  const text = documentText(row.data!, row.id);
+  return (writesJson ? new JsonText(text) : await parseStoredJson(text)) as Record<string, unknown>;
+}
+
 /**
  * Builds views for a page of rows with two batched look-ups per company instead of two per row (a page is one company's).
  * `documents`: the document of an entry the caller has at hand (documentForAnswer), not read back from its row.
@@ -130,7 +142,7 @@ export function documentForAnswer(doc: { text?: string; envelope: Record<string,
 export async function entryViews(
   db: Db,
   rows: ViewRow[],
-  withData = false,
+  withData: WithData = false,
   contexts?: Map<string, string>,
   documents?: Map<string, Record<string, unknown>>,
 ): Promise<EntryView[]> {
@@ -144,7 +156,12 @@ export async function entryViews(
     groupBy(await db.sql<MetaRow>(postgres ? META_OF_PG : META_OF, [company, ids]), meta);
   }
   const key = (r: ViewRow) => `${r.company_id}\0${r.id}`;
-  return rows.map((r) => entryView(r, attachments.get(key(r)) ?? [], meta.get(key(r)) ?? [], withData, contexts?.get(r.id), documents?.get(r.id)));
+  const views: EntryView[] = [];
+  for (const r of rows) {
+    const data = documents?.get(r.id) ?? (withData ? await storedDocumentForView(r, withData.writesJson) : undefined);
+    views.push(entryView(r, attachments.get(key(r)) ?? [], meta.get(key(r)) ?? [], contexts?.get(r.id), data));
+  }
+  return views;
 }
 
 function groupBy<R extends { company_id: string; entry_id: string }>(rows: R[], out: Map<string, R[]>): void {

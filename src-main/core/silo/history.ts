@@ -147,12 +147,12 @@ export async function restoreVersion(ctx: Ctx, id: string, version: number): Pro
     if (!sameDocument && row.signed === 1) throw conflict(`entry ${id} is signed; its document can no longer change (version ${version} holds another one)`);
     const tags = JSON.parse(target.tags) as string[];
     if (sameDocument && target.state === row.state && target.folder === row.folder && target.tags === row.tags) {
-      return (await entryViews(db, [row], true))[0];
+      return (await entryViews(db, [row], ctx))[0];
     }
     const doc: DerivedDocument = sameDocument
       ? storedDocument(row, (await parseStoredJson(documentText(row.data, row.id))) as Envelope)
       : (ahead ?? (await checked()));
     const updated = await asAction(db, `reverted:${version}`, () => writeEntryChange(ctx, row, doc, { state: target.state, folder: target.folder, tags }));
-    return (await entryViews(db, [updated], true))[0];
+    return (await entryViews(db, [updated], ctx))[0];
   }, { origin: db.origin ?? LOCAL });
 }

@@ -53,7 +53,7 @@ export async function patchEntry(ctx: Ctx, id: string, input: PatchEntryInput, p
   }
   const state = input.state ?? (doc.signed && row.signed !== 1 && row.state === 'draft' ? 'completed' : undefined);
   const updated = await writeEntryChange(ctx, row, doc, { folder: input.folder, tags: input.tags, state }, preconditions);
-  return (await entryViews(db, [updated], true, undefined, new Map([[updated.id, documentForAnswer(doc, ctx.writesJson)]])))[0];
+  return (await entryViews(db, [updated], ctx, undefined, new Map([[updated.id, documentForAnswer(doc, ctx.writesJson)]])))[0];
 }
 
 /**

@@ -82,7 +82,7 @@ export async function restoreEntry(ctx: Ctx, id: string): Promise<EntryView> {
     const row = await findAnyEntryRow(ctx, id, 'for-update');
     if (!row) throw notFound(`entry ${id}`);
     const restored = row.trashed_at === null ? row : await writeEntryChange(ctx, row, unchangedDocument(row), { trashed: null });
-    return (await entryViews(db, [restored], true))[0];
+    return (await entryViews(db, [restored], ctx))[0];
   }, { origin: db.origin ?? LOCAL });
 }
 
@@ -91,7 +91,7 @@ export async function getTrashedEntry(ctx: Ctx, id: string) {
   const row = await findAnyEntryRow(ctx, id);
   if (!row || row.trashed_at === null) throw notFound(`entry ${id} in the trash`);
   const days = await retentionDays(ctx.service.db, ctx.caller.companyKey);
-  return { ...(await entryViews(ctx.service.db, [row], true))[0], trashed_at: row.trashed_at, purge_at: purgeAt(row.trashed_at, days) };
+  return { ...(await entryViews(ctx.service.db, [row], ctx))[0], trashed_at: row.trashed_at, purge_at: purgeAt(row.trashed_at, days) };
 }
 
 interface TrashRow {
