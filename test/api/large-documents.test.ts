@@ -100,4 +100,32 @@ describe('a large document', () => {
     // The typed client reads the same document.
     expect((await t.api.getEntry({ params: { id } })).data).toMatchObject({ doc: { amount: 10.5, lines: [1.1, 2] } });
   });
+  it('has its labels changed without its document read on the event loop, what its search row needs worked out by the engine first', async () => {
+    const created = (await t.call('POST', '/silo/v1/entries', { data: invoiceWithLines(2_000) })).body;
+    const found = async (q: string) => (await t.call('GET', `/silo/v1/entries?q=${encodeURIComponent(q)}`)).body.list.map((e: { id: string }) => e.id);
+    const probe = probeEngine(async () => (await t.call('GET', '/silo/v1/entries?limit=10')).status === 200);
+    try {
+      // Another folder and state: nothing made of the document changes, and nothing of it is read again.
+      expect((await t.call('PATCH', `/silo/v1/entries/${created.id}`, { folder: 'archive', state: 'sent' })).status).toBe(200);
+      expect(probe.first).toEqual([]);
+      // New tags: its search row is made again of its words and the tags, the words worked out on the engine's thread.
+      const tagged = await t.call('PATCH', `/silo/v1/entries/${created.id}`, { tags: ['audited'] });
+      expect(tagged.status).toBe(200);
+      expect(tagged.body.data).toEqual(created.data);
+      expect(probe.first).toEqual(['reads']);
+      expect(await found('audited')).toContain(created.id);
+      expect(await found('Service 2000')).toContain(created.id);
+      // To the trash (nothing of the document needed) and back (its search row and mentions made again).
+      expect((await t.call('DELETE', `/silo/v1/entries/${created.id}`)).status).toBe(200);
+      expect(await found('Service 2000')).not.toContain(created.id);
+      expect(probe.first).toEqual(['reads']);
+      const restored = await t.call('POST', `/silo/v1/entries/${created.id}/restore`);
+      expect(restored.status).toBe(200);
+      expect(probe.first).toEqual(['reads', 'reads']);
+      expect(restored.body).toMatchObject({ data: created.data, folder: 'archive', state: 'sent', tags: ['audited'], faults: [] });
+      expect(await found('Service 2000')).toContain(created.id);
+    } finally {
+      probe.stop();
+    }
+  });
 });

@@ -4,8 +4,7 @@ import { documentText, packDocumentOffLoop, storedTextBytes, type StoredDocument
 import type { Dialect } from '../db/engine.ts';
 import { digestOf, isEnvelope, mentionsOf, searchTextOf, wrapDocument } from '../gobl/index.ts';
 import { checkDocument, type EngineFault } from '../gobl/engine/index.ts';
-import { runOffLoop, type DerivedAhead } from '../gobl/engine-thread/index.ts';
-import { ENGINE_THREAD_FROM } from '../gobl/engine-thread/weight.ts';
+import { isLargeText, runOffLoop, type DerivedAhead } from '../gobl/engine-thread/index.ts';
 import { faultOf, parseFaults, SILO_PROVIDER, type Fault } from '../gobl/fault.ts';
 import { identityOf, referencesOf, type DocumentIdentity, type DocumentReference } from '../gobl/references.ts';
 import { validationError } from '../api/errors.ts';
@@ -220,18 +219,10 @@ export function storedDocument(
 }
 
 /**
- * A stored document's text from which GOBL's engine takes it to weigh ENGINE_THREAD_FROM: an
- * invoice reaches that weight at about 23 KB (65 lines). Told wrong, work meant to be done ahead
- * of a write (a job's step run alone, a conflict's copy checked before its transaction) is done
- * in it, or ahead when it need not be.
- */
-const LARGE_TEXT_BYTES = ENGINE_THREAD_FROM * 16;
-
-/**
  * Whether a stored document is one GOBL works on off the event loop, told by its text's length,
  * which the row's header gives without unpacking or parsing it (a 4.4 MB document: 40-60 ms).
  */
-export const isLargeStored = (stored: StoredDocument): boolean => storedTextBytes(stored) >= LARGE_TEXT_BYTES;
+export const isLargeStored = (stored: StoredDocument): boolean => isLargeText(storedTextBytes(stored));
 
 /** From this length on, a document whose text is at hand is packed off the event loop before its write (packDocumentOffLoop). */
 export const PACK_OFF_LOOP_FROM = 256 * 1024;

@@ -11,7 +11,8 @@ import { documentColumns } from './check-mark.ts';
 import { digestAlgFromStored, storedDigestAlg } from './stored-schema.ts';
 import { documentText, sameStored } from './packed-document.ts';
 import { dropDerivedIndexes } from './trash-index.ts';
-import { deriveDocument, packAhead, storedDocument, type DerivedDocument, type Envelope } from './document.ts';
+import { deriveDocument, packAhead, type DerivedDocument, type Envelope } from './document.ts';
+import { documentOfRow, partsAhead } from './row-document.ts';
 import { writeDerivedIndexes } from './derived-index.ts';
 import { documentForAnswer, entryViews, type EntryRow, type EntryView } from './entry-view.ts';
 import { HISTORY_COLUMNS } from './version-keeping.ts';
@@ -36,11 +37,11 @@ export async function patchEntry(ctx: Ctx, id: string, input: PatchEntryInput, p
   const row = await requireEntryRow(ctx, id);
   // A stale version is refused before GOBL does any work; the write checks it again in its transaction.
   checkIfMatch(id, row.version, preconditions);
-  const current = (await parseStoredJson(documentText(row.data, row.id))) as Envelope;
-
+  const labelsOnly = input.data === undefined && !(input.sign && row.signed !== 1);
   let doc: DerivedDocument;
-  if (input.data !== undefined || (input.sign && row.signed !== 1)) {
+  if (!labelsOnly) {
     if (row.signed === 1) throw conflict(`entry ${id} is signed; its document can no longer change`);
+    const current = (await parseStoredJson(documentText(row.data, row.id))) as Envelope;
     const changed = input.data !== undefined ? applyPatch(current, input.content_type, input.data) : current;
     const admitted = await admitDocument(id, changed, {
       allowInvalid: input.allow_invalid, sign: input.sign, keys: ctx.service.keys, checkSigs: sigsCheckFor(ctx),
@@ -48,12 +49,14 @@ export async function patchEntry(ctx: Ctx, id: string, input: PatchEntryInput, p
     doc = deriveDocument(admitted.envelope, admitted.digest, admitted.faults, admitted.checked, admitted.ahead);
     await packAhead(doc, db.dialect, id);
   } else {
-    // Only labels change: the document, and so what GOBL found in it, stays.
-    doc = storedDocument(row, current);
+    // Only labels change: the document, and so what GOBL found in it, stays, read from the row as it is.
+    doc = documentOfRow(row, await partsAhead(row, { tags: input.tags }));
   }
   const state = input.state ?? (doc.signed && row.signed !== 1 && row.state === 'draft' ? 'completed' : undefined);
   const updated = await writeEntryChange(ctx, row, doc, { folder: input.folder, tags: input.tags, state }, preconditions);
-  return (await entryViews(db, [updated], ctx, undefined, new Map([[updated.id, documentForAnswer(doc, ctx.writesJson)]])))[0];
+  // A new document goes into the answer as it is at hand; the row's as any view of it does (parsed in turns when not written out as JSON).
+  const documents = labelsOnly ? undefined : new Map([[updated.id, documentForAnswer(doc, ctx.writesJson)]]);
+  return (await entryViews(db, [updated], ctx, undefined, documents))[0];
 }
 
 /**

@@ -5,10 +5,10 @@ import { nowIso } from '../clock.ts';
 import type { Db } from '../db/engine.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import type { Via } from './audit-actor.ts';
-import { storedDocument } from './document.ts';
 import { entryViews, type EntryRow, type EntryView } from './entry-view.ts';
 import { findAnyEntryRow, requireEntryRow } from './entries.ts';
 import { writeEntryChange } from './patch.ts';
+import { documentOfRow, partsAhead } from './row-document.ts';
 import { documentNumber } from './sort-keys.ts';
 import { schemaFromStored } from './stored-schema.ts';
 import { snippetFromStored } from './stored-snippet.ts';
@@ -39,11 +39,6 @@ export async function putTrashSettings(ctx: Ctx, body: { retention_days: number 
 
 export const purgeAt = (trashedAt: string, days: number): string => new Date(Date.parse(trashedAt) + days * DAY_MS).toISOString();
 
-/** The document as it is, for a write that changes only labels (no check, no rebuild). */
-function unchangedDocument(row: EntryRow) {
-  return storedDocument(row);
-}
-
 /**
  * Moves an entry (with its files and meta, which stay attached to it) to the trash:
  * gone from lists, search, related entries, sums and exports, still whole, and back
@@ -66,7 +61,7 @@ export async function trashEntry(ctx: Ctx, id: string) {
       );
       if (running) throw new ApiError('conflict', `entry ${id} has a job under way (${running.id}); move it to the trash once the job ends`);
       const row = await requireEntryRow(ctx, id, 'for-update');
-      await writeEntryChange(ctx, row, unchangedDocument(row), { trashed: nowIso() });
+      await writeEntryChange(ctx, row, documentOfRow(row), { trashed: nowIso() });
     }
     return trashItem(ctx, 'entry', id);
   }, { origin: db.origin ?? LOCAL });
@@ -78,12 +73,15 @@ export async function trashEntry(ctx: Ctx, id: string) {
  */
 export async function restoreEntry(ctx: Ctx, id: string): Promise<EntryView> {
   const { db } = ctx.service;
-  return db.tx(async () => {
+  // Its search row and mentions come back with it, made of its document: a large one's worked out before the transaction.
+  const before = await findAnyEntryRow(ctx, id);
+  const ahead = before ? await partsAhead(before, { trashed: null }) : undefined;
+  const restored = await db.tx(async () => {
     const row = await findAnyEntryRow(ctx, id, 'for-update');
     if (!row) throw notFound(`entry ${id}`);
-    const restored = row.trashed_at === null ? row : await writeEntryChange(ctx, row, unchangedDocument(row), { trashed: null });
-    return (await entryViews(db, [restored], ctx))[0];
+    return row.trashed_at === null ? row : await writeEntryChange(ctx, row, documentOfRow(row, ahead), { trashed: null });
   }, { origin: db.origin ?? LOCAL });
+  return (await entryViews(db, [restored], ctx))[0];
 }
 
 /** An entry in the trash, whole, with when it went there and when it will be purged. */

@@ -83,6 +83,16 @@ describe('the engine thread', () => {
     }
   });
 
+  it('works out the parts the silo derives from a stored envelope, as derivedPartsOf does inline', async () => {
+    const texts = [...loadEnvelopes().map(({ envelope }) => JSON.stringify(envelope)), JSON.stringify(invoiceWithLines(500))];
+    for (const text of texts) {
+      const inline = derivedPartsOf(JSON.parse(text));
+      expect(runEngineJob({ op: 'parts', data: text })).toEqual(inline);
+      expect((await thread.run({ op: 'parts', data: text })).outcome).toEqual(inline);
+    }
+    expect(derivedPartsOf(JSON.parse(texts.at(-1)!)).searchText).not.toBe('');
+  });
+
   it('refuses what GOBL refuses with the same faults', async () => {
     const envelope = loadEnvelope('es-invoice-es-es.json');
     envelope.doc.lines[0].taxes[0].rate = 'no-such-rate';

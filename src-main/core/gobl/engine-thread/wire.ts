@@ -29,6 +29,7 @@ export type WireAnswer =
 
 /** The job as sent; its document written out a piece at a time (a 13,000-line invoice is 20 ms of JSON.stringify). */
 export async function toWire(id: number, job: EngineJob): Promise<WireJob> {
+  if (job.op === 'parts') return { id, op: job.op, input: job.data };
   const wire: WireJob = { id, op: job.op, input: (await stringifyInTurns(job.data)) ?? 'null' };
   if (job.op !== 'check') {
     if (job.headUuid !== undefined) wire.headUuid = job.headUuid;
@@ -39,6 +40,7 @@ export async function toWire(id: number, job: EngineJob): Promise<WireJob> {
 }
 
 function fromWire(wire: WireJob): EngineJob {
+  if (wire.op === 'parts') return { op: 'parts', data: wire.input };
   const data = parseJsonPreservingNumbers(wire.input);
   const now = wire.now === undefined ? undefined : new Date(wire.now);
   switch (wire.op) {
@@ -60,6 +62,7 @@ export function answerJob(wire: WireJob): WireAnswer {
   try {
     const job = fromWire(wire);
     const outcome = runEngineJob(job);
+    if (job.op === 'parts') return { id: wire.id, output: JSON.stringify(outcome) };
     if (job.op === 'check') return { id: wire.id, output: JSON.stringify(outcome), parts: derivedPartsOf(job.data) };
     const { envelope, rebuilt, ...rest } = outcome as { envelope?: unknown; rebuilt?: unknown };
     const stored = job.op === 'build' ? envelope : (rest as { faults: unknown[] }).faults.length === 0 ? rebuilt : undefined;
