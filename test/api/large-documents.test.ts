@@ -9,6 +9,7 @@ import { invoiceWithLines } from '../support/large-invoice.ts';
 import { probeEngine } from '../support/engine-probe.ts';
 import { turnsDuring } from '../support/event-loop-turns.ts';
 import { startTestServer, type TestServer } from './harness.ts';
+import { csvObjects, textOf, unzip } from './exports-helpers.ts';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -127,5 +128,20 @@ describe('a large document', () => {
     } finally {
       probe.stop();
     }
+  });
+  it('is exported to a ZIP (deflated a piece at a time) and a CSV, its envelope byte for byte', async () => {
+    const created = (await t.call('POST', '/silo/v1/entries', { data: invoiceWithLines(4_000), folder: 'large-export' })).body;
+    const exported = async (kind: 'zip' | 'csv') => {
+      const res = await fetch(`${t.url}/silo/v1/exports/${kind}`, { method: 'POST', headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ ids: [created.id] }) });
+      expect(res.status).toBe(200);
+      return new Uint8Array(await res.arrayBuffer());
+    };
+    const files = unzip(await exported('zip'));
+    const name = Object.keys(files).find((n) => n.endsWith('/envelope.json'))!;
+    const stored = await t.fetch(`${t.url}/silo/v1/entries/${created.id}`, { headers: { authorization: `Bearer ${t.token}` } });
+    expect(textOf(files[name])).toBe(JSON.stringify((JSON.parse(await stored.text()) as { data: unknown }).data));
+    expect(csvObjects(textOf(files['index.csv']))[0]).toMatchObject({ entry_id: created.id, payable: created.data.doc.totals.payable });
+    // Deflated in pieces: the archive holds it whole, and the CSV says what its document says.
+    expect(csvObjects(new TextDecoder().decode(await exported('csv')))[0]).toMatchObject({ entry_id: created.id, payable: created.data.doc.totals.payable });
   });
 });

@@ -26,7 +26,7 @@ export async function writeCsv(
   let count = 0;
   let buffered = '';
   for await (const row of selectedEntries(ctx, selection)) {
-    for (const cells of csvRows(documentFigures(row), options.rows, options.decimal)) buffered += csvRecord(cells, options.delimiter);
+    for (const cells of csvRows(await documentFigures(row), options.rows, options.decimal)) buffered += csvRecord(cells, options.delimiter);
     count += 1;
     // Written in chunks of about 64 KiB: few writes, little memory.
     if (buffered.length > 65_536) {

@@ -6,6 +6,7 @@ import { documentNumber, obj, objects, str } from '../pdf/gobl-read.ts';
 import type { EntryRow } from '../silo/entry-view.ts';
 import { isDecimal, negateDecimal, percentNumber } from './decimal-text.ts';
 import { documentText } from '../silo/packed-document.ts';
+import { parseStoredJson } from '../api/json-in-turns.ts';
 import { schemaFromStored } from '../silo/stored-schema.ts';
 
 export interface RateFigures {
@@ -71,11 +72,12 @@ function dueDateOf(doc: Record<string, unknown>): string {
   return dates[dates.length - 1] ?? '';
 }
 
-/** The figures of an entry's document (an empty row, with what the entry itself says, for a non-GOBL document). */
-export function documentFigures(row: EntryRow): DocumentFigures {
+/** The figures of an entry's document (an empty row, with what the entry itself says, for a non-GOBL document, or one that is not JSON). */
+export async function documentFigures(row: EntryRow): Promise<DocumentFigures> {
   let doc: Record<string, unknown> = {};
   try {
-    doc = obj((JSON.parse(documentText(row.data, row.id)) as Record<string, unknown>).doc) ?? {};
+    // A large one parsed a piece at a time: a 13,000-line invoice in one JSON.parse held the loop 40 ms.
+    doc = obj(((await parseStoredJson(documentText(row.data, row.id))) as Record<string, unknown>).doc) ?? {};
   } catch {
     // a row the database holds is JSON; should it not be, the row still has its place, empty
   }

@@ -13,6 +13,7 @@ import { exportFileName } from './export-name.ts';
 import { measureSelection, selectedEntries, type ExportSelection } from './selection.ts';
 import { entryFolderName, safeSegment, UniqueNames } from './zip-entry-names.ts';
 import { documentText } from '../silo/packed-document.ts';
+import { letOthersIn } from '../let-others-in.ts';
 
 /**
  * A ZIP without ZIP64 (fflate writes none) holds at most 65,535 files and 4 GiB; an export
@@ -23,6 +24,9 @@ const MAX_BYTES = 3.5 * 1024 ** 3;
 
 // Already compressed: deflating them again costs time and saves nothing.
 const STORED_TYPES = /^(application\/(pdf|zip|gzip|x-7z-compressed)|image\/(png|jpeg|gif|webp)|video\/|audio\/)/i;
+
+/** Bytes handed to fflate at once: deflated in one call, about 6 ms for 256 KiB. */
+const PUSH_BYTES = 256 * 1024;
 
 /** Feeds fflate's synchronous output to a file, waiting for the disk between pieces. */
 class ZipWriter {
@@ -55,8 +59,15 @@ class ZipWriter {
   }
 
   async addBytes(name: string, bytes: Uint8Array, mtime: Date, stored = false): Promise<void> {
-    this.#open(name, stored, mtime).push(bytes, true);
-    await this.#flush();
+    const entry = this.#open(name, stored, mtime);
+    // A piece at a time, others let in between: fflate deflates a push in one call (a 4.4 MB envelope: 100 ms).
+    for (let at = 0; ; at += PUSH_BYTES) {
+      const last = at + PUSH_BYTES >= bytes.length;
+      entry.push(bytes.subarray(at, at + PUSH_BYTES), last);
+      await this.#flush();
+      if (last) return;
+      await letOthersIn();
+    }
   }
 
   async addFile(name: string, path: string, mtime: Date, stored: boolean): Promise<void> {
@@ -106,7 +117,7 @@ export async function exportZip(ctx: Ctx, selection: ExportSelection): Promise<B
     const missing: string[] = [];
     const now = new Date();
     for await (const row of selectedEntries(ctx, selection)) {
-      const figures = documentFigures(row);
+      const figures = await documentFigures(row);
       const folder = folders.take(entryFolderName(figures.issue_date, figures.number, row.id));
       const changed = new Date(row.updated_at);
       await zip.addBytes(`${folder}/envelope.json`, new TextEncoder().encode(documentText(row.data, row.id)), changed);

@@ -85,10 +85,19 @@ export async function buildFaulted(envelope: Envelope, options: { headUuid?: str
  * would not sign. `checked` says the envelope was just built or examined and found clean, so it is
  * not examined a second time.
  */
-export function signWithInstanceKey(envelope: Envelope, keys: InstanceKeys, now: Date, requestPath: RequestPathOf = underData, checked = false): Envelope {
+export function signWithInstanceKey(
+  envelope: Envelope,
+  keys: InstanceKeys,
+  now: Date,
+  requestPath: RequestPathOf = underData,
+  checked = false,
+  /** the document's digest, when worked out from this very document (a large one's digest is 30 ms of hashing) */
+  docDigest?: { alg: string; val: string },
+): Envelope {
   try {
     return signEnvelope(envelope, { kid: keys.kid, sign: (payload) => keys.sign(payload) }, {
       now,
+      docDigest,
       validate: checked ? undefined : (signed) => checkDocument(signed),
     }) as Envelope;
   } catch (err) {
@@ -123,7 +132,9 @@ async function admitKnown(id: string | undefined, data: Record<string, unknown>,
   // Only ever called with an envelope found clean a moment ago. Signed here, it is another envelope than the one `ahead` is of.
   const signed = (envelope: Envelope, checked: boolean, ahead?: DerivedAhead): Admitted => {
     if (!options.sign) return { id: given.id, envelope, digest: envelope.head.dig ?? given.digest, faults: [], checked, ahead };
-    const sealed = signWithInstanceKey(envelope, requireKeys(options), now, requestPath, true);
+    // The digest is the one worked out of the document given, or GOBL's own in the head of what it just built.
+    const digest = envelope === given.envelope ? given.digest : envelope.head.dig;
+    const sealed = signWithInstanceKey(envelope, requireKeys(options), now, requestPath, true, digest);
     return { id: given.id, envelope: sealed, digest: sealed.head.dig ?? given.digest, faults: [], checked: false };
   };
 

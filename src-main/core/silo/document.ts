@@ -4,7 +4,8 @@ import { documentText, packDocumentOffLoop, storedTextBytes, type StoredDocument
 import type { Dialect } from '../db/engine.ts';
 import { digestOf, isEnvelope, mentionsOf, searchTextOf, wrapDocument } from '../gobl/index.ts';
 import { checkDocument, type EngineFault } from '../gobl/engine/index.ts';
-import { isLargeText, runOffLoop, type DerivedAhead } from '../gobl/engine-thread/index.ts';
+import { isLargeDocument, isLargeText, runOffLoop, type DerivedAhead } from '../gobl/engine-thread/index.ts';
+import { stringifyInTurns } from '../api/json-write-in-turns.ts';
 import { faultOf, parseFaults, SILO_PROVIDER, type Fault } from '../gobl/fault.ts';
 import { identityOf, referencesOf, type DocumentIdentity, type DocumentReference } from '../gobl/references.ts';
 import { validationError } from '../api/errors.ts';
@@ -227,9 +228,15 @@ export const isLargeStored = (stored: StoredDocument): boolean => isLargeText(st
 /** From this length on, a document whose text is at hand is packed off the event loop before its write (packDocumentOffLoop). */
 export const PACK_OFF_LOOP_FROM = 256 * 1024;
 
-/** Packs a large document for entry `entryId` ahead of its write, when its text is at hand (the engine thread's): its write then keeps these bytes. */
+/**
+ * Packs a large document for entry `entryId` ahead of its write: its write then keeps these bytes.
+ * Its text is the engine thread's when at hand, else written out a piece at a time (an envelope
+ * signed here is another than the engine's: written and packed in the write, 60 ms).
+ */
 export async function packAhead(doc: DerivedDocument, dialect: Dialect, entryId: string): Promise<void> {
-  if (doc.text === undefined || doc.stored !== undefined || doc.text.length < PACK_OFF_LOOP_FROM) return;
+  if (doc.stored !== undefined) return;
+  if (doc.text === undefined && isLargeDocument(doc.envelope)) doc.text = await stringifyInTurns(doc.envelope);
+  if (doc.text === undefined || doc.text.length < PACK_OFF_LOOP_FROM) return;
   doc.stored = await packDocumentOffLoop(dialect, doc.text, entryId);
 }
 
