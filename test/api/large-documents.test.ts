@@ -144,4 +144,19 @@ describe('a large document', () => {
     // Deflated in pieces: the archive holds it whole, and the CSV says what its document says.
     expect(csvObjects(new TextDecoder().decode(await exported('csv')))[0]).toMatchObject({ entry_id: created.id, payable: created.data.doc.totals.payable });
   });
+  it("is corrected (a credit note) on the engine's thread, the service answering others meanwhile", async () => {
+    const created = (await t.call('POST', '/silo/v1/entries', { data: invoiceWithLines(2_000, 'CN-BASE') })).body;
+    const probe = probeEngine(async () => (await t.call('GET', '/silo/v1/entries?limit=10')).status === 200);
+    let credit;
+    try {
+      credit = await t.call('POST', '/silo/v1/entries', { previous_id: created.id, correct: { type: 'credit-note', reason: 'Returned', ext: { 'es-facturae-correction': '01' } } });
+    } finally {
+      probe.stop();
+    }
+    expect(credit.status, JSON.stringify(credit.body).slice(0, 300)).toBe(200);
+    expect(credit.body.data.doc).toMatchObject({ type: 'credit-note', preceding: [{ uuid: created.data.doc.uuid, code: 'CN-BASE' }] });
+    expect(credit.body.data.doc.lines).toHaveLength(2_000);
+    // GOBL's correction, then its build of the credit note: each on the thread, a list page answered first.
+    expect(probe.first).toEqual(['reads', 'reads']);
+  });
 });

@@ -3,7 +3,8 @@
 // `preceding`), optionally patched, and then built like any partial document.
 import { validationError } from '../api/errors.ts';
 import type { Ctx } from '../api/handler.ts';
-import { correctInvoice } from '../gobl/correct/index.ts';
+import { runOffLoop } from '../gobl/engine-thread/index.ts';
+import { parseStoredJson } from '../api/json-in-turns.ts';
 import { BuildError } from '../gobl/engine/index.ts';
 import { faultOf } from '../gobl/fault.ts';
 import { ENVELOPE_SCHEMA } from '../gobl/index.ts';
@@ -16,7 +17,9 @@ import { documentText } from './packed-document.ts';
 export async function correctiveDocument(ctx: Ctx, previousId: string, options: unknown, now: Date, member = 'correct'): Promise<Record<string, unknown>> {
   const previous = await requireEntryRow(ctx, previousId);
   try {
-    return correctInvoice(JSON.parse(documentText(previous.data, previous.id)) as Record<string, unknown>, options, now);
+    // A large one read a piece at a time and corrected on the engine's thread (13,000 lines: 70 ms in one call here).
+    const stored = (await parseStoredJson(documentText(previous.data, previous.id))) as Record<string, unknown>;
+    return (await runOffLoop({ op: 'correct', data: stored, options, now })).outcome;
   } catch (err) {
     if (!(err instanceof BuildError)) throw err;
     const faults = err.faults.map((f) => faultOf(f));

@@ -2,7 +2,8 @@
 // the same engine and the same fault reporting as entries.
 import type { HandlersOf } from '../api/handler.ts';
 import type { goblOperations } from '../api/contract/gobl.ts';
-import { correctInvoice, correctionOptionsSchema } from '../gobl/correct/index.ts';
+import { correctionOptionsSchema } from '../gobl/correct/index.ts';
+import { runOffLoop } from '../gobl/engine-thread/index.ts';
 import { BuildError } from '../gobl/engine/index.ts';
 import { faultOf } from '../gobl/fault.ts';
 import { admitDocument, buildFaulted } from './admit.ts';
@@ -28,7 +29,7 @@ export const goblHandlers: HandlersOf<typeof goblOperations> = {
     const now = new Date();
     let corrected: Json;
     try {
-      corrected = correctInvoice(body.data, body.options ?? {}, now);
+      corrected = (await runOffLoop({ op: 'correct', data: body.data, options: body.options ?? {}, now })).outcome as Json;
     } catch (err) {
       if (!(err instanceof BuildError)) throw err;
       refuseFaults(err.faults.map((f) => faultOf(f)), optionsAt('options'), 'GOBL cannot correct the document');

@@ -93,6 +93,29 @@ describe('the engine thread', () => {
     expect(derivedPartsOf(JSON.parse(texts.at(-1)!)).searchText).not.toBe('');
   });
 
+  it('corrects invoices as GOBL does inline, refusing what it refuses with the same faults', async () => {
+    const invoices = loadEnvelopes().filter(({ envelope }) => String(envelope.doc.$schema).endsWith('/bill/invoice')).map(({ envelope }) => envelope);
+    expect(invoices.length).toBeGreaterThan(10);
+    const options = [{ credit: true, reason: 'Returned' }, { type: 'credit-note' }, { debit: true }, { type: 'no-such-type' }];
+    let refused = 0;
+    for (const data of [...invoices, invoiceWithLines(500)]) {
+      for (const option of options) {
+        const job: EngineJob = { op: 'correct', data, options: option, now: NOW };
+        // A correction is a new document: a uuid of its own each time, made of `now` (its first 48 bits).
+        const fresh = (corrected: unknown) => {
+          const { uuid, ...rest } = corrected as { uuid?: string };
+          return uuid === undefined ? rest : { ...rest, uuid: uuid.slice(0, 13) };
+        };
+        const inline = fresh(await outcome(() => runEngineJob(job)));
+        expect(fresh(await outcome(async () => (await thread.run(job)).outcome))).toEqual(inline);
+        if ((inline as { refused?: unknown }).refused) refused++;
+      }
+    }
+    // Some corrections GOBL makes, some it refuses: both ways are compared.
+    expect(refused).toBeGreaterThan(0);
+    expect(refused).toBeLessThan((invoices.length + 1) * options.length);
+  });
+
   it('refuses what GOBL refuses with the same faults', async () => {
     const envelope = loadEnvelope('es-invoice-es-es.json');
     envelope.doc.lines[0].taxes[0].rate = 'no-such-rate';

@@ -4,6 +4,8 @@ import { buildDocument, examineDocument, checkDocument } from '../engine/index.t
 import type { BuildResult, Examined } from '../engine/index.ts';
 import type { EngineFault } from '../engine/types.ts';
 import { validateDocument } from '../validate/index.ts';
+import { correctInvoice } from '../correct/index.ts';
+import type { Node } from '../engine/types.ts';
 import { derivedPartsOf, type DerivedParts } from './ahead.ts';
 
 interface BuildJob {
@@ -40,7 +42,15 @@ interface PartsJob {
   data: string;
 }
 
-export type EngineJob = BuildJob | ExamineJob | CheckJob | PartsJob;
+/** GOBL's correction of an invoice (a credit note, a debit note, a corrective invoice): the new document, or a BuildError. */
+interface CorrectJob {
+  op: 'correct';
+  data: unknown;
+  options: unknown;
+  now?: Date;
+}
+
+export type EngineJob = BuildJob | ExamineJob | CheckJob | PartsJob | CorrectJob;
 
 export interface ExaminedToStore extends Examined {
   /** The rebuild's own faults, when it differs from the document given (undefined: not looked at) */
@@ -52,6 +62,7 @@ export interface EngineOutcomes {
   examine: ExaminedToStore;
   check: EngineFault[];
   parts: DerivedParts;
+  correct: Node;
 }
 
 export type OutcomeOf<J extends EngineJob> = EngineOutcomes[J['op']];
@@ -67,6 +78,8 @@ export function runEngineJob<J extends EngineJob>(job: J): OutcomeOf<J> {
       return checkDocument(job.data) as OutcomeOf<J>;
     case 'parts':
       return derivedPartsOf(JSON.parse(job.data)) as OutcomeOf<J>;
+    case 'correct':
+      return correctInvoice(job.data as Node, job.options, job.now ?? new Date()) as OutcomeOf<J>;
   }
   throw new Error(`unknown engine job ${(job as { op: unknown }).op}`);
 }

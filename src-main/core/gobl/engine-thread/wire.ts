@@ -16,6 +16,8 @@ export interface WireJob {
   /** "now", in ms since the epoch */
   now?: number;
   givenDigest?: string;
+  /** a correction's options, as given */
+  options?: unknown;
 }
 
 /** What the thread posts once its code is loaded and GOBL's data read, before any answer. */
@@ -32,10 +34,11 @@ export async function toWire(id: number, job: EngineJob): Promise<WireJob> {
   if (job.op === 'parts') return { id, op: job.op, input: job.data };
   const wire: WireJob = { id, op: job.op, input: (await stringifyInTurns(job.data)) ?? 'null' };
   if (job.op !== 'check') {
-    if (job.headUuid !== undefined) wire.headUuid = job.headUuid;
+    if (job.op !== 'correct' && job.headUuid !== undefined) wire.headUuid = job.headUuid;
     if (job.now !== undefined) wire.now = job.now.getTime();
   }
   if (job.op === 'examine' && job.givenDigest !== undefined) wire.givenDigest = job.givenDigest;
+  if (job.op === 'correct') wire.options = job.options;
   return wire;
 }
 
@@ -48,6 +51,8 @@ function fromWire(wire: WireJob): EngineJob {
       return { op: 'build', data, headUuid: wire.headUuid, now };
     case 'examine':
       return { op: 'examine', data, headUuid: wire.headUuid, now, givenDigest: wire.givenDigest };
+    case 'correct':
+      return { op: 'correct', data, options: wire.options, now };
     default:
       return { op: 'check', data };
   }
@@ -62,7 +67,7 @@ export function answerJob(wire: WireJob): WireAnswer {
   try {
     const job = fromWire(wire);
     const outcome = runEngineJob(job);
-    if (job.op === 'parts') return { id: wire.id, output: JSON.stringify(outcome) };
+    if (job.op === 'parts' || job.op === 'correct') return { id: wire.id, output: JSON.stringify(outcome) };
     if (job.op === 'check') return { id: wire.id, output: JSON.stringify(outcome), parts: derivedPartsOf(job.data) };
     const { envelope, rebuilt, ...rest } = outcome as { envelope?: unknown; rebuilt?: unknown };
     const stored = job.op === 'build' ? envelope : (rest as { faults: unknown[] }).faults.length === 0 ? rebuilt : undefined;
