@@ -1,7 +1,8 @@
 // One large GOBL document through the served instance (a worker thread, as its own process
 // would be): an invoice of BENCH_LINES lines (13,000 by default, a 4.4 MB body under the 5 MiB
 // an entry may be) created as partial data (GOBL builds it), created complete (GOBL examines
-// it), read back with its data, and patched (one line's item renamed: examined again). The
+// it), read back with its data, patched (one line's item renamed: examined again), compared
+// with its first version, retagged, trashed and restored, exported, credited and signed. The
 // server's longest event-loop block during each (the goal: none over 50 ms at any size; GOBL
 // works on such a document for half a second), how long each request took, and the slowest of
 // the list pages another client read meanwhile (the goal: no request waits more than 50 ms; a
@@ -33,15 +34,29 @@ type Way =
   | 'POST complete (GOBL examines it)'
   | 'GET with its data'
   | 'PATCH a line (examined again)'
+  | 'a diff of the two versions'
+  | 'PATCH its tags (search row made again)'
+  | 'DELETE (to the trash)'
+  | 'restored from the trash'
+  | 'exported to a ZIP'
+  | 'a credit note of it (previous_id)'
   | 'a job checks it (gobl.validate)'
-  | 'a sync push of a copy (checked there)';
+  | 'a sync push of a copy (checked there)'
+  | 'PATCH sign (sealed)';
 const WAYS: Way[] = [
   'POST partial data (GOBL builds it)',
   'POST complete (GOBL examines it)',
   'GET with its data',
   'PATCH a line (examined again)',
+  'a diff of the two versions',
+  'PATCH its tags (search row made again)',
+  'DELETE (to the trash)',
+  'restored from the trash',
+  'exported to a ZIP',
+  'a credit note of it (previous_id)',
   'a job checks it (gobl.validate)',
   'a sync push of a copy (checked there)',
+  'PATCH sign (sealed)',
 ];
 
 function partialInvoice(): Record<string, unknown> {
@@ -90,7 +105,7 @@ async function run(options: BenchOptions): Promise<BenchOutput> {
       times.get(way)!.push(ms);
       waits.get(way)!.push(slowestRead);
       if (delay.control !== undefined) controls.push(delay.control);
-      return JSON.parse(text);
+      return res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text;
     };
     // The instance a laptop's sync would name as the origin of what it pushes.
     const laptopId = uuidv7();
@@ -112,6 +127,13 @@ async function run(options: BenchOptions): Promise<BenchOutput> {
         await measured('PATCH a line (examined again)', `/silo/v1/entries/${created.id}`, {
           method: 'PATCH', headers: json, body: JSON.stringify({ data: patch, content_type: 'application/json-patch+json' }),
         });
+        await measured('a diff of the two versions', `/silo/v1/entries/${created.id}/versions/2/diff?from=1`, { headers: auth });
+        await measured('PATCH its tags (search row made again)', `/silo/v1/entries/${created.id}`, { method: 'PATCH', headers: json, body: JSON.stringify({ tags: [`run-${r}`] }) });
+        await measured('DELETE (to the trash)', `/silo/v1/entries/${created.id}`, { method: 'DELETE', headers: auth });
+        await measured('restored from the trash', `/silo/v1/entries/${created.id}/restore`, { method: 'POST', headers: auth });
+        await measured('exported to a ZIP', '/silo/v1/exports/zip', { method: 'POST', headers: json, body: JSON.stringify({ ids: [created.id] }) });
+        const correct = { type: 'credit-note', reason: 'Returned', ext: { 'es-facturae-correction': '01' } };
+        await measured('a credit note of it (previous_id)', '/silo/v1/entries', { method: 'POST', headers: json, body: JSON.stringify({ previous_id: created.id, correct }) });
         const job = await measured('a job checks it (gobl.validate)', '/transform/v1/jobs?wait=60', {
           method: 'POST', headers: json, body: JSON.stringify({ workflow_id: workflow.id, silo_entry_id: created.id }),
         });
@@ -125,6 +147,7 @@ async function run(options: BenchOptions): Promise<BenchOutput> {
           method: 'POST', headers: json, body: JSON.stringify({ origin: laptopId, changes: [{ kind: 'entry', id: copyId, base_version: null, record }] }),
         });
         if (pushed.results[0]?.status !== 'applied') throw new Error(`the push: ${JSON.stringify(pushed.results).slice(0, 300)}`);
+        await measured('PATCH sign (sealed)', `/silo/v1/entries/${created.id}`, { method: 'PATCH', headers: json, body: JSON.stringify({ sign: true }) });
       }
     } finally {
       await servers.close();
