@@ -87,6 +87,15 @@ describe('a large document', () => {
     expect(probe.first).toEqual(['reads']);
     expect(restored.body.data).toEqual(created.data);
     expect(restored.body.version).toBe('3');
+    // Signed, it keeps its document: a restore of another version is refused before GOBL does any work.
+    expect((await t.call('PATCH', `/silo/v1/entries/${created.id}`, { sign: true })).status).toBe(200);
+    const refusal = probeEngine(async () => true);
+    try {
+      expect((await t.call('POST', `/silo/v1/entries/${created.id}/versions/2/restore`)).status).toBe(409);
+    } finally {
+      refusal.stop();
+    }
+    expect(refusal.first).toEqual([]);
   });
 
   it('is answered as stored, its text not parsed and written again', async () => {

@@ -4,7 +4,10 @@ import type { Ctx } from '../api/handler.ts';
 import type { Db } from '../db/engine.ts';
 import { LOCAL } from '../db/write-scopes.ts';
 import { asAction, type Actor } from './audit-actor.ts';
-import { deriveCheckedDocument, storedDocument, toEnvelope, type DerivedDocument, type Envelope } from './document.ts';
+import { deriveCheckedDocument, toEnvelope, type DerivedDocument } from './document.ts';
+import { documentOfRow, partsAhead } from './row-document.ts';
+import { digestInTurns } from '../gobl/canonical-in-turns.ts';
+import { withKnownDigest } from '../gobl/known-digest.ts';
 import { isLargeDocument } from '../gobl/engine-thread/index.ts';
 import { parseStoredJson } from '../api/json-in-turns.ts';
 import { entryViews, type EntryView } from './entry-view.ts';
@@ -134,25 +137,36 @@ export async function versionWithDocument(ctx: Ctx, id: string, version: number)
  */
 export async function restoreVersion(ctx: Ctx, id: string, version: number): Promise<EntryView> {
   const { db } = ctx.service;
-  // A version's document never changes, so a large one is read and checked by GOBL (on its own
-  // thread) before the transaction: inside it, the database would wait on the engine.
-  const { row: target, data } = await versionWithDocument(ctx, id, version);
-  const checked = () => deriveCheckedDocument(toEnvelope(id, data).envelope);
-  const ahead = isLargeDocument(data) ? await checked() : undefined;
-  return db.tx(async () => {
+  // What the write needs of a large document is worked out before the transaction, as far as the
+  // entry as it stands asks for it (a version's document never changes): GOBL's check of the
+  // version's document, on its own thread and with its digest worked out in turns; or, for the
+  // same document with other tags, what its search row is made of. Inside, the database would
+  // wait on that work; a restore that will be refused (a signed entry) does none of it.
+  const target = await versionRow(ctx, id, version);
+  const before = await entryOfCompany(ctx, id);
+  const tags = JSON.parse(target.tags) as string[];
+  const anotherDocument = target.digest !== before.digest_val;
+  const data = anotherDocument && before.signed !== 1 && before.trashed_at === null ? await documentAt(ctx, id, version) : undefined;
+  const ahead = data !== undefined && isLargeDocument(data) ? await checkedVersion(id, data) : undefined;
+  const parts = anotherDocument ? undefined : await partsAhead(before, { tags });
+  const updated = await db.tx(async () => {
     // Locked on PostgreSQL until the end: a change arriving meanwhile waits for this one there too.
     const row = await entryOfCompany(ctx, id, 'for-update');
     if (row.trashed_at !== null) throw conflict(`entry ${id} is in the trash; restore it from there first`);
     const sameDocument = target.digest === row.digest_val;
     if (!sameDocument && row.signed === 1) throw conflict(`entry ${id} is signed; its document can no longer change (version ${version} holds another one)`);
-    const tags = JSON.parse(target.tags) as string[];
-    if (sameDocument && target.state === row.state && target.folder === row.folder && target.tags === row.tags) {
-      return (await entryViews(db, [row], ctx))[0];
-    }
+    if (sameDocument && target.state === row.state && target.folder === row.folder && target.tags === row.tags) return row;
     const doc: DerivedDocument = sameDocument
-      ? storedDocument(row, (await parseStoredJson(documentText(row.data, row.id))) as Envelope)
-      : (ahead ?? (await checked()));
-    const updated = await asAction(db, `reverted:${version}`, () => writeEntryChange(ctx, row, doc, { state: target.state, folder: target.folder, tags }));
-    return (await entryViews(db, [updated], ctx))[0];
+      ? documentOfRow(row, parts)
+      : (ahead ?? (await checkedVersion(id, data ?? (await documentAt(ctx, id, version)))));
+    return asAction(db, `reverted:${version}`, () => writeEntryChange(ctx, row, doc, { state: target.state, folder: target.folder, tags }));
   }, { origin: db.origin ?? LOCAL });
+  return (await entryViews(db, [updated], ctx))[0];
+}
+
+/** A version's document as entry `id` takes it back: checked by GOBL as it stands, a large one with its digest worked out in turns. */
+async function checkedVersion(id: string, data: Record<string, unknown>): Promise<DerivedDocument> {
+  const derive = () => deriveCheckedDocument(toEnvelope(id, data).envelope);
+  const { doc } = data;
+  return typeof doc === 'object' && doc !== null && isLargeDocument(doc) ? withKnownDigest(doc, await digestInTurns(doc), derive) : derive();
 }
