@@ -1,7 +1,7 @@
 import type { SyncChange } from '../api/contract/sync.ts';
 import { ApiError, fieldsOf, toApiError } from '../api/errors.ts';
 import { LOCAL } from '../db/write-scopes.ts';
-import { changeRow, hasPendingChildren, isPending, markAgreed, rememberAgreed, type ChangeRow } from './change-rows.ts';
+import { changeRow, entriesWithPendingChanges, hasPendingChildren, isPending, markAgreed, rememberAgreed, type ChangeRow } from './change-rows.ts';
 import { keepLoser, loserCopyAhead, type LoserCopyAhead } from './conflicts.ts';
 import { recordFork, SeriesForked } from './forks.ts';
 import { clashingHolder, closeClash, recordKeyClash } from './key-clash.ts';
@@ -30,8 +30,9 @@ export interface PulledAhead {
 export async function pulledAhead(run: SyncRun, items: readonly SyncChange[]): Promise<Map<SyncChange, PulledAhead>> {
   const prepared = await prepareRecords(run.ctx, items, (item) => mayApplyPulled(run, item));
   const ahead = new Map<SyncChange, PulledAhead>([...prepared].map(([item, record]) => [item, { prepared: record }]));
+  const pending = await entriesWithPendingChanges(run.ctx.service.db, run.companyKey, items.filter((i) => i.kind === 'entry').map((i) => i.id));
   for (const item of items) {
-    if (!(await mayOverwriteMine(run, item))) continue;
+    if (!pending.has(item.id) || !(await mayOverwriteMine(run, item))) continue;
     const loserCopy = await loserCopyAhead(run.ctx, item.id);
     if (loserCopy) ahead.set(item, { ...ahead.get(item), loserCopy });
   }

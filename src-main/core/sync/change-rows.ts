@@ -115,6 +115,23 @@ export async function hasPendingChildren(db: Db, companyKey: CompanyKey, entryId
 }
 
 /**
+ * Of the entries `ids`, those with an unpushed local change of their own or of their files or
+ * meta: one look-up for a pulled page, where a look-up an entry cost every item of a large pull.
+ */
+export async function entriesWithPendingChanges(db: Db, companyKey: CompanyKey, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const list = db.dialect === 'postgres' ? 'SELECT jsonb_array_elements_text(?::jsonb)' : 'SELECT value FROM json_each(?)';
+  const pending = `origin = 'local' AND (synced_version IS NULL OR version > synced_version)`;
+  const json = JSON.stringify(ids);
+  const rows = await db.sql<{ id: string }>(
+    `SELECT record_id AS id FROM sync_changes WHERE company_id = ? AND kind = 'entry' AND record_id IN (${list}) AND ${pending}
+     UNION SELECT entry_id AS id FROM sync_changes WHERE company_id = ? AND entry_id IN (${list}) AND ${pending}`,
+    [companyKey, json, companyKey, json],
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
+/**
  * A change row for a record that has none: one stored before the change log existed,
  * found when a peer pushes the same state (apply-pushed.ts). It is this instance's
  * state, version 1, as if just written here. Sync's own bookkeeping, no write of the
