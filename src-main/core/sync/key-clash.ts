@@ -100,8 +100,10 @@ export async function settleClashes(ctx: Ctx, remoteInstanceId: string): Promise
       .where('resolved_at', 'is', null),
   );
   for (const clash of open) {
-    const ahead = await clashAhead(ctx, clash, { keep: 'remote' });
-    if ((await clashingHolder(ctx, ahead.waiting.id, ahead.waiting.key)) !== undefined) continue;
+    // A clash still waiting on a person (its key taken) costs one look-up a page; GOBL checks only one about to settle.
+    const waiting = (await parseStoredJson(clash.loser)) as EntryRecord;
+    if ((await clashingHolder(ctx, waiting.id, waiting.key)) !== undefined) continue;
+    const ahead = await clashAhead(ctx, clash, { keep: 'remote' }, waiting);
     await db.tx(async () => {
       // As it was ahead, and the key still free, now that this transaction holds the database.
       const now = await openClashFor(ctx, clash.record_id);
@@ -129,8 +131,9 @@ export interface ClashAhead {
 
 const stampOf = (clash: ClashRow): string => `${clash.id} ${clash.remote_version}`;
 
-export async function clashAhead(ctx: Ctx, clash: ClashRow, how: ClashResolution): Promise<ClashAhead> {
-  const waiting = (await parseStoredJson(clash.loser)) as EntryRecord;
+/** `waiting`: the clash's remote entry, when already read from this very row. */
+export async function clashAhead(ctx: Ctx, clash: ClashRow, how: ClashResolution, waiting?: EntryRecord): Promise<ClashAhead> {
+  waiting ??= (await parseStoredJson(clash.loser)) as EntryRecord;
   const applied = appliedAs(waiting, how);
   return { stamp: stampOf(clash), waiting, applied, prepared: await entryAhead(ctx, applied.id, applied) };
 }
