@@ -204,15 +204,16 @@ export function deriveDocument(
 }
 
 /**
- * An entry's document as stored, for a write that changes only its labels: the faults
- * and digest it has, and its text kept (written back byte for byte, not re-serialised).
+ * An entry's document as stored, parsed already (`envelope`, read from that row), for a write
+ * that changes only its labels: the faults and digest it has, and its text kept (written back
+ * byte for byte, not re-serialised). Without the envelope at hand, documentOfRow reads nothing.
  */
 export function storedDocument(
   row: { id: string; data: StoredDocument; digest_alg: string; digest_val: string; faults: string },
-  envelope?: Envelope,
+  envelope: Envelope,
 ): DerivedDocument {
   const text = documentText(row.data, row.id);
-  const doc = deriveDocument(envelope ?? (JSON.parse(text) as Envelope), digestOfRow(row), parseFaults(row.faults));
+  const doc = deriveDocument(envelope, digestOfRow(row), parseFaults(row.faults));
   // Set, not spread: a spread would work out every lazy part.
   doc.text = text;
   doc.stored = row.data;

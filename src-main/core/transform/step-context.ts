@@ -119,9 +119,7 @@ export function makeStepContext(
       // A new document is checked by GOBL; a change of state, folder or tags keeps what the
       // stored one was found to be (checking it again would rebuild it for nothing).
       const current = changes.envelope ? undefined : await reads.envelopeOf(row);
-      const doc = changes.envelope
-        ? await documentFor(row, changes.envelope)
-        : storedDocument(row, current);
+      const doc = current === undefined ? await documentFor(row, changes.envelope!) : storedDocument(row, current);
       const written = await writeEntryChange(ctx, row, doc, { state: changes.state, folder: changes.folder, tags: changes.tags });
       // Only labels changed: the parsed envelope still is the stored document.
       reads.wrote(written.data, current, doc.digest);
